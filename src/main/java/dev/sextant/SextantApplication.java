@@ -1,0 +1,214 @@
+package dev.sextant;
+
+import dev.sextant.apply.AdminDestinationClient;
+import dev.sextant.apply.ConsumerGroupApplier;
+import dev.sextant.apply.DestinationClient;
+import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.config.RewindPolicy;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.config.Translation;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.topology.SextantTopology;
+import dev.sextant.topology.SyncSettings;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One Sextant instance: the Kafka Streams client on the source cluster, the destination view and applier, and the
+ * topics Sextant owns. Several instances with the same {@code application.id} share the work.
+ *
+ * <p>Start order matters: the topics Sextant writes (dead-letter, offset-sync history) are created first, because a
+ * global store whose topic is missing stops the client and brokers usually have topic auto-creation off.
+ */
+public final class SextantApplication implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SextantApplication.class);
+
+    private final SextantConfig config;
+    private final SextantMetrics metrics;
+    private final SyncSettings settings;
+    private final DestinationClient destination;
+    private final DestinationView view;
+    private final ScheduledExecutorService refresher;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private KafkaStreams streams;
+    private KafkaStreamsMetrics streamsMetrics;
+    private volatile Throwable failure;
+
+    public SextantApplication(SextantConfig config, MeterRegistry registry) {
+        this.config = config;
+        this.metrics = new SextantMetrics(registry);
+        this.settings = settings(config, Clock.systemUTC());
+        this.destination = new AdminDestinationClient(config.destinationClientConfig());
+        this.view = new DestinationView(destination);
+        this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sextant-destination-view");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** The topology's settings, taken from the configuration. */
+    public static SyncSettings settings(SextantConfig config, Clock clock) {
+        return new SyncSettings(
+                config.applicationId(),
+                config.sourceAlias(),
+                config.replicationPolicy(),
+                config.translation() == Translation.IDENTITY,
+                config.offsetSyncsTopic(),
+                config::includesGroup,
+                config::includesTopic,
+                config.syncConsumerGroups(),
+                config.syncShareGroups(),
+                config.syncIntervalMs(),
+                config.pendingTimeoutMs(),
+                config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE,
+                config.dlqTopic(),
+                config.queryAdvertised().toString(),
+                clock);
+    }
+
+    public SyncSettings settings() {
+        return settings;
+    }
+
+    public SextantMetrics metrics() {
+        return metrics;
+    }
+
+    public DestinationView destinationView() {
+        return view;
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    public void start() {
+        createOwnTopics();
+        long refreshMs = Math.max(500, config.syncIntervalMs());
+        refresher.scheduleWithFixedDelay(view::refresh, 0, refreshMs, TimeUnit.MILLISECONDS);
+
+        ConsumerGroupApplier applier = new ConsumerGroupApplier(destination,
+                new OffsetOwnership(config.applicationId()), settings.followRewinds());
+        Topology topology = SextantTopology.build(settings, view, applier, metrics);
+        log.debug("Topology:\n{}", topology.describe());
+        streams = new KafkaStreams(topology, streamsProperties(config));
+        streams.setUncaughtExceptionHandler(e -> {
+            log.error("Stream thread failed; replacing it", e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+        streams.setStateListener((now, before) -> {
+            log.info("Kafka Streams {} -> {}", before, now);
+            if (now == KafkaStreams.State.ERROR) {
+                failure = new IllegalStateException("Kafka Streams entered state ERROR");
+                stopped.countDown();
+            } else if (now == KafkaStreams.State.NOT_RUNNING) {
+                stopped.countDown();
+            }
+        });
+        streamsMetrics = new KafkaStreamsMetrics(streams);
+        streamsMetrics.bindTo(metrics.registry());
+        streams.start();
+        log.info("Sextant {} started: {} -> {}, translation {}, application.id {}",
+                Version.current(), config.sourceAlias(), config.destinationAlias(), config.translation(),
+                config.applicationId());
+    }
+
+    /** Blocks until the Streams client stops; returns the failure that stopped it, or null. */
+    public Throwable awaitStop() throws InterruptedException {
+        stopped.await();
+        return failure;
+    }
+
+    static Properties streamsProperties(SextantConfig config) {
+        Map<String, Object> props = new HashMap<>(config.sourceClientConfig());
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir());
+        props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.queryAdvertised().toString());
+        // Internal topics are read by pattern: the consumer must be allowed to match them, and should notice a
+        // topic that appears (share state, MirrorMaker 2's offset syncs) within seconds, not minutes.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.EXCLUDE_INTERNAL_TOPICS_CONFIG), false);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), 5_000);
+        // Transactional offset commits that were aborted must not be synced.
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+        // Each Streams commit is itself a record in __consumer_offsets that Sextant reads (and drops): keep it calm.
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1_000);
+        props.putAll(config.streamsOverrides());
+        Properties properties = new Properties();
+        properties.putAll(props);
+        return properties;
+    }
+
+    private void createOwnTopics() {
+        List<NewTopic> wanted = new ArrayList<>();
+        wanted.add(new NewTopic(config.dlqTopic(), java.util.Optional.of(config.dlqTopicPartitions()),
+                replicationFactor()));
+        if (!settings.identityTranslation()) {
+            wanted.add(new NewTopic(settings.historyTopic(), java.util.Optional.of(1), replicationFactor())
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+        }
+        try (Admin admin = Admin.create(config.sourceClientConfig())) {
+            for (NewTopic topic : wanted) {
+                try {
+                    admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+                    log.info("Created topic {} on the source cluster", topic.name());
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("Cannot create topic " + topic.name()
+                                + " on the source cluster: " + e.getCause().getMessage(), e.getCause());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating topics", e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("The source cluster did not answer within 30 s ("
+                    + config.sourceClientConfig().get("bootstrap.servers") + ")", e);
+        }
+    }
+
+    private java.util.Optional<Short> replicationFactor() {
+        short rf = config.dlqTopicReplicationFactor();
+        return rf < 0 ? java.util.Optional.empty() : java.util.Optional.of(rf);
+    }
+
+    @Override
+    public void close() {
+        if (streams != null) {
+            streams.close(Duration.ofSeconds(30));
+        }
+        if (streamsMetrics != null) {
+            streamsMetrics.close();
+        }
+        refresher.shutdownNow();
+        destination.close();
+        stopped.countDown();
+    }
+}

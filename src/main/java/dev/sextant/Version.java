@@ -1,0 +1,34 @@
+package dev.sextant;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Properties;
+
+/** Sextant's version and the Kafka client version it was built with, from a resource the build fills in. */
+public final class Version {
+
+    private static final Properties PROPS = load();
+
+    private Version() {
+    }
+
+    public static String current() {
+        return PROPS.getProperty("version", "unknown");
+    }
+
+    public static String kafka() {
+        return PROPS.getProperty("kafka.version", "unknown");
+    }
+
+    private static Properties load() {
+        Properties props = new Properties();
+        try (InputStream in = Version.class.getResourceAsStream("/sextant-version.properties")) {
+            if (in != null) {
+                props.load(in);
+            }
+        } catch (IOException e) {
+            // leave it empty: "unknown"
+        }
+        return props;
+    }
+}

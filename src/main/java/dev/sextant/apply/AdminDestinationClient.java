@@ -1,0 +1,156 @@
+package dev.sextant.apply;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupState;
+import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/** {@link DestinationClient} over the Kafka Admin API. */
+public final class AdminDestinationClient implements DestinationClient {
+
+    private final Admin admin;
+
+    public AdminDestinationClient(Map<String, Object> clientConfig) {
+        this(Admin.create(clientConfig));
+    }
+
+    public AdminDestinationClient(Admin admin) {
+        this.admin = admin;
+    }
+
+    @Override
+    public CompletableFuture<Map<String, DestinationGroup>> listGroups() {
+        return toCompletable(admin.listGroups(new ListGroupsOptions()).all())
+                .thenApply(AdminDestinationClient::toGroups);
+    }
+
+    private static Map<String, DestinationGroup> toGroups(Collection<GroupListing> listings) {
+        Map<String, DestinationGroup> groups = new HashMap<>();
+        for (GroupListing listing : listings) {
+            GroupType kind = listing.type().orElse(GroupType.UNKNOWN);
+            String protocol = listing.protocol();
+            dev.sextant.state.GroupType phase = switch (kind) {
+                case CONSUMER -> dev.sextant.state.GroupType.CONSUMER;
+                // classic groups with another protocol type (connect, ...) are not consumer groups
+                case CLASSIC -> protocol == null || protocol.isEmpty() || protocol.equals("consumer")
+                        ? dev.sextant.state.GroupType.CONSUMER : null;
+                case SHARE -> dev.sextant.state.GroupType.SHARE;
+                default -> null;
+            };
+            GroupState state = listing.groupState().orElse(GroupState.UNKNOWN);
+            boolean active = state != GroupState.EMPTY && state != GroupState.DEAD && state != GroupState.UNKNOWN;
+            String label = kind.toString().toLowerCase(java.util.Locale.ROOT)
+                    + (kind == GroupType.CLASSIC && protocol != null && !protocol.isEmpty() ? "/" + protocol : "");
+            groups.put(listing.groupId(), new DestinationGroup(listing.groupId(), phase, label, active, state.toString()));
+        }
+        return groups;
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> topics) {
+        if (topics.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics).topicNameValues();
+        Map<String, Integer> counts = new java.util.concurrent.ConcurrentHashMap<>();
+        CompletableFuture<?>[] all = futures.entrySet().stream()
+                .map(e -> toCompletable(e.getValue())
+                        .handle((desc, err) -> {
+                            if (desc != null) {
+                                counts.put(e.getKey(), desc.partitions().size());
+                            } else if (!(unwrap(err) instanceof UnknownTopicOrPartitionException)) {
+                                throw new java.util.concurrent.CompletionException(unwrap(err));
+                            }
+                            return null;
+                        }))
+                .toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(all).thenApply(v -> Map.copyOf(counts));
+    }
+
+    @Override
+    public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> consumerGroupOffsets(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        if (partitionsByGroup.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, ListConsumerGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream().collect(
+                Collectors.toMap(Map.Entry::getKey, e -> new ListConsumerGroupOffsetsSpec().topicPartitions(e.getValue())));
+        ListConsumerGroupOffsetsResult result = admin.listConsumerGroupOffsets(specs);
+        Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> out = new HashMap<>();
+        for (String group : partitionsByGroup.keySet()) {
+            out.put(group, toCompletable(result.partitionsToOffsetAndMetadata(group)).thenApply(offsets -> {
+                Map<TopicPartition, OffsetAndMetadata> present = new HashMap<>();
+                // partitions without a commit come back with a null value
+                offsets.forEach((tp, om) -> {
+                    if (om != null) {
+                        present.put(tp, om);
+                    }
+                });
+                return present;
+            }));
+        }
+        return out;
+    }
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
+            String group, Map<TopicPartition, OffsetAndMetadata> offsets) {
+        AlterConsumerGroupOffsetsResult result = admin.alterConsumerGroupOffsets(group, offsets);
+        Map<TopicPartition, Throwable> errors = new java.util.concurrent.ConcurrentHashMap<>();
+        CompletableFuture<?>[] perPartition = offsets.keySet().stream()
+                .map(tp -> toCompletable(result.partitionResult(tp)).handle((ok, err) -> {
+                    if (err != null) {
+                        errors.put(tp, unwrap(err));
+                    }
+                    return null;
+                }))
+                .toArray(CompletableFuture[]::new);
+        // A group-level error (active group, another group type) fails every partition the same way; all()
+        // reports it once, so surface that as the failure of the whole call.
+        return CompletableFuture.allOf(perPartition).thenCompose(v -> {
+            if (!errors.isEmpty() && errors.size() == offsets.size()) {
+                Throwable first = errors.values().iterator().next();
+                boolean same = errors.values().stream().allMatch(e -> e.getClass() == first.getClass());
+                if (same && !(first instanceof UnknownTopicOrPartitionException)) {
+                    return CompletableFuture.failedFuture(first);
+                }
+            }
+            Map<TopicPartition, Throwable> outcome = new HashMap<>();
+            offsets.keySet().forEach(tp -> outcome.put(tp, errors.get(tp)));
+            return CompletableFuture.completedFuture(outcome);
+        });
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+    }
+
+    static <T> CompletableFuture<T> toCompletable(KafkaFuture<T> future) {
+        return future.toCompletionStage().toCompletableFuture();
+    }
+
+    static Throwable unwrap(Throwable t) {
+        while ((t instanceof java.util.concurrent.CompletionException
+                || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

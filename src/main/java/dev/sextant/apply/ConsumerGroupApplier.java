@@ -1,0 +1,152 @@
+package dev.sextant.apply;
+
+import dev.sextant.apply.GroupOutcome.PartitionOutcome;
+import dev.sextant.deadletter.Reason;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.FencedMemberEpochException;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.IllegalGenerationException;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer-group phase: writes translated positions with {@code alterConsumerGroupOffsets}, one request per
+ * group per flush, after one batched read of the groups' current destination offsets.
+ *
+ * <pre>
+ *   plans ──▶ listConsumerGroupOffsets (all groups, one batch) ──▶ per group:
+ *               any offset not Sextant's ─────────────▶ DESTINATION_DIVERGED, nothing written
+ *               translated == current ────────────────▶ APPLIED, nothing written
+ *               translated &lt; current, rewind=never ──▶ REWIND_SKIPPED
+ *               else ──▶ alterConsumerGroupOffsets ──▶ APPLIED | GROUP_ACTIVE | TYPE_CONFLICT | TOPIC_NOT_MIRRORED
+ * </pre>
+ *
+ * <p>Invariants: it never writes an offset over one Sextant did not write; everything runs on Admin futures, the
+ * caller's thread never blocks; every plan gets exactly one {@link GroupOutcome}, also when the destination cannot
+ * be reached ({@code retry}), so no position is dropped.
+ */
+public final class ConsumerGroupApplier {
+
+    private static final Logger log = LoggerFactory.getLogger(ConsumerGroupApplier.class);
+
+    private final DestinationClient client;
+    private final OffsetOwnership ownership;
+    private final boolean followRewinds;
+
+    public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds) {
+        this.client = client;
+        this.ownership = ownership;
+        this.followRewinds = followRewinds;
+    }
+
+    /** Applies every plan; {@code done} is called once per group, on an Admin thread. */
+    public void apply(Map<String, List<PlannedPartition>> plans, Consumer<GroupOutcome> done) {
+        Map<String, Set<TopicPartition>> wanted = new HashMap<>();
+        plans.forEach((group, parts) -> wanted.put(group,
+                parts.stream().map(PlannedPartition::destination).collect(Collectors.toSet())));
+        Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> current;
+        try {
+            current = client.consumerGroupOffsets(wanted);
+        } catch (RuntimeException e) {
+            plans.keySet().forEach(group -> done.accept(retry(group, e)));
+            return;
+        }
+        plans.forEach((group, parts) -> current.get(group)
+                .thenCompose(existing -> write(group, parts, existing))
+                .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
+                .thenAccept(done));
+    }
+
+    private CompletableFuture<GroupOutcome> write(String group, List<PlannedPartition> parts,
+                                                  Map<TopicPartition, OffsetAndMetadata> existing) {
+        Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
+        Map<TopicPartition, OffsetAndMetadata> writes = new HashMap<>();
+        Map<TopicPartition, PositionKey> keys = new HashMap<>();
+        Set<String> foreign = new HashSet<>();
+        for (PlannedPartition part : parts) {
+            OffsetAndMetadata now = existing.get(part.destination());
+            if (now != null && !ownership.owns(now.metadata())) {
+                foreign.add(part.destination() + "=" + now.offset()
+                        + (now.metadata().isEmpty() ? "" : " '" + now.metadata() + "'"));
+                outcomes.put(part.key(), new PartitionOutcome(PositionStatus.DESTINATION_DIVERGED, now.offset()));
+            } else if (now != null && now.offset() == part.translatedOffset()) {
+                outcomes.put(part.key(), new PartitionOutcome(PositionStatus.APPLIED, now.offset()));
+            } else if (now != null && part.translatedOffset() < now.offset() && !followRewinds) {
+                outcomes.put(part.key(), new PartitionOutcome(PositionStatus.REWIND_SKIPPED, now.offset()));
+            } else {
+                writes.put(part.destination(),
+                        new OffsetAndMetadata(part.translatedOffset(), ownership.metadataFor(part.sourceOffset())));
+                keys.put(part.destination(), part.key());
+            }
+        }
+        if (!foreign.isEmpty()) {
+            // A group someone else committed on is theirs: leave every partition alone, not just those.
+            Map<PositionKey, PartitionOutcome> diverged = new HashMap<>();
+            for (PlannedPartition part : parts) {
+                OffsetAndMetadata now = existing.get(part.destination());
+                diverged.put(part.key(), new PartitionOutcome(PositionStatus.DESTINATION_DIVERGED,
+                        now == null ? -1 : now.offset()));
+            }
+            return CompletableFuture.completedFuture(new GroupOutcome(group, Reason.DESTINATION_DIVERGED, false,
+                    "offsets on the destination were committed by someone other than Sextant: "
+                            + String.join(", ", foreign), diverged));
+        }
+        if (writes.isEmpty()) {
+            return CompletableFuture.completedFuture(new GroupOutcome(group, null, false, null, outcomes));
+        }
+        return client.alterConsumerGroupOffsets(group, writes).thenApply(errors -> {
+            errors.forEach((tp, err) -> {
+                PositionKey key = keys.get(tp);
+                if (err == null) {
+                    outcomes.put(key, new PartitionOutcome(PositionStatus.APPLIED, writes.get(tp).offset(), true));
+                } else if (err instanceof UnknownTopicOrPartitionException) {
+                    outcomes.put(key, new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1));
+                } else {
+                    log.debug("Writing {} of group {} failed, will retry: {}", tp, group, err.toString());
+                    outcomes.put(key, new PartitionOutcome(PositionStatus.PENDING, -1));
+                }
+            });
+            return new GroupOutcome(group, null, false, null, outcomes);
+        });
+    }
+
+    private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {
+        Reason reason;
+        PositionStatus status;
+        if (err instanceof UnknownMemberIdException || err instanceof GroupNotEmptyException
+                || err instanceof RebalanceInProgressException || err instanceof IllegalGenerationException
+                || err instanceof FencedMemberEpochException) {
+            reason = Reason.GROUP_ACTIVE;
+            status = PositionStatus.GROUP_ACTIVE;
+        } else if (err instanceof GroupIdNotFoundException) {
+            // the broker answers "group id not found" when the id belongs to a share group
+            reason = Reason.TYPE_CONFLICT;
+            status = PositionStatus.TYPE_CONFLICT;
+        } else {
+            return retry(group, err);
+        }
+        Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
+        parts.forEach(p -> outcomes.put(p.key(), new PartitionOutcome(status, -1)));
+        return new GroupOutcome(group, reason, false, err.getClass().getSimpleName() + ": " + err.getMessage(), outcomes);
+    }
+
+    private static GroupOutcome retry(String group, Throwable err) {
+        log.warn("Cannot apply group {} on the destination now, will retry: {}", group, err.toString());
+        return new GroupOutcome(group, null, true, err.toString(), Map.of());
+    }
+}

@@ -1,0 +1,37 @@
+package dev.sextant.apply;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The Admin calls Sextant makes on the destination cluster, all asynchronous so a stream thread never waits on
+ * the network. {@link AdminDestinationClient} is the real one; tests substitute an in-memory cluster.
+ */
+public interface DestinationClient extends AutoCloseable {
+
+    /** Every group of every type, with its type and state. */
+    CompletableFuture<Map<String, DestinationGroup>> listGroups();
+
+    /** Partition counts of the named topics that exist (absent ones are left out). */
+    CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> topics);
+
+    /**
+     * Committed offsets of several consumer groups in one batched request per coordinator. Partitions without a
+     * committed offset are absent from a group's map.
+     */
+    Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> consumerGroupOffsets(
+            Map<String, Set<TopicPartition>> partitionsByGroup);
+
+    /**
+     * Writes consumer-group offsets. The future fails for a group-level error (the group is active or of another
+     * type); otherwise it maps each partition to its error, or to null when written.
+     */
+    CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
+            String group, Map<TopicPartition, OffsetAndMetadata> offsets);
+
+    @Override
+    void close();
+}

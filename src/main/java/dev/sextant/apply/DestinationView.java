@@ -1,0 +1,96 @@
+package dev.sextant.apply;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One instance's picture of the destination: its groups (type, state) and the partition counts of the topics
+ * Sextant writes to. Every task of the instance reads it; a single refresher keeps it current, so the guards
+ * ("never onto an active group, never across types") cost no Admin call per flush.
+ *
+ * <p>The picture can be a refresh old. That is safe: the write itself fails on an active group or a type conflict,
+ * and the applier maps those errors to the same outcomes.
+ */
+public final class DestinationView {
+
+    private static final Logger log = LoggerFactory.getLogger(DestinationView.class);
+
+    private final DestinationClient client;
+    private final Set<String> wantedTopics = ConcurrentHashMap.newKeySet();
+    private CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
+    private volatile Map<String, DestinationGroup> groups = Map.of();
+    private volatile Map<String, Integer> partitionCounts = Map.of();
+    private volatile boolean ready;
+    private volatile String lastError;
+
+    public DestinationView(DestinationClient client) {
+        this.client = client;
+    }
+
+    /** True once a refresh has succeeded; before that nothing is applied. */
+    public boolean ready() {
+        return ready;
+    }
+
+    /** The error of the last failed refresh, or null after a success (shown by health checks). */
+    public String lastError() {
+        return lastError;
+    }
+
+    public Optional<DestinationGroup> group(String groupId) {
+        return Optional.ofNullable(groups.get(groupId));
+    }
+
+    /**
+     * Whether the destination has this partition. Unknown topics are noted and looked up at the next refresh, so
+     * a topic that MirrorMaker 2 creates later is picked up without a restart.
+     */
+    public boolean hasPartition(String topic, int partition) {
+        Integer count = partitionCounts.get(topic);
+        if (count == null || partition >= count) {
+            wantedTopics.add(topic);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Starts a refresh unless one is running; returns immediately. Called by a timer; tests call
+     * {@link #refreshNow()}.
+     */
+    public synchronized CompletableFuture<Void> refresh() {
+        if (!inFlight.isDone()) {
+            return inFlight;
+        }
+        Set<String> topics = new HashSet<>(wantedTopics);
+        topics.addAll(partitionCounts.keySet());
+        inFlight = client.listGroups()
+                .thenCombine(client.partitionCounts(topics), (g, counts) -> {
+                    groups = g;
+                    Map<String, Integer> merged = new HashMap<>(counts);
+                    partitionCounts = Map.copyOf(merged);
+                    wantedTopics.removeAll(merged.keySet());
+                    ready = true;
+                    lastError = null;
+                    return (Void) null;
+                })
+                .exceptionally(err -> {
+                    lastError = AdminDestinationClient.unwrap(err).toString();
+                    log.warn("Cannot refresh the destination's groups and topics: {}", lastError);
+                    return null;
+                });
+        return inFlight;
+    }
+
+    /** Refreshes and waits for the result. */
+    public void refreshNow() {
+        refresh().join();
+    }
+}

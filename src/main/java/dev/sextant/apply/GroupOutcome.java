@@ -1,0 +1,29 @@
+package dev.sextant.apply;
+
+import dev.sextant.deadletter.Reason;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
+import java.util.Map;
+
+/**
+ * What happened when a group's positions were applied on the destination, handed back to the stream thread that
+ * owns the group.
+ *
+ * @param reason     a group-level refusal (active, type conflict, diverged), or null
+ * @param retry      true when the destination could not be reached or answered with a transient error: nothing
+ *                   is concluded and the positions stay pending
+ * @param partitions per partition: the resulting status and the offset the destination now holds (-1 unknown)
+ */
+public record GroupOutcome(String group, Reason reason, boolean retry, String detail,
+                           Map<PositionKey, PartitionOutcome> partitions) {
+
+    /**
+     * @param written true when this apply wrote the offset (false when the destination already held it)
+     */
+    public record PartitionOutcome(PositionStatus status, long destinationOffset, boolean written) {
+
+        public PartitionOutcome(PositionStatus status, long destinationOffset) {
+            this(status, destinationOffset, false);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.sextant.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.deadletter.DeadLetterReader;
+import dev.sextant.deadletter.DeadLetterRecord;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "conflicts", mixinStandardHelpOptions = true,
+        description = "Prints the dead-letter topic: positions Sextant refused to apply, and why.")
+final class ConflictsCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @CommandLine.Mixin
+    ConfigOption config;
+
+    @Option(names = "--group", description = "Only records of this group.")
+    String group;
+
+    @Option(names = "--limit", defaultValue = "50", description = "At most this many records, newest last (default ${DEFAULT-VALUE}).")
+    int limit;
+
+    @Option(names = {"-f", "--follow"}, description = "Keep printing new records until interrupted.")
+    boolean follow;
+
+    @Option(names = "--json", description = "One JSON object per line instead of a table.")
+    boolean json;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (limit < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--limit must be at least 1");
+        }
+        SextantConfig loaded = config.load();
+        PrintWriter out = spec.commandLine().getOut();
+        try (DeadLetterReader reader = new DeadLetterReader(loaded.sourceClientConfig(), loaded.dlqTopic())) {
+            Deque<DeadLetterRecord> recent = new ArrayDeque<>();
+            for (DeadLetterRecord r : reader.readToEnd(Duration.ofSeconds(30))) {
+                if (matches(r)) {
+                    recent.addLast(r);
+                    if (recent.size() > limit) {
+                        recent.removeFirst();
+                    }
+                }
+            }
+            if (!json) {
+                out.println(ConflictTable.header());
+            }
+            recent.forEach(r -> print(out, r));
+            out.flush();
+            if (follow) {
+                AtomicBoolean running = new AtomicBoolean(true);
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> running.set(false)));
+                while (running.get()) {
+                    for (DeadLetterRecord r : reader.poll(Duration.ofMillis(500))) {
+                        if (matches(r)) {
+                            print(out, r);
+                        }
+                    }
+                    out.flush();
+                }
+            }
+        }
+        return SextantCommand.EXIT_OK;
+    }
+
+    private boolean matches(DeadLetterRecord r) {
+        return group == null || group.equals(r.group());
+    }
+
+    private void print(PrintWriter out, DeadLetterRecord r) {
+        if (json) {
+            try {
+                out.println(JSON.writeValueAsString(r));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
+        } else {
+            out.println(ConflictTable.row(r));
+        }
+    }
+
+    /** Fixed-width rendering of dead-letter records. */
+    static final class ConflictTable {
+        private static final String FORMAT = "%-24s %-24s %-9s %-21s %-30s %s";
+
+        static String header() {
+            return String.format(FORMAT, "DETECTED", "GROUP", "TYPE", "REASON", "PARTITIONS", "DETAIL");
+        }
+
+        static String row(DeadLetterRecord r) {
+            List<String> parts = r.partitions() == null ? List.of()
+                    : r.partitions().stream().map(p -> p.topic() + "-" + p.partition()).toList();
+            String partitions = parts.size() <= 3 ? String.join(",", parts)
+                    : String.join(",", parts.subList(0, 3)) + " +" + (parts.size() - 3);
+            return String.format(FORMAT, Instant.ofEpochMilli(r.detectedAt()), r.group() == null ? "-" : r.group(),
+                    r.groupType() == null ? "-" : r.groupType(), r.reason(), partitions.isEmpty() ? "-" : partitions,
+                    r.detail() == null ? "" : r.detail());
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package dev.sextant.cli;
+
+import dev.sextant.SextantApplication;
+import dev.sextant.config.SextantConfig;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Runs a Sextant instance until it is stopped (Ctrl-C or SIGTERM).")
+final class RunCommand implements Callable<Integer> {
+
+    @CommandLine.Mixin
+    ConfigOption config;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        SextantConfig loaded = config.load();
+        SextantApplication app = new SextantApplication(loaded, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+        Thread hook = new Thread(app::close, "sextant-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        app.start();
+        Throwable failure = app.awaitStop();
+        app.close();
+        if (failure != null) {
+            spec.commandLine().getErr().println("sextant: " + failure.getMessage());
+            return SextantCommand.EXIT_FAILURE;
+        }
+        return SextantCommand.EXIT_OK;
+    }
+}

@@ -1,0 +1,76 @@
+package dev.sextant.deadletter;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Reads the dead-letter topic from the beginning without joining a group (it assigns every partition), so reading it
+ * leaves no trace on the cluster. Records that are not dead-letter JSON are skipped.
+ */
+public final class DeadLetterReader implements AutoCloseable {
+
+    private final KafkaConsumer<String, DeadLetterRecord> consumer;
+    private final Set<TopicPartition> partitions;
+
+    public DeadLetterReader(Map<String, Object> clientConfig, String topic) {
+        Map<String, Object> props = new HashMap<>(clientConfig);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        DeadLetterSerde serde = new DeadLetterSerde();
+        this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), (t, data) -> {
+            try {
+                return serde.deserializer().deserialize(t, data);
+            } catch (RuntimeException e) {
+                return null;
+            }
+        });
+        this.partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+                .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toSet());
+        if (partitions.isEmpty()) {
+            throw new IllegalStateException("Dead-letter topic " + topic + " does not exist on the source cluster");
+        }
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+    }
+
+    /** Everything written so far, oldest first. */
+    public List<DeadLetterRecord> readToEnd(Duration timeout) {
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+        List<DeadLetterRecord> out = new ArrayList<>();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Timed out reading the dead-letter topic");
+            }
+            out.addAll(poll(Duration.ofMillis(200)));
+        }
+        out.sort(java.util.Comparator.comparingLong(DeadLetterRecord::detectedAt));
+        return out;
+    }
+
+    public List<DeadLetterRecord> poll(Duration timeout) {
+        List<DeadLetterRecord> out = new ArrayList<>();
+        for (ConsumerRecord<String, DeadLetterRecord> record : consumer.poll(timeout)) {
+            if (record.value() != null) {
+                out.add(record.value());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+    }
+}

@@ -1,0 +1,17 @@
+package dev.sextant.deadletter;
+
+/** Why a position was not applied on the destination; the {@code reason} field of a dead-letter record. */
+public enum Reason {
+    /** The group exists on the destination as another group type (consumer vs share vs streams). */
+    TYPE_CONFLICT,
+    /** The group has members on the destination: writing would make it double-active. */
+    GROUP_ACTIVE,
+    /** The destination offset was committed by someone other than Sextant. */
+    DESTINATION_DIVERGED,
+    /** The destination topic (or partition) did not appear within {@code sync.pending.timeout.ms}. */
+    TOPIC_NOT_MIRRORED,
+    /** No offset sync covered the committed offset within {@code sync.pending.timeout.ms}. */
+    UNTRANSLATABLE,
+    /** An input record could not be decoded; it was counted and skipped. */
+    UNDECODABLE
+}

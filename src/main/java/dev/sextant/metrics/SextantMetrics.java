@@ -1,0 +1,101 @@
+package dev.sextant.metrics;
+
+import dev.sextant.deadletter.Reason;
+import dev.sextant.state.GroupType;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+
+/**
+ * Sextant's own meters (Kafka Streams' client metrics are bound next to them by the application). Counters are
+ * looked up once and cached, so the per-commit path costs a map lookup and an add.
+ */
+public final class SextantMetrics {
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    private final Map<GroupType, Timer> latency = new ConcurrentHashMap<>();
+    private final AtomicLong groupsTracked = new AtomicLong();
+
+    public SextantMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        registry.gauge("sextant.groups.tracked", groupsTracked);
+    }
+
+    public MeterRegistry registry() {
+        return registry;
+    }
+
+    /** A source commit read from {@code __consumer_offsets} (or a share start offset from the state topic). */
+    public void commitRead(GroupType type) {
+        counter("sextant.commits.read", "group_type", type.label()).increment();
+    }
+
+    /** A record of an input topic that could not be decoded. */
+    public void undecodable(String topic) {
+        counter("sextant.records.undecodable", "topic", topic).increment();
+    }
+
+    /** A known record type that Sextant has no use for, or an unknown one that was skipped. */
+    public void skipped(String what) {
+        counter("sextant.records.skipped", "record", what).increment();
+    }
+
+    public void filtered(String what) {
+        counter("sextant.records.filtered", "by", what).increment();
+    }
+
+    public void applied(GroupType type, int partitions) {
+        counter("sextant.positions.applied", "group_type", type.label()).increment(partitions);
+    }
+
+    public void refused(GroupType type, Reason reason, int partitions) {
+        counter("sextant.positions.refused", "group_type", type.label(), "reason", reason.name()).increment(partitions);
+    }
+
+    public void retried(GroupType type) {
+        counter("sextant.apply.retries", "group_type", type.label()).increment();
+    }
+
+    public void adminRequest(String call) {
+        counter("sextant.admin.requests", "call", call).increment();
+    }
+
+    public void deadLetter(Reason reason) {
+        counter("sextant.deadletter.records", "reason", reason.name()).increment();
+    }
+
+    /** Source commit timestamp to the moment the destination acknowledged the write. */
+    public void syncLatency(GroupType type, long millis) {
+        latency.computeIfAbsent(type, t -> Timer.builder("sextant.sync.latency")
+                .description("source commit to destination apply")
+                .tag("group_type", t.label())
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(5))
+                .register(registry)).record(Math.max(0, millis), TimeUnit.MILLISECONDS);
+    }
+
+    public void replayBound(GroupType type, long bound) {
+        registry.summary("sextant.replay.bound", "group_type", type.label()).record(bound);
+    }
+
+    public void groupsTrackedDelta(long delta) {
+        groupsTracked.addAndGet(delta);
+    }
+
+    public void gauge(String name, Supplier<Number> value) {
+        io.micrometer.core.instrument.Gauge.builder(name, value).register(registry);
+    }
+
+    private Counter counter(String name, String... tags) {
+        String key = name + String.join("|", tags);
+        return counters.computeIfAbsent(key, k -> Counter.builder(name).tags(tags).register(registry));
+    }
+}

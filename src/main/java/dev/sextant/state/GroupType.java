@@ -1,0 +1,17 @@
+package dev.sextant.state;
+
+import java.util.Locale;
+
+/**
+ * The two kinds of group Sextant syncs, each in its own phase with its own Admin calls. Classic, consumer-protocol
+ * (KIP-848), simple (admin-committed) and streams groups all keep ordinary committed offsets and are
+ * {@link #CONSUMER}; KIP-932 share groups keep a share-partition start offset and are {@link #SHARE}.
+ */
+public enum GroupType {
+    CONSUMER,
+    SHARE;
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,89 @@
+package dev.sextant.state;
+
+import dev.sextant.translate.OffsetTranslation;
+import dev.sextant.translate.Precision;
+import java.nio.ByteBuffer;
+
+/**
+ * What Sextant knows of one partition of one group: the source position, its latest translation and what the
+ * destination holds. {@code -1} stands for "none" in every offset and time field.
+ *
+ * <p>Invariant: the position needs a write on the destination while {@code appliedSourceOffset != sourceOffset} or
+ * the status is retried ({@link PositionStatus#retried()}); the store is changelogged, so a restart loses no pending
+ * position.
+ */
+public record PartitionPosition(
+        long sourceOffset,
+        long commitTimestamp,
+        long translatedOffset,
+        long bound,
+        long appliedOffset,
+        long appliedSourceOffset,
+        long appliedAt,
+        long pendingSince,
+        PositionStatus status) {
+
+    private static final byte FORMAT = 1;
+    private static final int SIZE = 1 + 8 * 8 + 1;
+
+    public static PartitionPosition committed(long sourceOffset, long commitTimestamp) {
+        return new PartitionPosition(sourceOffset, commitTimestamp, -1, -1, -1, -1, -1, -1, PositionStatus.PENDING);
+    }
+
+    /** A new source commit: keeps what the destination holds, forgets the old translation. */
+    public PartitionPosition withCommit(long offset, long timestamp) {
+        return new PartitionPosition(offset, timestamp, -1, -1, appliedOffset, appliedSourceOffset, appliedAt,
+                pendingSince, PositionStatus.PENDING);
+    }
+
+    public PartitionPosition withTranslation(OffsetTranslation translation) {
+        return new PartitionPosition(sourceOffset, commitTimestamp, translation.destinationOffset(), translation.bound(),
+                appliedOffset, appliedSourceOffset, appliedAt, pendingSince, status);
+    }
+
+    public PartitionPosition withStatus(PositionStatus newStatus, long now) {
+        long since = newStatus.retried() && newStatus != PositionStatus.PENDING
+                ? (pendingSince < 0 ? now : pendingSince) : -1;
+        return new PartitionPosition(sourceOffset, commitTimestamp, translatedOffset, bound, appliedOffset,
+                appliedSourceOffset, appliedAt, since, newStatus);
+    }
+
+    /**
+     * The destination settled on {@code destinationOffset} for source offset {@code forSourceOffset} (applied, or
+     * kept for a rewind that is not followed). If the source moved on meanwhile, the position is pending again.
+     */
+    public PartitionPosition settled(long destinationOffset, long forSourceOffset, PositionStatus outcome, long now) {
+        PositionStatus next = forSourceOffset == sourceOffset ? outcome : PositionStatus.PENDING;
+        return new PartitionPosition(sourceOffset, commitTimestamp, translatedOffset, bound, destinationOffset,
+                forSourceOffset, now, -1, next);
+    }
+
+    public boolean needsApply() {
+        return appliedSourceOffset != sourceOffset || status.retried();
+    }
+
+    public boolean hasTranslation() {
+        return translatedOffset >= 0;
+    }
+
+    public Precision precision() {
+        return bound == 0 ? Precision.EXACT : Precision.BOUNDED;
+    }
+
+    public byte[] toBytes() {
+        return ByteBuffer.allocate(SIZE).put(FORMAT)
+                .putLong(sourceOffset).putLong(commitTimestamp).putLong(translatedOffset).putLong(bound)
+                .putLong(appliedOffset).putLong(appliedSourceOffset).putLong(appliedAt).putLong(pendingSince)
+                .put((byte) status.ordinal()).array();
+    }
+
+    public static PartitionPosition fromBytes(byte[] raw) {
+        ByteBuffer buf = ByteBuffer.wrap(raw);
+        byte format = buf.get();
+        if (format != FORMAT) {
+            throw new IllegalStateException("unknown position format " + format);
+        }
+        return new PartitionPosition(buf.getLong(), buf.getLong(), buf.getLong(), buf.getLong(), buf.getLong(),
+                buf.getLong(), buf.getLong(), buf.getLong(), PositionStatus.values()[buf.get()]);
+    }
+}

@@ -1,0 +1,26 @@
+package dev.sextant.state;
+
+/** Where one partition of a group stands in the sync. */
+public enum PositionStatus {
+    /** A newer source position waits for the next flush. */
+    PENDING,
+    /** The destination holds the translation of the current source position. */
+    APPLIED,
+    /** No offset sync covers the source position yet; retried. */
+    UNTRANSLATABLE,
+    /** The destination topic or partition does not exist yet; retried. */
+    TOPIC_NOT_MIRRORED,
+    /** The group has members on the destination; retried once it is empty. */
+    GROUP_ACTIVE,
+    /** The group exists on the destination as another type; retried at a slow pace. */
+    TYPE_CONFLICT,
+    /** Someone other than Sextant committed on the destination; retried at a slow pace. */
+    DESTINATION_DIVERGED,
+    /** The source rewound and {@code sync.rewind=never}: the destination keeps its higher offset. */
+    REWIND_SKIPPED;
+
+    /** True for statuses that a later flush retries without a new source commit. */
+    public boolean retried() {
+        return this != APPLIED && this != REWIND_SKIPPED;
+    }
+}

@@ -1,0 +1,182 @@
+package dev.sextant.topology;
+
+import dev.sextant.apply.ConsumerGroupApplier;
+import dev.sextant.apply.DestinationView;
+import dev.sextant.decode.ConsumerOffsetsDecoder;
+import dev.sextant.decode.ConsumerOffsetsRecord;
+import dev.sextant.decode.GroupKind;
+import dev.sextant.decode.UndecodableRecordException;
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.deadletter.Reason;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.GroupRecord;
+import dev.sextant.state.GroupStore;
+import dev.sextant.state.GroupType;
+import dev.sextant.state.OffsetSyncPoint;
+import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStore;
+import dev.sextant.translate.IdentityTranslator;
+import dev.sextant.translate.OffsetSyncTranslator;
+import dev.sextant.translate.OffsetTranslator;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * Reads {@code __consumer_offsets} (one task per partition, so every record of a group reaches the same task in
+ * order) and keeps the group registry and the position store current; every {@code sync.interval.ms} it hands the
+ * pending groups to the {@link GroupSyncFlusher}.
+ *
+ * <p>Per commit this costs one decode, one filter lookup and one store write; nothing here talks to the destination.
+ * Records it cannot decode are counted and become {@code UNDECODABLE} dead-letter records; it never throws on
+ * input.
+ */
+final class ConsumerOffsetsProcessor implements Processor<byte[], byte[], Object, Object> {
+
+    private final SyncSettings settings;
+    private final DestinationView view;
+    private final ConsumerGroupApplier applier;
+    private final SextantMetrics metrics;
+    private final Map<String, Boolean> groupIncluded = new HashMap<>();
+    private final Map<String, Boolean> topicIncluded = new HashMap<>();
+    private ProcessorContext<Object, Object> context;
+    private PositionStore positions;
+    private GroupStore groups;
+    private GroupSyncFlusher flusher;
+
+    ConsumerOffsetsProcessor(SyncSettings settings, DestinationView view, ConsumerGroupApplier applier,
+                             SextantMetrics metrics) {
+        this.settings = settings;
+        this.view = view;
+        this.applier = applier;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+        KeyValueStore<Bytes, byte[]> positionStore = context.getStateStore(PositionStore.NAME);
+        KeyValueStore<String, byte[]> groupStore = context.getStateStore(GroupStore.NAME);
+        positions = PositionStore.of(positionStore);
+        groups = GroupStore.of(groupStore);
+        OffsetTranslator translator;
+        GroupSyncFlusher.BoundedPositions bounded;
+        if (settings.identityTranslation()) {
+            translator = new IdentityTranslator();
+            bounded = new GroupSyncFlusher.BoundedPositions(null);
+        } else {
+            ReadOnlyKeyValueStore<Bytes, byte[]> historyStore = context.getStateStore(SextantTopology.HISTORY_STORE);
+            OffsetSyncStore history = OffsetSyncStore.reader(historyStore);
+            translator = new OffsetSyncTranslator(history);
+            bounded = new GroupSyncFlusher.BoundedPositions(tp -> history.newest(tp.topic(), tp.partition())
+                    .map(OffsetSyncPoint::upstreamOffset).orElse(null));
+        }
+        flusher = new GroupSyncFlusher(settings, positions, groups, translator, bounded, view, applier, metrics,
+                this::deadLetter);
+        flusher.recover();
+        metrics.groupsTrackedDelta(groups.size());
+        context.schedule(Duration.ofMillis(settings.syncIntervalMs()), PunctuationType.WALL_CLOCK_TIME,
+                ts -> flusher.flush());
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        ConsumerOffsetsRecord decoded;
+        try {
+            decoded = ConsumerOffsetsDecoder.decode(record.key(), record.value());
+        } catch (UndecodableRecordException e) {
+            undecodable(e);
+            return;
+        }
+        String group = decoded.group();
+        if (!groupIncluded.computeIfAbsent(group, settings.includeGroup()::test)) {
+            return;
+        }
+        if (decoded instanceof ConsumerOffsetsRecord.OffsetCommit commit) {
+            onCommit(commit);
+        } else if (decoded instanceof ConsumerOffsetsRecord.OffsetDeleted deleted) {
+            positions.delete(new PositionKey(group, deleted.topic(), deleted.partition()));
+        } else if (decoded instanceof ConsumerOffsetsRecord.GroupTypeSeen seen) {
+            onGroupType(seen);
+        } else if (decoded instanceof ConsumerOffsetsRecord.GroupDeleted deleted) {
+            onGroupDeleted(deleted);
+        } else {
+            metrics.skipped(decoded.getClass().getSimpleName());
+        }
+    }
+
+    private void onCommit(ConsumerOffsetsRecord.OffsetCommit commit) {
+        if (!topicIncluded.computeIfAbsent(commit.topic(), settings.includeTopic()::test)) {
+            metrics.filtered("topic");
+            return;
+        }
+        GroupRecord group = groups.get(commit.group());
+        if (group == null) {
+            // a "simple" group (manual assignment, admin commits) has no metadata record: a consumer group
+            group = GroupRecord.of(GroupType.CONSUMER);
+            groups.put(commit.group(), group);
+            metrics.groupsTrackedDelta(1);
+        }
+        if (group.type() != GroupType.CONSUMER || !settings.syncConsumerGroups()) {
+            return;
+        }
+        metrics.commitRead(GroupType.CONSUMER);
+        PositionKey key = new PositionKey(commit.group(), commit.topic(), commit.partition());
+        PartitionPosition old = positions.get(key);
+        if (old != null && old.sourceOffset() == commit.offset()) {
+            return; // a re-commit of the same offset changes nothing on the destination
+        }
+        positions.put(key, old == null
+                ? PartitionPosition.committed(commit.offset(), commit.commitTimestamp())
+                : old.withCommit(commit.offset(), commit.commitTimestamp()));
+        flusher.markPending(commit.group());
+    }
+
+    private void onGroupType(ConsumerOffsetsRecord.GroupTypeSeen seen) {
+        GroupType type = seen.kind() == GroupKind.SHARE ? GroupType.SHARE : GroupType.CONSUMER;
+        GroupRecord old = groups.get(seen.group());
+        if (old == null) {
+            metrics.groupsTrackedDelta(1);
+        }
+        GroupRecord next = new GroupRecord(type, seen.protocolType(), old == null ? null : old.openReason());
+        if (!next.equals(old)) {
+            groups.put(seen.group(), next);
+        }
+    }
+
+    private void onGroupDeleted(ConsumerOffsetsRecord.GroupDeleted deleted) {
+        // Deleted on the source: stop tracking it. The destination keeps what it has, as with MirrorMaker 2.
+        if (groups.get(deleted.group()) != null) {
+            groups.delete(deleted.group());
+            metrics.groupsTrackedDelta(-1);
+        }
+        positions.deleteGroup(deleted.group());
+        flusher.forget(deleted.group());
+    }
+
+    private void undecodable(UndecodableRecordException e) {
+        String where = context.recordMetadata().map(SextantTopology::where).orElse("?");
+        metrics.undecodable(context.recordMetadata().map(m -> m.topic()).orElse("?"));
+        deadLetter(new DeadLetterRecord(null, null, Reason.UNDECODABLE, List.of(),
+                "record at " + where + ": " + e.getMessage(), null, settings.clock().millis(), settings.instance()));
+    }
+
+    private void deadLetter(DeadLetterRecord record) {
+        context.forward(new Record<>(record.group(), record, settings.clock().millis()), SextantTopology.DLQ_SINK);
+    }
+
+    @Override
+    public void close() {
+        metrics.groupsTrackedDelta(-groups.size());
+    }
+}

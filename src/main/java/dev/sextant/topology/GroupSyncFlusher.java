@@ -1,0 +1,355 @@
+package dev.sextant.topology;
+
+import dev.sextant.apply.ConsumerGroupApplier;
+import dev.sextant.apply.DestinationGroup;
+import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.GroupOutcome;
+import dev.sextant.apply.PlannedPartition;
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.deadletter.Reason;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.GroupRecord;
+import dev.sextant.state.GroupStore;
+import dev.sextant.state.GroupType;
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
+import dev.sextant.state.PositionStore;
+import dev.sextant.translate.OffsetTranslation;
+import dev.sextant.translate.OffsetTranslator;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One task's consumer-group phase, run every {@code sync.interval.ms} on the stream thread:
+ *
+ * <pre>
+ *   outcomes of earlier writes ──▶ positions (applied / refused), dead-letter transitions
+ *   pending groups ──▶ translate ──▶ guards (destination view) ──▶ plans ──▶ ConsumerGroupApplier (async)
+ * </pre>
+ *
+ * <p>Invariants: stores are only touched on the stream thread (outcomes come back through a queue); a group has at
+ * most one write in flight; a position leaves the pending set only once the destination holds its translation or it
+ * was refused for a reason that needs no retry; a dead-letter record is written when a group's reason changes, not
+ * on every flush.
+ */
+final class GroupSyncFlusher {
+
+    static final int MAX_GROUPS_PER_FLUSH = 2_000;
+    private static final long GUARD_BACKOFF_MS = 1_000;
+    private static final long DIVERGED_BACKOFF_MS = 10_000;
+    private static final long RETRY_BACKOFF_MS = 1_000;
+    private static final long IMPROVEMENT_CHECK_MS = 1_000;
+
+    private final SyncSettings settings;
+    private final PositionStore positions;
+    private final GroupStore groups;
+    private final OffsetTranslator translator;
+    private final DestinationView view;
+    private final ConsumerGroupApplier applier;
+    private final SextantMetrics metrics;
+    private final Consumer<DeadLetterRecord> deadLetters;
+    private final PendingGroups pending = new PendingGroups();
+    private final BoundedPositions bounded;
+    private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
+    private long nextImprovementCheck;
+
+    GroupSyncFlusher(SyncSettings settings, PositionStore positions, GroupStore groups, OffsetTranslator translator,
+                     BoundedPositions bounded, DestinationView view, ConsumerGroupApplier applier,
+                     SextantMetrics metrics, Consumer<DeadLetterRecord> deadLetters) {
+        this.settings = settings;
+        this.positions = positions;
+        this.groups = groups;
+        this.translator = translator;
+        this.bounded = bounded;
+        this.view = view;
+        this.applier = applier;
+        this.metrics = metrics;
+        this.deadLetters = deadLetters;
+    }
+
+    /** Rebuilds the in-memory pending set from the store (after a restart or a rebalance). */
+    void recover() {
+        positions.forEach((key, pos) -> {
+            if (pos.needsApply()) {
+                pending.mark(key.group());
+            }
+            bounded.track(key, pos);
+        });
+    }
+
+    void markPending(String group) {
+        pending.mark(group);
+    }
+
+    void forget(String group) {
+        pending.done(group);
+    }
+
+    PendingGroups pending() {
+        return pending;
+    }
+
+    void flush() {
+        long now = settings.clock().millis();
+        drainOutcomes(now);
+        if (!view.ready()) {
+            return;
+        }
+        if (now >= nextImprovementCheck) {
+            bounded.improvable().forEach(pending::mark);
+            nextImprovementCheck = now + IMPROVEMENT_CHECK_MS;
+        }
+        Map<String, List<PlannedPartition>> plans = new LinkedHashMap<>();
+        for (String group : pending.due(now, MAX_GROUPS_PER_FLUSH)) {
+            GroupRecord record = groups.get(group);
+            if (record != null && record.type() != GroupType.CONSUMER) {
+                pending.done(group);
+                continue;
+            }
+            List<PlannedPartition> plan = plan(group, now);
+            if (!plan.isEmpty()) {
+                plans.put(group, plan);
+                pending.startFlight(group, plan);
+            }
+        }
+        if (!plans.isEmpty()) {
+            metrics.adminRequest("listConsumerGroupOffsets");
+            applier.apply(plans, outcomes::add);
+        }
+    }
+
+    private List<PlannedPartition> plan(String group, long now) {
+        PositionStatus guard = null;
+        Optional<DestinationGroup> there = view.group(group);
+        if (there.isPresent() && there.get().type() != GroupType.CONSUMER) {
+            guard = PositionStatus.TYPE_CONFLICT;
+        } else if (there.isPresent() && there.get().active()) {
+            guard = PositionStatus.GROUP_ACTIVE;
+        }
+        List<PlannedPartition> plan = new ArrayList<>();
+        boolean unresolved = false;
+        for (Map.Entry<PositionKey, PartitionPosition> entry : positions.group(group)) {
+            PositionKey key = entry.getKey();
+            PartitionPosition pos = entry.getValue();
+            boolean improvable = pos.status() == PositionStatus.APPLIED && pos.bound() > 0;
+            if (!pos.needsApply() && !improvable) {
+                continue;
+            }
+            Optional<OffsetTranslation> translation = translator.translate(key.topic(), key.partition(), pos.sourceOffset());
+            PartitionPosition next;
+            if (translation.isEmpty()) {
+                next = pos.needsApply() ? pos.withStatus(PositionStatus.UNTRANSLATABLE, now) : pos;
+                unresolved |= next.needsApply();
+            } else {
+                OffsetTranslation t = translation.get();
+                next = pos.withTranslation(t);
+                String destinationTopic = settings.destinationTopic(key.topic());
+                if (!pos.needsApply() && t.destinationOffset() <= pos.appliedOffset()) {
+                    next = pos; // nothing better than what the destination holds
+                } else if (!view.hasPartition(destinationTopic, key.partition())) {
+                    next = next.withStatus(PositionStatus.TOPIC_NOT_MIRRORED, now);
+                    unresolved = true;
+                } else if (guard != null) {
+                    next = next.withStatus(guard, now);
+                } else {
+                    plan.add(new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()),
+                            pos.sourceOffset(), pos.commitTimestamp(), t.destinationOffset()));
+                }
+            }
+            if (!next.equals(pos)) {
+                positions.put(key, next);
+                bounded.track(key, next);
+            }
+        }
+        if (plan.isEmpty()) {
+            updateReason(group, null, now);
+            if (guard != null) {
+                pending.backoff(group, now + GUARD_BACKOFF_MS);
+            } else if (!unresolved) {
+                pending.done(group);
+            }
+        }
+        return plan;
+    }
+
+    private void drainOutcomes(long now) {
+        GroupOutcome outcome;
+        while ((outcome = outcomes.poll()) != null) {
+            settle(outcome, now);
+        }
+    }
+
+    private void settle(GroupOutcome outcome, long now) {
+        String group = outcome.group();
+        List<PlannedPartition> plan = pending.endFlight(group);
+        if (outcome.retry()) {
+            metrics.retried(GroupType.CONSUMER);
+            pending.backoff(group, now + RETRY_BACKOFF_MS);
+            return;
+        }
+        int applied = 0;
+        for (PlannedPartition planned : plan) {
+            GroupOutcome.PartitionOutcome result = outcome.partitions().get(planned.key());
+            PartitionPosition pos = positions.get(planned.key());
+            if (result == null || pos == null) {
+                continue; // deleted meanwhile, or not part of the answer
+            }
+            PartitionPosition next;
+            if (result.status() == PositionStatus.APPLIED || result.status() == PositionStatus.REWIND_SKIPPED) {
+                next = pos.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
+                if (result.written()) {
+                    applied++;
+                    metrics.syncLatency(GroupType.CONSUMER, now - planned.commitTimestamp());
+                    metrics.replayBound(GroupType.CONSUMER, Math.max(0, pos.bound()));
+                }
+            } else {
+                next = pos.withStatus(result.status(), now);
+            }
+            positions.put(planned.key(), next);
+            bounded.track(planned.key(), next);
+        }
+        if (applied > 0) {
+            metrics.applied(GroupType.CONSUMER, applied);
+        }
+        updateReason(group, outcome.reason() == null ? null : outcome.detail(), now);
+        boolean stillPending = positions.group(group).stream().anyMatch(e -> e.getValue().needsApply());
+        if (!stillPending) {
+            pending.done(group);
+        } else if (outcome.reason() == Reason.DESTINATION_DIVERGED) {
+            pending.backoff(group, now + DIVERGED_BACKOFF_MS);
+        } else if (outcome.reason() != null) {
+            pending.backoff(group, now + GUARD_BACKOFF_MS);
+        } else {
+            pending.mark(group);
+        }
+    }
+
+    /**
+     * Works out the group's current dead-letter reason from its positions and writes a dead-letter record when it
+     * differs from the one last reported.
+     */
+    private void updateReason(String group, String detail, long now) {
+        List<Map.Entry<PositionKey, PartitionPosition>> parts = positions.group(group);
+        Reason reason = null;
+        for (Reason candidate : List.of(Reason.TYPE_CONFLICT, Reason.GROUP_ACTIVE, Reason.DESTINATION_DIVERGED,
+                Reason.TOPIC_NOT_MIRRORED, Reason.UNTRANSLATABLE)) {
+            if (parts.stream().anyMatch(e -> reasonOf(e.getValue(), now) == candidate)) {
+                reason = candidate;
+                break;
+            }
+        }
+        GroupRecord record = groups.get(group);
+        if (record == null) {
+            record = GroupRecord.of(GroupType.CONSUMER);
+        }
+        if (record.openReason() == reason) {
+            return;
+        }
+        groups.put(group, record.withReason(reason));
+        if (reason == null) {
+            return;
+        }
+        final Reason reported = reason;
+        List<DeadLetterRecord.PartitionDetail> details = new ArrayList<>();
+        long newestCommit = -1;
+        for (Map.Entry<PositionKey, PartitionPosition> e : parts) {
+            PartitionPosition p = e.getValue();
+            if (reasonOf(p, now) != reported) {
+                continue;
+            }
+            newestCommit = Math.max(newestCommit, p.commitTimestamp());
+            details.add(new DeadLetterRecord.PartitionDetail(e.getKey().topic(), e.getKey().partition(),
+                    p.sourceOffset(), p.hasTranslation() ? p.translatedOffset() : null,
+                    p.appliedOffset() >= 0 ? p.appliedOffset() : null));
+        }
+        metrics.refused(GroupType.CONSUMER, reported, details.size());
+        metrics.deadLetter(reported);
+        deadLetters.accept(new DeadLetterRecord(group, GroupType.CONSUMER.label(), reported, details,
+                detail != null ? detail : describe(group, reported), newestCommit >= 0 ? newestCommit : null,
+                now, settings.instance()));
+    }
+
+    private Reason reasonOf(PartitionPosition p, long now) {
+        boolean timedOut = p.pendingSince() >= 0 && now - p.pendingSince() >= settings.pendingTimeoutMs();
+        return switch (p.status()) {
+            case TYPE_CONFLICT -> Reason.TYPE_CONFLICT;
+            case GROUP_ACTIVE -> Reason.GROUP_ACTIVE;
+            case DESTINATION_DIVERGED -> Reason.DESTINATION_DIVERGED;
+            case TOPIC_NOT_MIRRORED -> timedOut ? Reason.TOPIC_NOT_MIRRORED : null;
+            case UNTRANSLATABLE -> timedOut ? Reason.UNTRANSLATABLE : null;
+            default -> null;
+        };
+    }
+
+    private String describe(String group, Reason reason) {
+        Optional<DestinationGroup> there = view.group(group);
+        return switch (reason) {
+            case TYPE_CONFLICT -> "group exists on the destination as a "
+                    + there.map(DestinationGroup::typeLabel).orElse("different") + " group; a consumer group is "
+                    + "never written over another type";
+            case GROUP_ACTIVE -> "group has members on the destination (state "
+                    + there.map(DestinationGroup::state).orElse("?") + "); its offsets are left alone until it is empty";
+            case DESTINATION_DIVERGED -> "destination offsets were committed by someone other than Sextant";
+            case TOPIC_NOT_MIRRORED -> "destination topic or partition missing after "
+                    + settings.pendingTimeoutMs() + " ms; still retried";
+            case UNTRANSLATABLE -> "no offset sync at or below the committed offset after "
+                    + settings.pendingTimeoutMs() + " ms; still retried";
+            case UNDECODABLE -> "undecodable input";
+        };
+    }
+
+    /**
+     * Applied positions whose translation is bounded, indexed by source partition, so a new offset sync on that
+     * partition re-translates just the groups it can improve.
+     */
+    static final class BoundedPositions {
+
+        private final Map<TopicPartition, Set<String>> groupsByPartition = new HashMap<>();
+        private final Map<TopicPartition, Long> newestSeen = new HashMap<>();
+        private final java.util.function.Function<TopicPartition, Long> newestUpstream;
+
+        /** @param newestUpstream the newest sync's upstream offset of a partition, or null; null function: identity */
+        BoundedPositions(java.util.function.Function<TopicPartition, Long> newestUpstream) {
+            this.newestUpstream = newestUpstream;
+        }
+
+        void track(PositionKey key, PartitionPosition pos) {
+            if (newestUpstream == null) {
+                return;
+            }
+            TopicPartition tp = new TopicPartition(key.topic(), key.partition());
+            if (pos.status() == PositionStatus.APPLIED && pos.bound() > 0) {
+                groupsByPartition.computeIfAbsent(tp, p -> new HashSet<>()).add(key.group());
+            } else {
+                Set<String> set = groupsByPartition.get(tp);
+                if (set != null) {
+                    set.remove(key.group());
+                }
+            }
+        }
+
+        /** Groups with a bounded position on a partition that received a newer sync since the last call. */
+        Set<String> improvable() {
+            Set<String> out = new HashSet<>();
+            groupsByPartition.entrySet().removeIf(e -> e.getValue().isEmpty());
+            for (Map.Entry<TopicPartition, Set<String>> e : groupsByPartition.entrySet()) {
+                Long newest = newestUpstream.apply(e.getKey());
+                if (newest != null && !newest.equals(newestSeen.put(e.getKey(), newest))) {
+                    out.addAll(e.getValue());
+                }
+            }
+            return out;
+        }
+    }
+}
