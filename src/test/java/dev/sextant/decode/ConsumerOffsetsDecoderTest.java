@@ -1,0 +1,378 @@
+package dev.sextant.decode;
+
+import static dev.sextant.decode.Bytes.append;
+import static dev.sextant.decode.Bytes.hex;
+import static dev.sextant.decode.Bytes.key;
+import static dev.sextant.decode.Bytes.value;
+import static dev.sextant.decode.Bytes.withVersion;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+
+import dev.sextant.decode.ConsumerOffsetsRecord.GroupDeleted;
+import dev.sextant.decode.ConsumerOffsetsRecord.GroupMemberRecord;
+import dev.sextant.decode.ConsumerOffsetsRecord.GroupTypeSeen;
+import dev.sextant.decode.ConsumerOffsetsRecord.OffsetCommit;
+import dev.sextant.decode.ConsumerOffsetsRecord.OffsetDeleted;
+import dev.sextant.decode.ConsumerOffsetsRecord.ShareGroupTopics;
+import dev.sextant.decode.UndecodableRecordException.Problem;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.protocol.ApiMessage;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataKey;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataValue;
+import org.apache.kafka.coordinator.group.generated.CoordinatorRecordType;
+import org.apache.kafka.coordinator.group.generated.GroupMetadataKey;
+import org.apache.kafka.coordinator.group.generated.GroupMetadataValue;
+import org.apache.kafka.coordinator.group.generated.LegacyOffsetCommitKey;
+import org.apache.kafka.coordinator.group.generated.LegacyOffsetCommitValue;
+import org.apache.kafka.coordinator.group.generated.OffsetCommitKey;
+import org.apache.kafka.coordinator.group.generated.OffsetCommitValue;
+import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataKey;
+import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataValue;
+import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataKey;
+import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue;
+import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue.TopicInfo;
+import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo;
+import org.apache.kafka.coordinator.group.generated.StreamsGroupMetadataKey;
+import org.apache.kafka.coordinator.group.generated.StreamsGroupMetadataValue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ConsumerOffsetsDecoderTest {
+
+    private static final Uuid TOPIC_ID = Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ");
+
+    /** The notes' verified bytes (§3): type 1, group "g1", topic "t", partition 3. */
+    private static final String NOTES_KEY = "0001 0002 6731 0001 74 00000003";
+
+    private static OffsetCommitKey commitKey() {
+        return new OffsetCommitKey().setGroup("g1").setTopic("t").setPartition(3);
+    }
+
+    /** Every field set; writing at an older version drops the ignorable ones it does not have. */
+    private static OffsetCommitValue commitValue() {
+        return new OffsetCommitValue().setOffset(42).setLeaderEpoch(7).setMetadata("m").setCommitTimestamp(1000)
+                .setExpireTimestamp(5000).setTopicId(TOPIC_ID);
+    }
+
+    private static UndecodableRecordException undecodable(byte[] key, byte[] value) {
+        return assertThrows(UndecodableRecordException.class, () -> ConsumerOffsetsDecoder.decode(key, value));
+    }
+
+    // ---- offset commits ----------------------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 3, 4})
+    void offsetCommitEveryValueVersion(int version) throws Exception {
+        ConsumerOffsetsRecord r = ConsumerOffsetsDecoder.decode(key(commitKey()), value(version, commitValue()));
+
+        int expectedEpoch = version >= 3 ? 7 : -1; // leaderEpoch exists from v3
+        assertEquals(new OffsetCommit("g1", "t", 3, 42, expectedEpoch, "m", 1000), r);
+    }
+
+    @Test
+    void offsetCommitV1CarriesExpireTimestampAndStillDecodes() throws Exception {
+        byte[] v1 = value(1, commitValue());
+        byte[] v0 = value(0, commitValue());
+        assertEquals(v0.length + Long.BYTES, v1.length, "v1 adds the int64 expireTimestamp");
+
+        assertEquals(new OffsetCommit("g1", "t", 3, 42, -1, "m", 1000),
+                ConsumerOffsetsDecoder.decode(key(commitKey()), v1));
+    }
+
+    @Test
+    void notesByteVectorsMatchKafkaWritersAndDecode() throws Exception {
+        byte[] notesValue = hex("0004 000000000000002a 00000007 026d 00000000000003e8 01 00 10 "
+                + "00000000000000000000000000000001");
+
+        assertArrayEquals(hex(NOTES_KEY), key(commitKey()));
+        assertArrayEquals(notesValue, value(4, commitValue().setExpireTimestamp(-1)));
+        assertEquals(new OffsetCommit("g1", "t", 3, 42, 7, "m", 1000),
+                ConsumerOffsetsDecoder.decode(hex(NOTES_KEY), notesValue));
+    }
+
+    @Test
+    void legacyOffsetCommit() throws Exception {
+        byte[] k = key(new LegacyOffsetCommitKey().setGroup("g").setTopic("orders").setPartition(0));
+        byte[] v = value(0, new LegacyOffsetCommitValue().setOffset(9).setMetadata("").setCommitTimestamp(77));
+        assertEquals(0, k[1], "legacy type id");
+
+        assertEquals(new OffsetCommit("g", "orders", 0, 9, -1, "", 77), ConsumerOffsetsDecoder.decode(k, v));
+    }
+
+    @Test
+    void offsetTombstones() throws Exception {
+        assertEquals(new OffsetDeleted("g1", "t", 3), ConsumerOffsetsDecoder.decode(hex(NOTES_KEY), null));
+        byte[] legacy = key(new LegacyOffsetCommitKey().setGroup("g").setTopic("t").setPartition(1));
+        assertEquals(new OffsetDeleted("g", "t", 1), ConsumerOffsetsDecoder.decode(legacy, null));
+    }
+
+    // ---- group-defining records --------------------------------------------------------------------------------
+
+    private static GroupMetadataValue classicValue(String protocolType) {
+        return new GroupMetadataValue().setProtocolType(protocolType).setGeneration(3).setProtocol("range")
+                .setLeader("m-1").setCurrentStateTimestamp(123)
+                .setMembers(List.of(new GroupMetadataValue.MemberMetadata().setMemberId("m-1")
+                        .setGroupInstanceId(null).setClientId("c").setClientHost("/127.0.0.1")
+                        .setRebalanceTimeout(300000).setSessionTimeout(45000)
+                        .setSubscription(new byte[] {1, 2}).setAssignment(new byte[] {3})));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 3, 4})
+    void classicGroupMetadataKeepsProtocolType(int version) throws Exception {
+        byte[] k = key(new GroupMetadataKey().setGroup("cg"));
+        for (String protocolType : List.of("consumer", "", "connect")) {
+            assertEquals(new GroupTypeSeen("cg", GroupKind.CLASSIC, protocolType),
+                    ConsumerOffsetsDecoder.decode(k, value(version, classicValue(protocolType))));
+        }
+    }
+
+    @Test
+    void simpleGroupWithoutMembers() throws Exception {
+        GroupMetadataValue empty = new GroupMetadataValue().setProtocolType("").setGeneration(0).setProtocol(null)
+                .setLeader(null).setMembers(List.of());
+        assertEquals(new GroupTypeSeen("s", GroupKind.CLASSIC, ""),
+                ConsumerOffsetsDecoder.decode(key(new GroupMetadataKey().setGroup("s")), value(3, empty)));
+    }
+
+    @Test
+    void modernGroupMetadataRevealsKind() throws Exception {
+        assertEquals(new GroupTypeSeen("c", GroupKind.CONSUMER, "consumer"), ConsumerOffsetsDecoder.decode(
+                key(new ConsumerGroupMetadataKey().setGroupId("c")),
+                value(0, new ConsumerGroupMetadataValue().setEpoch(5).setMetadataHash(99))));
+        assertEquals(new GroupTypeSeen("s", GroupKind.SHARE, "share"), ConsumerOffsetsDecoder.decode(
+                key(new ShareGroupMetadataKey().setGroupId("s")),
+                value(0, new ShareGroupMetadataValue().setEpoch(2).setMetadataHash(7))));
+        assertEquals(new GroupTypeSeen("st", GroupKind.STREAMS, "streams"), ConsumerOffsetsDecoder.decode(
+                key(new StreamsGroupMetadataKey().setGroupId("st")),
+                value(0, new StreamsGroupMetadataValue().setEpoch(1).setMetadataHash(3))));
+    }
+
+    @Test
+    void groupDefiningTombstonesAreGroupDeletes() throws Exception {
+        assertEquals(new GroupDeleted("cg", GroupKind.CLASSIC),
+                ConsumerOffsetsDecoder.decode(key(new GroupMetadataKey().setGroup("cg")), null));
+        assertEquals(new GroupDeleted("c", GroupKind.CONSUMER),
+                ConsumerOffsetsDecoder.decode(key(new ConsumerGroupMetadataKey().setGroupId("c")), null));
+        assertEquals(new GroupDeleted("s", GroupKind.SHARE),
+                ConsumerOffsetsDecoder.decode(key(new ShareGroupMetadataKey().setGroupId("s")), null));
+        assertEquals(new GroupDeleted("st", GroupKind.STREAMS),
+                ConsumerOffsetsDecoder.decode(key(new StreamsGroupMetadataKey().setGroupId("st")), null));
+    }
+
+    // ---- share group topics ------------------------------------------------------------------------------------
+
+    @Test
+    void shareGroupTopicsNameInitializingAndInitializedButNotDeletingTopics() throws Exception {
+        Uuid initializing = Uuid.randomUuid();
+        Uuid initialized = Uuid.randomUuid();
+        Uuid deleting = Uuid.randomUuid();
+        ShareGroupStatePartitionMetadataValue v = new ShareGroupStatePartitionMetadataValue()
+                .setInitializingTopics(List.of(new TopicPartitionsInfo().setTopicId(initializing)
+                        .setTopicName("new").setPartitions(List.of(0, 1))))
+                .setInitializedTopics(List.of(new TopicPartitionsInfo().setTopicId(initialized)
+                        .setTopicName("orders").setPartitions(List.of(0))))
+                .setDeletingTopics(List.of(new TopicInfo().setTopicId(deleting).setTopicName("old")));
+
+        ConsumerOffsetsRecord r = ConsumerOffsetsDecoder.decode(
+                key(new ShareGroupStatePartitionMetadataKey().setGroupId("sg")), value(0, v));
+
+        assertEquals(new ShareGroupTopics("sg", Map.of(initializing, "new", initialized, "orders")), r);
+    }
+
+    @Test
+    void shareGroupTopicsTombstoneIsEmptyMap() throws Exception {
+        assertEquals(new ShareGroupTopics("sg", Map.of()), ConsumerOffsetsDecoder.decode(
+                key(new ShareGroupStatePartitionMetadataKey().setGroupId("sg")), null));
+    }
+
+    // ---- every other known type --------------------------------------------------------------------------------
+
+    /** Independent of the decoder's own table: notes §3. */
+    private static final Map<Integer, GroupKind> MEMBER_TYPES = Map.ofEntries(
+            Map.entry(4, GroupKind.CONSUMER), Map.entry(5, GroupKind.CONSUMER), Map.entry(6, GroupKind.CONSUMER),
+            Map.entry(7, GroupKind.CONSUMER), Map.entry(8, GroupKind.CONSUMER), Map.entry(16, GroupKind.CONSUMER),
+            Map.entry(10, GroupKind.SHARE), Map.entry(12, GroupKind.SHARE), Map.entry(13, GroupKind.SHARE),
+            Map.entry(14, GroupKind.SHARE),
+            Map.entry(19, GroupKind.STREAMS), Map.entry(20, GroupKind.STREAMS), Map.entry(21, GroupKind.STREAMS),
+            Map.entry(22, GroupKind.STREAMS), Map.entry(23, GroupKind.STREAMS));
+
+    /** A Kafka-built key of this type for group "grp" (test-only reflection: the key classes share no interface). */
+    private static byte[] keyOf(CoordinatorRecordType type) throws Exception {
+        ApiMessage k = type.newRecordKey();
+        for (String setter : List.of("setGroupId", "setGroup")) {
+            try {
+                k.getClass().getMethod(setter, String.class).invoke(k, "grp");
+            } catch (NoSuchMethodException ignored) {
+                // the other spelling
+            }
+        }
+        return key(k);
+    }
+
+    @Test
+    void everyOtherKnownTypeIsAGroupMemberRecordOfTheRightKind() throws Exception {
+        List<Integer> seen = new ArrayList<>();
+        for (CoordinatorRecordType type : CoordinatorRecordType.values()) {
+            GroupKind kind = MEMBER_TYPES.get((int) type.id());
+            if (kind == null) {
+                continue;
+            }
+            seen.add((int) type.id());
+            byte[] k = keyOf(type);
+            byte[] v = value(0, type.newRecordValue());
+            assertEquals(new GroupMemberRecord("grp", kind), ConsumerOffsetsDecoder.decode(k, v), type.name());
+            assertEquals(new GroupMemberRecord("grp", kind), ConsumerOffsetsDecoder.decode(k, null), type.name());
+        }
+        assertEquals(MEMBER_TYPES.size(), seen.size(), "every member type exists in Kafka 4.4.0: " + seen);
+    }
+
+    @Test
+    void everyTypeKafkaDefinesIsDecoded() throws Exception {
+        for (CoordinatorRecordType type : CoordinatorRecordType.values()) {
+            ApiMessage v = type.newRecordValue();
+            if (v instanceof GroupMetadataValue g) {
+                g.setProtocol(null).setLeader(null);
+            }
+            byte[] k = keyOf(type);
+            assertEquals("grp", ConsumerOffsetsDecoder.decode(k, value(type.highestSupportedVersion(), v)).group(),
+                    type.name());
+            assertEquals("grp", ConsumerOffsetsDecoder.decode(k, null).group(), type.name());
+        }
+    }
+
+    // ---- negative ----------------------------------------------------------------------------------------------
+
+    @ParameterizedTest
+    @ValueSource(ints = {9, 18, 24, 99, -1, Short.MAX_VALUE})
+    void unknownTypes(int typeId) {
+        byte[] k = hex(NOTES_KEY);
+        k[0] = (byte) (typeId >> 8);
+        k[1] = (byte) typeId;
+        UndecodableRecordException e = undecodable(k, value(4, commitValue()));
+        assertEquals(Problem.UNKNOWN_TYPE, e.problem());
+        assertTrue(e.reason().contains(String.valueOf(typeId)), e.reason());
+        assertEquals(Problem.UNKNOWN_TYPE, undecodable(k, null).problem());
+    }
+
+    @Test
+    void unknownValueVersions() throws Exception {
+        UndecodableRecordException e = undecodable(hex(NOTES_KEY), withVersion(value(4, commitValue()), 5));
+        assertEquals(Problem.UNKNOWN_VERSION, e.problem());
+        assertEquals(Optional.of("g1"), e.group());
+        assertEquals(Problem.UNKNOWN_VERSION,
+                undecodable(hex(NOTES_KEY), withVersion(value(4, commitValue()), -1)).problem());
+
+        byte[] consumerKey = key(new ConsumerGroupMetadataKey().setGroupId("c"));
+        assertEquals(Problem.UNKNOWN_VERSION,
+                undecodable(consumerKey, withVersion(value(0, new ConsumerGroupMetadataValue()), 1)).problem());
+
+        // the version is checked even where the value itself is not decoded
+        byte[] memberKey = keyOf(CoordinatorRecordType.CONSUMER_GROUP_MEMBER_METADATA);
+        byte[] memberValue = value(0, CoordinatorRecordType.CONSUMER_GROUP_MEMBER_METADATA.newRecordValue());
+        UndecodableRecordException member = undecodable(memberKey, withVersion(memberValue, 1));
+        assertEquals(Problem.UNKNOWN_VERSION, member.problem());
+        assertEquals(Optional.of("grp"), member.group());
+    }
+
+    @Test
+    void shortKeys() {
+        assertEquals(Problem.MALFORMED, undecodable(null, null).problem());
+        assertEquals(Problem.MALFORMED, undecodable(new byte[0], null).problem());
+        assertEquals(Problem.MALFORMED, undecodable(new byte[] {0}, value(4, commitValue())).problem());
+    }
+
+    @Test
+    void everyTruncatedKeyOrValueIsMalformed() throws Exception {
+        byte[] k = key(commitKey());
+        byte[] v = value(4, commitValue());
+        for (int n = 0; n < k.length; n++) {
+            assertEquals(Problem.MALFORMED, undecodable(Arrays.copyOf(k, n), v).problem(), "key prefix " + n);
+        }
+        for (int n = 0; n < v.length; n++) {
+            UndecodableRecordException e = undecodable(k, Arrays.copyOf(v, n));
+            assertEquals(Problem.MALFORMED, e.problem(), "value prefix " + n);
+            assertEquals(Optional.of("g1"), e.group());
+        }
+        byte[] classic = value(3, classicValue("consumer"));
+        byte[] classicKey = key(new GroupMetadataKey().setGroup("cg"));
+        for (int n = 0; n < classic.length; n++) {
+            assertEquals(Problem.MALFORMED, undecodable(classicKey, Arrays.copyOf(classic, n)).problem());
+        }
+    }
+
+    @Test
+    void trailingBytesAreMalformed() {
+        assertEquals(Problem.MALFORMED, undecodable(append(key(commitKey()), 0), null).problem());
+        assertEquals(Problem.MALFORMED, undecodable(key(commitKey()), append(value(3, commitValue()), 0)).problem());
+    }
+
+    @Test
+    void nullStringAndNegativePartitionAreMalformed() {
+        assertEquals(Problem.MALFORMED, undecodable(hex("0001 ffff"), null).problem());
+        assertEquals(Problem.MALFORMED, undecodable(hex("0001 0002 6731 0001 74 ffffffff"), null).problem());
+        assertEquals(Problem.MALFORMED, undecodable(hex("0001 0002 6731 7fff 74 00000003"), null).problem());
+    }
+
+    @Test
+    void garbageNeverEscapesAsAnotherException() {
+        Random random = new Random(20261129);
+        List<byte[]> validKeys = List.of(key(commitKey()), key(new GroupMetadataKey().setGroup("cg")));
+        List<byte[]> validValues = List.of(value(4, commitValue()), value(1, commitValue()),
+                value(4, classicValue("consumer")), value(0, classicValue("")));
+        for (int i = 0; i < 50_000; i++) {
+            byte[] k = randomBytes(random, 24);
+            if (random.nextBoolean()) {
+                k = Arrays.copyOf(k, Math.max(k.length, 2));
+                k[0] = 0;
+                k[1] = (byte) random.nextInt(25); // mostly known type ids, to reach the readers
+            }
+            byte[] v = random.nextInt(8) == 0 ? null : randomBytes(random, 64);
+            if (v != null && v.length >= 2 && random.nextBoolean()) {
+                v[0] = 0;
+                v[1] = (byte) random.nextInt(5);
+            }
+            decodeOrUndecodable(k, v);
+            // bit flips in valid encodings
+            byte[] validKey = validKeys.get(random.nextInt(validKeys.size()));
+            byte[] validValue = validValues.get(random.nextInt(validValues.size()));
+            decodeOrUndecodable(flip(random, validKey), validValue);
+            decodeOrUndecodable(validKey, flip(random, validValue));
+        }
+    }
+
+    private static void decodeOrUndecodable(byte[] k, byte[] v) {
+        try {
+            assertNotNull(ConsumerOffsetsDecoder.decode(k, v));
+        } catch (UndecodableRecordException e) {
+            assertNotNull(e.reason());
+            assertNotNull(e.problem());
+        }
+    }
+
+    static byte[] randomBytes(Random random, int maxLength) {
+        byte[] b = new byte[random.nextInt(maxLength + 1)];
+        random.nextBytes(b);
+        return b;
+    }
+
+    static byte[] flip(Random random, byte[] bytes) {
+        byte[] copy = bytes.clone();
+        int flips = 1 + random.nextInt(3);
+        for (int i = 0; i < flips; i++) {
+            copy[random.nextInt(copy.length)] ^= (byte) (1 << random.nextInt(8));
+        }
+        return copy;
+    }
+}
