@@ -1,0 +1,134 @@
+package dev.sextant.testing;
+
+import dev.sextant.apply.DestinationClient;
+import dev.sextant.apply.DestinationGroup;
+import dev.sextant.state.GroupType;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownMemberIdException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * A destination cluster in memory for topology unit tests, answering as the broker does (verified against a real
+ * 4.4 broker in the integration tests): an active group refuses writes with UnknownMemberIdException, a share group
+ * refuses consumer offsets with GroupIdNotFoundException, a missing topic fails just its partitions.
+ */
+public final class InMemoryDestination implements DestinationClient {
+
+    public final Map<String, Integer> topics = new ConcurrentHashMap<>();
+    public final Map<String, DestinationGroup> groups = new ConcurrentHashMap<>();
+    public final Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets = new ConcurrentHashMap<>();
+    public final AtomicInteger alterCalls = new AtomicInteger();
+    public final AtomicInteger listOffsetCalls = new AtomicInteger();
+    public volatile boolean unreachable;
+
+    public void topic(String name, int partitions) {
+        topics.put(name, partitions);
+    }
+
+    public void activeConsumerGroup(String group) {
+        groups.put(group, new DestinationGroup(group, GroupType.CONSUMER, "consumer", true, "STABLE"));
+    }
+
+    public void emptyConsumerGroup(String group) {
+        groups.put(group, new DestinationGroup(group, GroupType.CONSUMER, "classic", false, "EMPTY"));
+    }
+
+    public void shareGroup(String group) {
+        groups.put(group, new DestinationGroup(group, GroupType.SHARE, "share", false, "EMPTY"));
+    }
+
+    public Long committed(String group, String topic, int partition) {
+        OffsetAndMetadata om = offsets.getOrDefault(group, Map.of()).get(new TopicPartition(topic, partition));
+        return om == null ? null : om.offset();
+    }
+
+    public String metadata(String group, String topic, int partition) {
+        OffsetAndMetadata om = offsets.getOrDefault(group, Map.of()).get(new TopicPartition(topic, partition));
+        return om == null ? null : om.metadata();
+    }
+
+    @Override
+    public CompletableFuture<Map<String, DestinationGroup>> listGroups() {
+        if (unreachable) {
+            return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
+        }
+        return CompletableFuture.completedFuture(Map.copyOf(groups));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> wanted) {
+        if (unreachable) {
+            return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
+        }
+        Map<String, Integer> out = new HashMap<>();
+        wanted.forEach(t -> {
+            if (topics.containsKey(t)) {
+                out.put(t, topics.get(t));
+            }
+        });
+        return CompletableFuture.completedFuture(out);
+    }
+
+    @Override
+    public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> consumerGroupOffsets(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        listOffsetCalls.incrementAndGet();
+        Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> out = new HashMap<>();
+        partitionsByGroup.forEach((group, tps) -> {
+            if (unreachable) {
+                out.put(group, CompletableFuture.failedFuture(new TimeoutException("destination unreachable")));
+                return;
+            }
+            Map<TopicPartition, OffsetAndMetadata> current = new HashMap<>();
+            tps.forEach(tp -> {
+                OffsetAndMetadata om = offsets.getOrDefault(group, Map.of()).get(tp);
+                if (om != null) {
+                    current.put(tp, om);
+                }
+            });
+            out.put(group, CompletableFuture.completedFuture(current));
+        });
+        return out;
+    }
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
+            String group, Map<TopicPartition, OffsetAndMetadata> wanted) {
+        alterCalls.incrementAndGet();
+        if (unreachable) {
+            return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
+        }
+        DestinationGroup existing = groups.get(group);
+        if (existing != null && existing.type() != GroupType.CONSUMER) {
+            return CompletableFuture.failedFuture(new GroupIdNotFoundException("The group id does not exist."));
+        }
+        if (existing != null && existing.active()) {
+            return CompletableFuture.failedFuture(new UnknownMemberIdException("unknown member"));
+        }
+        Map<TopicPartition, Throwable> result = new HashMap<>();
+        wanted.forEach((tp, om) -> {
+            Integer count = topics.get(tp.topic());
+            if (count == null || tp.partition() >= count) {
+                result.put(tp, new UnknownTopicOrPartitionException("unknown " + tp));
+            } else {
+                offsets.computeIfAbsent(group, g -> new ConcurrentHashMap<>()).put(tp, om);
+                result.put(tp, null);
+            }
+        });
+        groups.putIfAbsent(group, new DestinationGroup(group, GroupType.CONSUMER, "classic", false, "EMPTY"));
+        return CompletableFuture.completedFuture(result);
+    }
+
+    @Override
+    public void close() {
+    }
+}

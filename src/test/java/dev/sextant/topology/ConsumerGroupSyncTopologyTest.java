@@ -1,0 +1,341 @@
+package dev.sextant.topology;
+
+import static dev.sextant.testing.CoordinatorRecords.classicGroup;
+import static dev.sextant.testing.CoordinatorRecords.offsetCommit;
+import static dev.sextant.testing.CoordinatorRecords.offsetDeleted;
+import static dev.sextant.testing.CoordinatorRecords.offsetSync;
+import static dev.sextant.testing.CoordinatorRecords.shareGroup;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sextant.apply.ConsumerGroupApplier;
+import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.deadletter.DeadLetterSerde;
+import dev.sextant.deadletter.Reason;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
+import dev.sextant.state.PositionStore;
+import dev.sextant.testing.InMemoryDestination;
+import dev.sextant.testing.MutableClock;
+import dev.sextant.translate.Precision;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Properties;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The consumer-group sync end to end inside one task: decode, filter, translate, coalesce, guard, dead-letter. */
+class ConsumerGroupSyncTopologyTest {
+
+    private static final String APP = "sextant-test";
+    private static final String SYNCS = "mm2-offset-syncs.destination.internal";
+    private static final long INTERVAL = 250;
+    private static final long PENDING_TIMEOUT = 5_000;
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+    private final InMemoryDestination destination = new InMemoryDestination();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private TopologyTestDriver driver;
+    private TestInputTopic<byte[], byte[]> commits;
+    private TestInputTopic<byte[], byte[]> syncs;
+    private TestOutputTopic<String, DeadLetterRecord> deadLetters;
+    private DestinationView view;
+
+    private void start(boolean identity, boolean followRewinds) {
+        SyncSettings settings = new SyncSettings(APP, "source", new DefaultReplicationPolicy(), identity, SYNCS,
+                g -> !Pattern.matches("__.*|connect-.*|console-consumer-.*|" + APP, g),
+                t -> !Pattern.matches(".*[-.]internal|.*\\.replica|__.*", t),
+                true, true, INTERVAL, PENDING_TIMEOUT, followRewinds, "sextant.conflicts", "test:8080", clock);
+        view = new DestinationView(destination);
+        view.refreshNow();
+        ConsumerGroupApplier applier = new ConsumerGroupApplier(destination, new OffsetOwnership(APP), followRewinds);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(SextantTopology.build(settings, view, applier, new SextantMetrics(registry)),
+                props, clock.instant());
+        commits = driver.createInputTopic("__consumer_offsets", Serdes.ByteArray().serializer(),
+                Serdes.ByteArray().serializer());
+        if (!identity) {
+            syncs = driver.createInputTopic(SYNCS, Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
+        }
+        deadLetters = driver.createOutputTopic("sextant.conflicts", Serdes.String().deserializer(),
+                new DeadLetterSerde().deserializer());
+    }
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+    }
+
+    private void commit(String group, String topic, int partition, long offset) {
+        KeyValue<byte[], byte[]> kv = offsetCommit(group, topic, partition, offset, clock.millis());
+        commits.pipeInput(kv.key, kv.value);
+    }
+
+    private void sync(String topic, int partition, long upstream, long downstream) {
+        KeyValue<byte[], byte[]> kv = offsetSync(topic, partition, upstream, downstream);
+        syncs.pipeInput(kv.key, kv.value);
+    }
+
+    /** Two punctuations: the first sends the writes, the second settles their outcomes. */
+    private void flush() {
+        tick(INTERVAL);
+        tick(INTERVAL);
+    }
+
+    private void tick(long millis) {
+        view.refreshNow();
+        clock.advance(Duration.ofMillis(millis));
+        driver.advanceWallClockTime(Duration.ofMillis(millis));
+    }
+
+    private PartitionPosition position(String group, String topic, int partition) {
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(PositionStore.NAME);
+        return PositionStore.of(store).get(new PositionKey(group, topic, partition));
+    }
+
+    @Test
+    void appliesTheTranslatedOffsetWithSextantsMark() {
+        start(false, true);
+        destination.topic("source.orders", 3);
+        sync("orders", 0, 100, 90);
+        sync("orders", 0, 200, 190);
+
+        commit("billing", "orders", 0, 200);
+        commit("billing", "orders", 1, 0); // no sync for partition 1 yet
+        flush();
+
+        assertEquals(190L, destination.committed("billing", "source.orders", 0));
+        assertTrue(destination.metadata("billing", "source.orders", 0).startsWith("sextant/" + APP));
+        PartitionPosition p0 = position("billing", "orders", 0);
+        assertEquals(PositionStatus.APPLIED, p0.status());
+        assertEquals(Precision.EXACT, p0.precision());
+        assertEquals(PositionStatus.UNTRANSLATABLE, position("billing", "orders", 1).status());
+        assertTrue(deadLetters.isEmpty(), "untranslatable is not reported before the pending timeout");
+    }
+
+    @Test
+    void coalescesManyCommitsIntoOneWritePerGroup() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sync("orders", 0, 0, 0);
+        for (int offset = 1; offset <= 1000; offset++) {
+            commit("billing", "orders", 0, offset);
+        }
+        flush();
+
+        assertEquals(1, destination.alterCalls.get());
+        assertEquals(1L, destination.committed("billing", "source.orders", 0), "bounded: sync at 0 -> 0 + 1");
+        PartitionPosition p = position("billing", "orders", 0);
+        assertEquals(1000, p.sourceOffset());
+        assertEquals(Precision.BOUNDED, p.precision());
+        assertEquals(999, p.bound());
+    }
+
+    @Test
+    void aNewerSyncImprovesAnAlreadyAppliedBoundedPosition() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sync("orders", 0, 0, 0);
+        commit("billing", "orders", 0, 500);
+        flush();
+        assertEquals(1L, destination.committed("billing", "source.orders", 0));
+
+        sync("orders", 0, 499, 499); // MirrorMaker 2 flushed its delayed sync
+        tick(1_000);
+        flush();
+
+        assertEquals(500L, destination.committed("billing", "source.orders", 0));
+        assertEquals(Precision.EXACT, position("billing", "orders", 0).precision());
+    }
+
+    @Test
+    void filtersExcludedGroupsTopicsAndItsOwnCommits() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        destination.topic("source.internal-stuff.internal", 1);
+        commit("console-consumer-42", "orders", 0, 10);
+        commit(APP, "orders", 0, 10);
+        commit("billing", "internal-stuff.internal", 0, 10);
+        commit("billing", "orders", 0, 10);
+        flush();
+
+        assertEquals(1, destination.alterCalls.get());
+        assertNull(destination.committed("console-consumer-42", "source.orders", 0));
+        assertNull(destination.committed(APP, "source.orders", 0));
+        assertNull(destination.committed("billing", "source.internal-stuff.internal", 0));
+        assertEquals(10L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
+    void neverWritesToAnActiveGroupAndReportsItOnce() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        destination.activeConsumerGroup("billing");
+        commit("billing", "orders", 0, 10);
+        flush();
+        commit("billing", "orders", 0, 20);
+        tick(2_000);
+        flush();
+
+        assertEquals(0, destination.alterCalls.get());
+        List<DeadLetterRecord> records = deadLetters.readValuesToList();
+        assertEquals(1, records.size(), "one record per (group, reason) transition");
+        assertEquals(Reason.GROUP_ACTIVE, records.get(0).reason());
+        assertEquals("billing", records.get(0).group());
+        assertEquals("consumer", records.get(0).groupType());
+        assertEquals(PositionStatus.GROUP_ACTIVE, position("billing", "orders", 0).status());
+
+        destination.emptyConsumerGroup("billing"); // the consumer left
+        tick(2_000);
+        flush();
+        assertEquals(20L, destination.committed("billing", "source.orders", 0));
+        assertEquals(PositionStatus.APPLIED, position("billing", "orders", 0).status());
+    }
+
+    @Test
+    void aShareGroupOfTheSameNameIsATypeConflictAndOtherGroupsStillSync() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        destination.shareGroup("billing");
+        commit("billing", "orders", 0, 10);
+        commit("shipping", "orders", 0, 33);
+        flush();
+
+        assertNull(destination.committed("billing", "source.orders", 0));
+        assertEquals(33L, destination.committed("shipping", "source.orders", 0));
+        DeadLetterRecord record = deadLetters.readValue();
+        assertEquals(Reason.TYPE_CONFLICT, record.reason());
+        assertEquals("billing", record.group());
+        assertEquals(10L, record.partitions().get(0).sourceOffset());
+        assertTrue(deadLetters.isEmpty());
+    }
+
+    @Test
+    void offsetsCommittedBySomeoneElseAreNeverOverwritten() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        destination.offsets.put("billing", new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
+                new org.apache.kafka.common.TopicPartition("source.orders", 0),
+                new org.apache.kafka.clients.consumer.OffsetAndMetadata(5, ""))));
+        commit("billing", "orders", 0, 10);
+        flush();
+
+        assertEquals(5L, destination.committed("billing", "source.orders", 0));
+        assertEquals(Reason.DESTINATION_DIVERGED, deadLetters.readValue().reason());
+    }
+
+    @Test
+    void followsASourceRewindOnlyWhenConfigured() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        commit("billing", "orders", 0, 100);
+        flush();
+        commit("billing", "orders", 0, 40); // kafka-consumer-groups --reset-offsets on the source
+        flush();
+        assertEquals(40L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
+    void keepsTheHigherDestinationOffsetWhenRewindsAreNotFollowed() {
+        start(true, false);
+        destination.topic("source.orders", 1);
+        commit("billing", "orders", 0, 100);
+        flush();
+        commit("billing", "orders", 0, 40);
+        flush();
+        assertEquals(100L, destination.committed("billing", "source.orders", 0));
+        assertEquals(PositionStatus.REWIND_SKIPPED, position("billing", "orders", 0).status());
+    }
+
+    @Test
+    void waitsForTheMirrorTopicThenReportsItOnceAndKeepsRetrying() {
+        start(true, true);
+        commit("billing", "orders", 0, 10);
+        flush();
+        assertEquals(PositionStatus.TOPIC_NOT_MIRRORED, position("billing", "orders", 0).status());
+        assertTrue(deadLetters.isEmpty());
+
+        tick(PENDING_TIMEOUT);
+        flush();
+        DeadLetterRecord record = deadLetters.readValue();
+        assertEquals(Reason.TOPIC_NOT_MIRRORED, record.reason());
+        assertTrue(deadLetters.isEmpty());
+
+        destination.topic("source.orders", 1); // MirrorMaker 2 created it
+        flush();
+        flush();
+        assertEquals(10L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
+    void anUnreachableDestinationDelaysButDropsNothing() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        view.refreshNow();
+        destination.unreachable = true;
+        commit("billing", "orders", 0, 10);
+        flush();
+        tick(3_000);
+        flush();
+        assertNull(destination.committed("billing", "source.orders", 0));
+        assertEquals(PositionStatus.PENDING, position("billing", "orders", 0).status());
+
+        destination.unreachable = false;
+        tick(2_000);
+        flush();
+        assertEquals(10L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
+    void undecodableRecordsAreCountedAndDeadLetteredWithoutStoppingTheStream() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        commits.pipeInput(new byte[] {0, 99, 1, 2}, new byte[] {0, 0});
+        commit("billing", "orders", 0, 10);
+        flush();
+
+        DeadLetterRecord record = deadLetters.readValue();
+        assertEquals(Reason.UNDECODABLE, record.reason());
+        assertTrue(record.detail().contains("__consumer_offsets"), record.detail());
+        assertEquals(10L, destination.committed("billing", "orders".equals("x") ? "" : "source.orders", 0));
+        assertEquals(1.0, registry.get("sextant.records.undecodable").counter().count());
+    }
+
+    @Test
+    void shareGroupsAndDeletedOffsetsAreNotSyncedAsConsumerGroups() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        KeyValue<byte[], byte[]> share = shareGroup("shipping");
+        commits.pipeInput(share.key, share.value);
+        KeyValue<byte[], byte[]> classic = classicGroup("billing", "consumer");
+        commits.pipeInput(classic.key, classic.value);
+        commit("billing", "orders", 0, 10);
+        KeyValue<byte[], byte[]> deleted = offsetDeleted("billing", "orders", 0);
+        commits.pipeInput(deleted.key, deleted.value);
+        flush();
+
+        assertNull(position("billing", "orders", 0));
+        assertEquals(0, destination.alterCalls.get());
+    }
+}
