@@ -1,0 +1,264 @@
+package dev.sextant.config;
+
+import static dev.sextant.config.TestConfigs.assertContains;
+import static dev.sextant.config.TestConfigs.assertNamesKey;
+import static dev.sextant.config.TestConfigs.config;
+import static dev.sextant.config.TestConfigs.minimal;
+import static dev.sextant.config.TestConfigs.refused;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SextantConfigValidationTest {
+
+    // ---------------------------------------------------------------- unknown keys
+
+    @Test
+    void unknownKeySuggestsTheClosestKey() {
+        InvalidConfigurationException e = refused("sync.intervall.ms", "sync.intervall.ms", "100");
+        assertContains(e.getMessage(), "Unknown configuration key 'sync.intervall.ms'");
+        assertContains(e.getMessage(), "did you mean 'sync.interval.ms'?".replace("did", "Did"));
+        assertContains(e.getMessage(), "rename it to 'sync.interval.ms'");
+        assertEquals("100", e.value());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "groups.includes, groups.include",
+            "dlq.topic.partition, dlq.topic.partitions",
+            "aplication.id, application.id",
+            "interval.ms, sync.interval.ms",
+            "query.listen.address, query.listen",
+            "sourc.bootstrap.servers, source.bootstrap.servers",
+            "stream.num.stream.threads, streams.num.stream.threads",
+            "SYNC.INTERVAL.MS, sync.interval.ms",
+    })
+    void unknownKeySuggestions(String typo, String suggestion) {
+        InvalidConfigurationException e = refused(typo, typo, "1");
+        assertContains(e.getMessage(), "Did you mean '" + suggestion + "'?");
+    }
+
+    @Test
+    void unknownKeyWithoutAnythingClose() {
+        InvalidConfigurationException e = refused("completely.unrelated.thing", "completely.unrelated.thing", "x");
+        assertFalse(e.getMessage().contains("Did you mean"), e.getMessage());
+        assertContains(e.getMessage(), "Fix: remove it.");
+    }
+
+    @Test
+    void aBarePrefixIsUnknown() {
+        refused("streams.", "streams.", "x");
+    }
+
+    @Test
+    void passThroughKeysAreNotUnknown() {
+        assertDoesNotThrow(() -> config("source.my.custom.interceptor.setting", "x",
+                "destination.client.id", "sextant-admin", "streams.some.future.setting", "1"));
+    }
+
+    // ---------------------------------------------------------------- bad values
+
+    @ParameterizedTest
+    @CsvSource({
+            "sync.interval.ms, abc",
+            "sync.interval.ms, 1.5",
+            "sync.pending.timeout.ms, ''",
+            "sync.consumer.groups, yes",
+            "sync.share.groups, 1",
+            "dlq.topic.partitions, many",
+            "dlq.topic.partitions, 3000000000",
+            "dlq.topic.replication.factor, 40000",
+            "replication.policy.internal.topic.separator.enabled, maybe",
+    })
+    void badType(String key, String value) {
+        InvalidConfigurationException e = refused(key, key, value);
+        assertContains(e.getMessage(), "Invalid value '" + value + "' for '" + key + "'");
+        assertContains(e.getMessage(), "expected ");
+        assertContains(e.getMessage(), "Accepted: ");
+        assertContains(e.getMessage(), "Fix: ");
+        assertEquals(value, e.value());
+    }
+
+    @Test
+    void badTypeFromAMap() {
+        InvalidConfigurationException e = refused("sync.interval.ms", "sync.interval.ms", Boolean.TRUE);
+        assertContains(e.getMessage(), "a whole number");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "sync.interval.ms, 9, at least 10",
+            "sync.interval.ms, -1, at least 10",
+            "sync.pending.timeout.ms, -1, at least 0",
+            "dlq.topic.partitions, 0, at least 1",
+            "dlq.topic.replication.factor, 0, -1",
+            "dlq.topic.replication.factor, -2, -1",
+            "query.listen, 0.0.0.0:65536, outside 0..65535",
+            "query.listen, localhost:99999, outside 0..65535",
+    })
+    void outOfRange(String key, String value, String expected) {
+        InvalidConfigurationException e = refused(key, key, value);
+        assertContains(e.getMessage(), "'" + value + "'");
+        assertContains(e.getMessage(), expected);
+        assertContains(e.getMessage(), "remove it to use the default");
+    }
+
+    @Test
+    void rangeMessageIsReadable() {
+        InvalidConfigurationException e = refused("sync.interval.ms", "sync.interval.ms", "5");
+        assertEquals("Invalid value '5' for 'sync.interval.ms': must be at least 10. Accepted: a whole number, at "
+                + "least 10. Fix: set 'sync.interval.ms' to an accepted value, or remove it to use the default (250).",
+                e.getMessage());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "translation, offsetsyncs, offset-syncs",
+            "translation, identical, identity",
+            "sync.rewind, follow, follow-source",
+            "sync.rewind, nevr, never",
+    })
+    void badEnum(String key, String value, String suggestion) {
+        InvalidConfigurationException e = refused(key, key, value);
+        assertContains(e.getMessage(), "not one of");
+        assertContains(e.getMessage(), "did you mean '" + suggestion + "'?");
+    }
+
+    @Test
+    void enumsIgnoreCase() {
+        assertEquals(Translation.IDENTITY, config("translation", "Identity").translation());
+        assertEquals(RewindPolicy.FOLLOW_SOURCE, config("sync.rewind", "FOLLOW-SOURCE").rewindPolicy());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"groups.include", "groups.exclude", "topics.include", "topics.exclude"})
+    void badRegex(String key) {
+        InvalidConfigurationException e = refused(key, key, "orders-(.*");
+        assertContains(e.getMessage(), "does not compile");
+        assertContains(e.getMessage(), "'orders-(.*'");
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "source.alias, 'my source'",
+            "destination.alias, 'a\tb'",
+            "application.id, 'sextant prod'",
+            "application.id, 'sextant/prod'",
+            "dlq.topic, 'bad topic'",
+            "dlq.topic, '..'",
+            "offset.syncs.topic, 'a:b'",
+            "query.listen, 'localhost'",
+            "query.listen, ':8080'",
+            "query.advertised, '0.0.0.0:8080'",
+            "query.advertised, 'host:0'",
+            "source.bootstrap.servers, 'localhost'",
+            "destination.bootstrap.servers, ''",
+            "replication.policy.separator, ''",
+            "state.dir, ''",
+    })
+    void badStrings(String key, String value) {
+        refused(key, key, value);
+    }
+
+    @Test
+    void emptyAliasIsRefused() {
+        InvalidConfigurationException e = refused("source.alias", "source.alias", "");
+        assertContains(e.getMessage(), "must not be empty");
+    }
+
+    @Test
+    void derivedOffsetSyncsTopicMustBeValid() {
+        InvalidConfigurationException e = refused("offset.syncs.topic", "destination.alias", "dest/west");
+        assertContains(e.getMessage(), "destination.alias=dest/west");
+        assertDoesNotThrow(() -> config("destination.alias", "dest/west", "offset.syncs.topic", "syncs"));
+    }
+
+    // ---------------------------------------------------------------- replication policy
+
+    @Test
+    void unknownReplicationPolicyClass() {
+        InvalidConfigurationException e = refused("replication.policy", "replication.policy", "com.example.Nope");
+        assertContains(e.getMessage(), "no class of that name can be loaded");
+        assertContains(e.getMessage(), "default, identity, or the name of a class implementing");
+    }
+
+    @Test
+    void misspeltReplicationPolicyKeyword() {
+        InvalidConfigurationException e = refused("replication.policy", "replication.policy", "identiy");
+        assertContains(e.getMessage(), "did you mean 'identity'?");
+    }
+
+    @Test
+    void replicationPolicyClassMustImplementTheInterface() {
+        InvalidConfigurationException e = refused("replication.policy", "replication.policy",
+                RecordingReplicationPolicy.NotAPolicy.class.getName());
+        assertContains(e.getMessage(), "does not implement org.apache.kafka.connect.mirror.ReplicationPolicy");
+        e = refused("replication.policy", "replication.policy", "java.lang.String");
+        assertContains(e.getMessage(), "does not implement");
+    }
+
+    @Test
+    void replicationPolicyClassMustBeInstantiable() {
+        InvalidConfigurationException e = refused("replication.policy", "replication.policy",
+                "org.apache.kafka.connect.mirror.ReplicationPolicy");
+        assertContains(e.getMessage(), "abstract");
+        e = refused("replication.policy", "replication.policy",
+                RecordingReplicationPolicy.NoDefaultConstructor.class.getName());
+        assertContains(e.getMessage(), "no public no-argument constructor");
+        e = refused("replication.policy", "replication.policy",
+                RecordingReplicationPolicy.FailingPolicy.class.getName());
+        assertContains(e.getMessage(), "boom");
+    }
+
+    // ---------------------------------------------------------------- missing and forbidden keys
+
+    @ParameterizedTest
+    @ValueSource(strings = {"source.bootstrap.servers", "destination.bootstrap.servers"})
+    void missingRequiredKey(String key) {
+        Map<String, Object> props = minimal();
+        props.remove(key);
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> new SextantConfig(props));
+        assertNamesKey(e, key);
+        assertContains(e.getMessage(), "Missing required configuration");
+        assertContains(e.getMessage(), SextantConfigLoader.environmentVariable(key));
+        assertNull(e.value());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "streams.application.id, application.id",
+            "streams.bootstrap.servers, source.bootstrap.servers",
+            "streams.state.dir, state.dir",
+            "streams.application.server, query.advertised",
+    })
+    void forbiddenStreamsKeys(String key, String instead) {
+        InvalidConfigurationException e = refused(key, key, "x");
+        assertContains(e.getMessage(), "use '" + instead + "=x' instead");
+    }
+
+    // ---------------------------------------------------------------- pass-through values Kafka knows
+
+    @ParameterizedTest
+    @CsvSource({
+            "streams.num.stream.threads, many",
+            "streams.processing.guarantee, exactly_twice",
+            "source.security.protocol, SASL_TLS",
+            "destination.request.timeout.ms, soon",
+            "streams.max.poll.records, lots",
+    })
+    void passThroughValuesAreCheckedAgainstKafkasDefinitions(String key, String value) {
+        InvalidConfigurationException e = refused(key, key, value);
+        assertContains(e.getMessage(), "Invalid value '" + value + "'");
+        assertContains(e.getMessage(), "Kafka's default");
+    }
+}
