@@ -9,6 +9,7 @@ import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.PositionStore;
 import dev.sextant.topology.SextantTopology;
 import dev.sextant.topology.SyncSettings;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -30,7 +31,10 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
@@ -106,6 +110,31 @@ public final class SextantApplication implements AutoCloseable {
 
     public KafkaStreams streams() {
         return streams;
+    }
+
+    /**
+     * This instance's positions (the tasks it runs), for local queries; the HTTP API routes requests for other
+     * instances' groups to them.
+     */
+    public PositionStore positions() {
+        return PositionStore.readOnly(streams.store(StoreQueryParameters.fromNameAndType(PositionStore.NAME,
+                QueryableStoreTypes.<Bytes, byte[]>keyValueStore())));
+    }
+
+    /** Entries in this instance's copy of the offset-sync history (0 with identity translation). */
+    public long offsetSyncHistorySize() {
+        if (settings.identityTranslation()) {
+            return 0;
+        }
+        long count = 0;
+        try (var it = streams.store(StoreQueryParameters.fromNameAndType(SextantTopology.HISTORY_STORE,
+                QueryableStoreTypes.<Bytes, byte[]>keyValueStore())).all()) {
+            while (it.hasNext()) {
+                it.next();
+                count++;
+            }
+        }
+        return count;
     }
 
     public void start() {

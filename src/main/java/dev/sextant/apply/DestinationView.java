@@ -24,6 +24,7 @@ public final class DestinationView {
 
     private final DestinationClient client;
     private final Set<String> wantedTopics = ConcurrentHashMap.newKeySet();
+    private final Set<String> lookedUp = ConcurrentHashMap.newKeySet();
     private CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
     private volatile Map<String, DestinationGroup> groups = Map.of();
     private volatile Map<String, Integer> partitionCounts = Map.of();
@@ -48,17 +49,26 @@ public final class DestinationView {
         return Optional.ofNullable(groups.get(groupId));
     }
 
+    /** What the view knows of a destination partition. */
+    public enum PartitionPresence {
+        PRESENT,
+        ABSENT,
+        /** The topic was never looked up; it will be at the next refresh. */
+        UNKNOWN
+    }
+
     /**
-     * Whether the destination has this partition. Unknown topics are noted and looked up at the next refresh, so
-     * a topic that MirrorMaker 2 creates later is picked up without a restart.
+     * Whether the destination has this partition. Topics are looked up the first time they are asked for and then
+     * at every refresh, so a topic that MirrorMaker 2 creates later is picked up without a restart.
      */
-    public boolean hasPartition(String topic, int partition) {
+    public PartitionPresence partition(String topic, int partition) {
         Integer count = partitionCounts.get(topic);
-        if (count == null || partition >= count) {
-            wantedTopics.add(topic);
-            return false;
+        if (count != null && partition < count) {
+            return PartitionPresence.PRESENT;
         }
-        return true;
+        boolean known = lookedUp.contains(topic);
+        wantedTopics.add(topic);
+        return known ? PartitionPresence.ABSENT : PartitionPresence.UNKNOWN;
     }
 
     /**
@@ -76,6 +86,7 @@ public final class DestinationView {
                     groups = g;
                     Map<String, Integer> merged = new HashMap<>(counts);
                     partitionCounts = Map.copyOf(merged);
+                    lookedUp.addAll(topics);
                     wantedTopics.removeAll(merged.keySet());
                     ready = true;
                     lastError = null;

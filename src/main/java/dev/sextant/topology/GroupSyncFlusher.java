@@ -157,11 +157,13 @@ final class GroupSyncFlusher {
                 String destinationTopic = settings.destinationTopic(key.topic());
                 if (!pos.needsApply() && t.destinationOffset() <= pos.appliedOffset()) {
                     next = pos; // nothing better than what the destination holds
-                } else if (!view.hasPartition(destinationTopic, key.partition())) {
-                    next = next.withStatus(PositionStatus.TOPIC_NOT_MIRRORED, now);
-                    unresolved = true;
                 } else if (guard != null) {
                     next = next.withStatus(guard, now);
+                } else if (view.partition(destinationTopic, key.partition()) == DestinationView.PartitionPresence.UNKNOWN) {
+                    unresolved = true; // looked up at the next refresh of the view
+                } else if (view.partition(destinationTopic, key.partition()) == DestinationView.PartitionPresence.ABSENT) {
+                    next = next.withStatus(PositionStatus.TOPIC_NOT_MIRRORED, now);
+                    unresolved = true;
                 } else {
                     plan.add(new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()),
                             pos.sourceOffset(), pos.commitTimestamp(), t.destinationOffset()));

@@ -97,8 +97,11 @@ class ConsumerGroupSyncTopologyTest {
         syncs.pipeInput(kv.key, kv.value);
     }
 
-    /** Two punctuations: the first sends the writes, the second settles their outcomes. */
+    /**
+     * Three punctuations: the view learns of new destination topics, the writes are sent, their outcomes settle.
+     */
     private void flush() {
+        tick(INTERVAL);
         tick(INTERVAL);
         tick(INTERVAL);
     }
