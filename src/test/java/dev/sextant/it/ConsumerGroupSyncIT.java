@@ -49,9 +49,9 @@ class ConsumerGroupSyncIT {
     static void start() {
         clusters = LocalClustersExtension.clusters();
         clusters.createTopic(clusters.source(), "orders", 3);
-        Clients.produceNumbered(clusters.source(), "orders", 3, 3_400);
+        Clients.produceNumbered(clusters.source(), "orders", 3, 3_400, 3_000);
         clusters.createTopic(clusters.source(), "orders-lag", 1);
-        Clients.produceNumbered(clusters.source(), "orders-lag", 1, 20_000);
+        Clients.produceNumbered(clusters.source(), "orders-lag", 1, 20_000, 4_000);
         clusters.awaitMirrored("orders", Duration.ofSeconds(60));
         clusters.awaitMirrored("orders-lag", Duration.ofSeconds(60));
         sextant = SextantInstance.start(clusters, "sextant-it", Map.of("groups.include", "(billing|laggard|latency).*"));
@@ -98,6 +98,9 @@ class ConsumerGroupSyncIT {
             int replayed = (int) (sourceCommit - first);
             System.out.printf("billing orders-%d: committed %d, resumed at record %d, replayed %d%n", p,
                     sourceCommit, first, replayed);
+            List<Long> syncs = Clients.mirrorMakerSyncs(clusters.source(), "orders", p);
+            System.out.printf("  MirrorMaker 2 syncs of orders-%d around it: %s%n", p, syncs.stream()
+                    .filter(u -> Math.abs(u - sourceCommit) < 400).toList());
             assertTrue(first <= sourceCommit, "no record after the commit is skipped");
             assertTrue(replayed <= SPACING, "replayed " + replayed + " > sync spacing " + SPACING);
             for (int i = 0; i < values.size(); i++) {
@@ -132,7 +135,7 @@ class ConsumerGroupSyncIT {
     @Test
     void neverTouchesAGroupThatIsActiveOnTheDestination() throws Exception {
         String group = "billing-active";
-        Clients.commit(clusters.source(), group, "orders", Map.of(0, 100L, 1, 100L, 2, 100L));
+        Clients.commit(clusters.source(), group, "orders", Map.of(0, 1_000L, 1, 1_000L, 2, 1_000L));
         Map<Integer, OffsetAndMetadata> before = awaitSynced(group, "source.orders", 3);
 
         AtomicBoolean running = new AtomicBoolean(true);
@@ -140,7 +143,7 @@ class ConsumerGroupSyncIT {
         member.start();
         try {
             awaitDestinationState(group, GroupState.STABLE);
-            Clients.commit(clusters.source(), group, "orders", Map.of(0, 900L, 1, 900L, 2, 900L));
+            Clients.commit(clusters.source(), group, "orders", Map.of(0, 2_000L, 1, 2_000L, 2, 2_000L));
             DeadLetterRecord record = awaitDeadLetter(group, Reason.GROUP_ACTIVE);
             assertEquals("consumer", record.groupType());
             assertEquals(before, destinationOffsets(group, "source.orders"), "an active group is never written");
@@ -150,7 +153,7 @@ class ConsumerGroupSyncIT {
         }
         // it left; the offsets there are still Sextant's own, so syncing resumes
         Await.until(SYNCED, group + " synced again", () -> destinationOffsets(group, "source.orders").values()
-                .stream().allMatch(om -> om.metadata().endsWith("src=900")));
+                .stream().allMatch(om -> om.metadata().endsWith("src=2000")));
     }
 
     private static void runDestinationMember(String group, AtomicBoolean running) {

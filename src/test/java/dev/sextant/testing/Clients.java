@@ -32,18 +32,76 @@ public final class Clients {
      * topic, so a consumer on the mirror can tell exactly which source record it reads.
      */
     public static void produceNumbered(LocalKafkaBroker cluster, String topic, int partitions, int perPartition) {
+        produceNumbered(cluster, topic, partitions, perPartition, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #produceNumbered(LocalKafkaBroker, String, int, int)}, at most {@code perSecond} records a second.
+     * MirrorMaker 2 emits an offset sync every {@code offset.lag.max} records only while it keeps up: with more than
+     * 10 syncs in flight it delays them, so a burst leaves wider gaps between syncs than {@code offset.lag.max}.
+     */
+    public static void produceNumbered(LocalKafkaBroker cluster, String topic, int partitions, int perPartition,
+                                       int perSecond) {
         Map<String, Object> props = new HashMap<>(cluster.clientProperties());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        long start = System.nanoTime();
+        long sent = 0;
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
                 new StringSerializer())) {
             for (int i = 0; i < perPartition; i++) {
                 for (int p = 0; p < partitions; p++) {
                     producer.send(new ProducerRecord<>(topic, p, null, Integer.toString(i)));
+                    sent++;
+                }
+                long due = (System.nanoTime() - start) / 1_000_000L * perSecond / 1000L;
+                if (sent > due + 50) {
+                    producer.flush();
+                    pace(sent, perSecond, start);
                 }
             }
             producer.flush();
         }
+    }
+
+    private static void pace(long sent, int perSecond, long startNanos) {
+        long wakeAt = startNanos + sent * 1_000_000_000L / perSecond;
+        long wait = wakeAt - System.nanoTime();
+        if (wait > 0) {
+            try {
+                Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L)); // rate pacing, not a wait for a condition
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Upstream offsets of MirrorMaker 2's offset syncs for one source partition, as found on its topic. */
+    public static List<Long> mirrorMakerSyncs(LocalKafkaBroker source, String topic, int partition) {
+        String syncTopic = "mm2-offset-syncs.destination.internal";
+        Map<String, Object> props = new HashMap<>(source.clientProperties());
+        List<Long> upstream = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props,
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            TopicPartition tp = new TopicPartition(syncTopic, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            while (consumer.position(tp) < end) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    try {
+                        dev.sextant.decode.OffsetSync sync = dev.sextant.decode.OffsetSyncDecoder.decode(r.key(), r.value());
+                        if (sync.topic().equals(topic) && sync.partition() == partition) {
+                            upstream.add(sync.upstreamOffset());
+                        }
+                    } catch (dev.sextant.decode.UndecodableRecordException e) {
+                        throw new AssertionError(e);
+                    }
+                }
+            }
+        }
+        return upstream;
     }
 
     /** Commits offsets for {@code group} as a consumer that read up to them (a "simple", assign-mode group). */
