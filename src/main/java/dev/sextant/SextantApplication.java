@@ -231,7 +231,9 @@ public final class SextantApplication implements AutoCloseable {
     @Override
     public void close() {
         if (streams != null) {
-            streams.close(Duration.ofSeconds(30));
+            // Leave the group on a planned stop: the other instances take over now, not after session.timeout.ms.
+            streams.close(org.apache.kafka.streams.CloseOptions.timeout(Duration.ofSeconds(30))
+                    .withGroupMembershipOperation(org.apache.kafka.streams.CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
         }
         if (streamsMetrics != null) {
             streamsMetrics.close();

@@ -81,8 +81,17 @@ public final class LocalClusters implements AutoCloseable {
         private int offsetsTopicPartitions = 3;
         private Duration readyTimeout = Duration.ofSeconds(90);
         private KafkaDistribution brokerDistribution;
+        private int sourcePort;
+        private int destinationPort;
 
         private Builder() {
+        }
+
+        /** Fixed client ports for the two brokers (0: a free port, the default). */
+        public Builder ports(int sourcePort, int destinationPort) {
+            this.sourcePort = sourcePort;
+            this.destinationPort = destinationPort;
+            return this;
         }
 
         /** Start MirrorMaker with these options (default {@link LocalMirrorMaker.Options#defaults()}). */
@@ -144,9 +153,9 @@ public final class LocalClusters implements AutoCloseable {
                     ? CompletableFuture.supplyAsync(mirror::classpath, pool) // overlaps with the broker starts
                     : CompletableFuture.completedFuture(List.of());
             sourceFuture = CompletableFuture.supplyAsync(
-                    brokerStarter(LocalMirrorMaker.SOURCE_ALIAS, brokers, root, b), pool);
+                    brokerStarter(LocalMirrorMaker.SOURCE_ALIAS, b.sourcePort, brokers, root, b), pool);
             destinationFuture = CompletableFuture.supplyAsync(
-                    brokerStarter(LocalMirrorMaker.DESTINATION_ALIAS, brokers, root, b), pool);
+                    brokerStarter(LocalMirrorMaker.DESTINATION_ALIAS, b.destinationPort, brokers, root, b), pool);
             LocalKafkaBroker src = join(sourceFuture);
             LocalKafkaBroker dst = join(destinationFuture);
             if (b.withMirrorMaker) {
@@ -172,9 +181,10 @@ public final class LocalClusters implements AutoCloseable {
         }
     }
 
-    private static Supplier<LocalKafkaBroker> brokerStarter(String name, KafkaDistribution dist, Path root,
+    private static Supplier<LocalKafkaBroker> brokerStarter(String name, int port, KafkaDistribution dist, Path root,
                                                             Builder b) {
         return () -> LocalKafkaBroker.builder(name)
+                .port(port)
                 .distribution(dist)
                 .parentDirectory(root)
                 .offsetsTopicPartitions(b.offsetsTopicPartitions)

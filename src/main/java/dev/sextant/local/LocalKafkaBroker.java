@@ -86,6 +86,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         private Path parentDirectory;
         private int offsetsTopicPartitions = 3;
         private Duration readyTimeout = Duration.ofSeconds(60);
+        private int fixedPort;
         private final Map<String, String> overrides = new LinkedHashMap<>();
 
         private Builder(String name) {
@@ -131,6 +132,15 @@ public final class LocalKafkaBroker implements AutoCloseable {
             return this;
         }
 
+        /** A fixed client port (the controller port stays a free one); default: a free port. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be 0..65535, got " + port);
+            }
+            this.fixedPort = port;
+            return this;
+        }
+
         /** Formats the storage, starts the broker and waits until it answers. */
         public LocalKafkaBroker start() {
             KafkaDistribution dist = distribution != null ? distribution : KafkaDistribution.broker();
@@ -165,7 +175,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
             Path dir = parent.resolve(name);
             LocalFiles.deleteRecursively(dir); // a previous attempt's dir: format refuses a formatted log dir
             List<Integer> ports = FreePorts.pick(2);
-            int port = ports.get(0);
+            int port = fixedPort > 0 ? fixedPort : ports.get(0);
             int controllerPort = ports.get(1);
             String clusterId = Uuid.randomUuid().toString(); // in-process: saves a JVM start of "random-uuid"
             Path configFile = dir.resolve("server.properties");

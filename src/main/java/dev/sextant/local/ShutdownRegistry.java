@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * </ul>
  * A single hook is used because the JVM runs separate hooks concurrently and in no defined order.
  */
-final class ShutdownRegistry {
+public final class ShutdownRegistry {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShutdownRegistry.class);
     private static final Deque<AutoCloseable> LIVE = new ArrayDeque<>();
@@ -30,7 +30,8 @@ final class ShutdownRegistry {
     private ShutdownRegistry() {
     }
 
-    static synchronized void register(AutoCloseable component) {
+    /** Closes {@code component} at JVM exit unless it was unregistered; later registrations close first. */
+    public static synchronized void register(AutoCloseable component) {
         if (!hookInstalled) {
             Runtime.getRuntime().addShutdownHook(new Thread(ShutdownRegistry::closeAll, "sextant-local-shutdown"));
             hookInstalled = true;
@@ -38,7 +39,7 @@ final class ShutdownRegistry {
         LIVE.push(component);
     }
 
-    static synchronized void unregister(AutoCloseable component) {
+    public static synchronized void unregister(AutoCloseable component) {
         LIVE.removeIf(c -> c == component);
     }
 

@@ -11,6 +11,7 @@ import dev.sextant.state.PartitionPosition;
 import dev.sextant.testing.Await;
 import dev.sextant.testing.Clients;
 import dev.sextant.testing.LocalClustersExtension;
+import dev.sextant.testing.OrdersTopic;
 import dev.sextant.testing.SextantInstance;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,11 +49,9 @@ class ConsumerGroupSyncIT {
     @BeforeAll
     static void start() {
         clusters = LocalClustersExtension.clusters();
-        clusters.createTopic(clusters.source(), "orders", 3);
-        Clients.produceNumbered(clusters.source(), "orders", 3, 3_400, 3_000);
+        OrdersTopic.ensure(clusters);
         clusters.createTopic(clusters.source(), "orders-lag", 1);
         Clients.produceNumbered(clusters.source(), "orders-lag", 1, 20_000, 4_000);
-        clusters.awaitMirrored("orders", Duration.ofSeconds(60));
         clusters.awaitMirrored("orders-lag", Duration.ofSeconds(60));
         sextant = SextantInstance.start(clusters, "sextant-it", Map.of("groups.include", "(billing|laggard|latency).*"));
     }

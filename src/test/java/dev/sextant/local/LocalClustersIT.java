@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.testing.LocalClustersExtension;
+import dev.sextant.testing.OrdersTopic;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -23,15 +24,11 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.KafkaShareConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -44,29 +41,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalClustersExtension.class)
 class LocalClustersIT {
 
-    private static final String TOPIC = "orders";
-    private static final int PARTITIONS = 3;
-    private static final int RECORDS = 300;
+    private static final String TOPIC = OrdersTopic.NAME;
+    private static final int RECORDS = OrdersTopic.PARTITIONS * OrdersTopic.PER_PARTITION;
     private static final String CLASSIC_GROUP = "it-classic-orders";
     private static final String SHARE_GROUP = "it-share-orders";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     @BeforeAll
     static void produceOrders(LocalClusters clusters) {
-        clusters.createTopic(clusters.source(), TOPIC, PARTITIONS);
-        Properties props = new Properties();
-        props.putAll(clusters.source().clientProperties());
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props)) {
-            for (int i = 0; i < RECORDS; i++) {
-                producer.send(new ProducerRecord<>(TOPIC, "order-" + i, "{\"id\":" + i + "}"));
-            }
-            producer.flush();
-        }
+        OrdersTopic.ensure(clusters);
         Map<Integer, Long> ends = clusters.endOffsets(clusters.source(), TOPIC);
-        assertEquals(RECORDS, ends.values().stream().mapToLong(Long::longValue).sum(), "produced records");
+        assertEquals((long) RECORDS, ends.values().stream().mapToLong(Long::longValue).sum(), "produced records");
     }
 
     @Test
