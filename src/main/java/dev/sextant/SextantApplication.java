@@ -188,6 +188,8 @@ public final class SextantApplication implements AutoCloseable {
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         // Each Streams commit is itself a record in __consumer_offsets that Sextant reads (and drops): keep it calm.
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1_000);
+        // Sextant handles bad input itself; this only opts in to Kafka 5.0's default and silences the warning.
+        props.put("processing.exception.handler.global.enabled", true);
         props.putAll(config.streamsOverrides());
         Properties properties = new Properties();
         properties.putAll(props);

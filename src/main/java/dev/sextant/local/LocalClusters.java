@@ -166,7 +166,7 @@ public final class LocalClusters implements AutoCloseable {
             LocalClusters clusters = new LocalClusters(root, src, dst, mm,
                     Duration.ofNanos(System.nanoTime() - started));
             ShutdownRegistry.register(clusters);
-            LOG.info("Local clusters ready in {} ms: {}", clusters.startupTime.toMillis(), clusters.describe());
+            LOG.info("Local clusters ready in {} ms", clusters.startupTime.toMillis());
             return clusters;
         } catch (RuntimeException e) {
             if (mm != null) {
