@@ -12,6 +12,9 @@ import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.PositionStore;
 import dev.sextant.topology.SextantTopology;
 import dev.sextant.topology.SyncSettings;
+import dev.sextant.topology.SyncRuntime;
+import dev.sextant.source.AdminSourceOffsets;
+import dev.sextant.source.SourceOffsets;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
@@ -60,6 +63,7 @@ public final class SextantApplication implements AutoCloseable {
     private final ScheduledExecutorService refresher;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private KafkaStreams streams;
+    private SourceOffsets source;
     private KafkaStreamsMetrics streamsMetrics;
     private volatile Throwable failure;
 
@@ -90,6 +94,7 @@ public final class SextantApplication implements AutoCloseable {
                 config.syncShareGroups(),
                 config.syncIntervalMs(),
                 config.pendingTimeoutMs(),
+                config.offsetSyncsPruneIntervalMs(),
                 config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE,
                 config.dlqTopic(),
                 config.queryAdvertised().toString(),
@@ -144,7 +149,8 @@ public final class SextantApplication implements AutoCloseable {
 
         ConsumerGroupApplier applier = new ConsumerGroupApplier(destination,
                 new OffsetOwnership(config.applicationId()), settings.followRewinds());
-        Topology topology = SextantTopology.build(settings, view, applier, metrics);
+        source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
+        Topology topology = SextantTopology.build(settings, new SyncRuntime(view, applier, source, metrics));
         log.debug("Topology:\n{}", topology.describe());
         streams = new KafkaStreams(topology, streamsProperties(config));
         streams.setUncaughtExceptionHandler(e -> {
@@ -242,6 +248,9 @@ public final class SextantApplication implements AutoCloseable {
         }
         refresher.shutdownNow();
         destination.close();
+        if (source != null) {
+            source.close();
+        }
         stopped.countDown();
     }
 }

@@ -84,6 +84,24 @@ public final class AdminDestinationClient implements DestinationClient {
     }
 
     @Override
+    public CompletableFuture<Map<TopicPartition, Long>> endOffsets(Set<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        var result = admin.listOffsets(partitions.stream().collect(Collectors.toMap(tp -> tp,
+                tp -> org.apache.kafka.clients.admin.OffsetSpec.latest())));
+        Map<TopicPartition, Long> ends = new java.util.concurrent.ConcurrentHashMap<>();
+        CompletableFuture<?>[] each = partitions.stream().map(tp -> toCompletable(result.partitionResult(tp))
+                .handle((info, err) -> {
+                    if (info != null) {
+                        ends.put(tp, info.offset());
+                    }
+                    return null; // a partition that vanished: no end offset
+                })).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(each).thenApply(v -> Map.copyOf(ends));
+    }
+
+    @Override
     public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> consumerGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup) {
         if (partitionsByGroup.isEmpty()) {

@@ -18,6 +18,9 @@ public interface DestinationClient extends AutoCloseable {
     /** Partition counts of the named topics that exist (absent ones are left out). */
     CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> topics);
 
+    /** Log end offsets of the given partitions (absent ones are left out). */
+    CompletableFuture<Map<TopicPartition, Long>> endOffsets(Set<TopicPartition> partitions);
+
     /**
      * Committed offsets of several consumer groups in one batched request per coordinator. Partitions without a
      * committed offset are absent from a group's map.

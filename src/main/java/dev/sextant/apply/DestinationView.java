@@ -28,6 +28,7 @@ public final class DestinationView {
     private CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
     private volatile Map<String, DestinationGroup> groups = Map.of();
     private volatile Map<String, Integer> partitionCounts = Map.of();
+    private volatile Map<org.apache.kafka.common.TopicPartition, Long> endOffsets = Map.of();
     private volatile boolean ready;
     private volatile String lastError;
 
@@ -43,6 +44,14 @@ public final class DestinationView {
     /** The error of the last failed refresh, or null after a success (shown by health checks). */
     public String lastError() {
         return lastError;
+    }
+
+    /**
+     * The log end offset of a destination partition at the last refresh, or -1 when not known. Approximate by up to
+     * one refresh interval: used to count positions applied ahead of the mirror, never to decide anything.
+     */
+    public long endOffset(String topic, int partition) {
+        return endOffsets.getOrDefault(new org.apache.kafka.common.TopicPartition(topic, partition), -1L);
     }
 
     public Optional<DestinationGroup> group(String groupId) {
@@ -90,6 +99,19 @@ public final class DestinationView {
                     wantedTopics.removeAll(merged.keySet());
                     ready = true;
                     lastError = null;
+                    return merged;
+                })
+                .thenCompose(counts -> {
+                    Set<org.apache.kafka.common.TopicPartition> partitions = new HashSet<>();
+                    counts.forEach((topic, n) -> {
+                        for (int p = 0; p < n; p++) {
+                            partitions.add(new org.apache.kafka.common.TopicPartition(topic, p));
+                        }
+                    });
+                    return client.endOffsets(partitions);
+                })
+                .thenApply(ends -> {
+                    endOffsets = ends;
                     return (Void) null;
                 })
                 .exceptionally(err -> {

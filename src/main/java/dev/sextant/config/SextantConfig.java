@@ -75,6 +75,7 @@ public class SextantConfig extends AbstractConfig {
     public static final String SYNC_INTERVAL_MS_CONFIG = "sync.interval.ms";
     public static final String SYNC_REWIND_CONFIG = "sync.rewind";
     public static final String SYNC_PENDING_TIMEOUT_MS_CONFIG = "sync.pending.timeout.ms";
+    public static final String OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG = "offset.syncs.prune.interval.ms";
     public static final String DLQ_TOPIC_CONFIG = "dlq.topic";
     public static final String DLQ_TOPIC_PARTITIONS_CONFIG = "dlq.topic.partitions";
     public static final String DLQ_TOPIC_REPLICATION_FACTOR_CONFIG = "dlq.topic.replication.factor";
@@ -94,6 +95,7 @@ public class SextantConfig extends AbstractConfig {
     public static final String TOPICS_EXCLUDE_DEFAULT = ".*[-.]internal|.*\\.replica|__.*";
     public static final long SYNC_INTERVAL_MS_DEFAULT = 250L;
     public static final long SYNC_PENDING_TIMEOUT_MS_DEFAULT = 60_000L;
+    public static final long OFFSET_SYNCS_PRUNE_INTERVAL_MS_DEFAULT = 300_000L;
     public static final String DLQ_TOPIC_DEFAULT = "sextant.conflicts";
     public static final String QUERY_LISTEN_DEFAULT = "0.0.0.0:8080";
     public static final String APPLICATION_ID_DEFAULT = "sextant";
@@ -257,6 +259,11 @@ public class SextantConfig extends AbstractConfig {
                 ConfigValidators.atLeast(0), Importance.LOW, GROUP_SYNC, ++order,
                 "How long, in milliseconds, a position that cannot be applied yet (topic not mirrored yet, no offset "
                         + "sync covering the offset yet) is retried before it becomes a dead-letter record.");
+        define(def, OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG, Type.LONG, OFFSET_SYNCS_PRUNE_INTERVAL_MS_DEFAULT,
+                ConfigValidators.atLeast(1_000), Importance.LOW, GROUP_SYNC, ++order,
+                "How often, in milliseconds, the offset-sync history is pruned: per source partition, syncs below "
+                        + "both the partition's log start offset and the lowest offset any synced group committed "
+                        + "there are dropped, except the newest of them (it still translates that offset).");
 
         define(def, DLQ_TOPIC_CONFIG, Type.STRING, DLQ_TOPIC_DEFAULT, ConfigValidators.topicName(false),
                 Importance.MEDIUM, GROUP_DLQ, ++order,
@@ -674,6 +681,10 @@ public class SextantConfig extends AbstractConfig {
     }
 
     /** {@code sync.pending.timeout.ms}. */
+    public long offsetSyncsPruneIntervalMs() {
+        return getLong(OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG);
+    }
+
     public long pendingTimeoutMs() {
         return getLong(SYNC_PENDING_TIMEOUT_MS_CONFIG);
     }

@@ -86,6 +86,15 @@ public final class SextantMetrics {
         registry.summary("sextant.replay.bound", "group_type", type.label()).record(bound);
     }
 
+    /** A position applied ahead of the mirror's log end (the mirror lags; a consumer there waits for it). */
+    public void beyondLogEnd(GroupType type) {
+        counter("sextant.positions.beyond.log.end", "group_type", type.label()).increment();
+    }
+
+    public void historyPruned(int syncs) {
+        counter("sextant.history.pruned").increment(syncs);
+    }
+
     public void groupsTrackedDelta(long delta) {
         groupsTracked.addAndGet(delta);
     }

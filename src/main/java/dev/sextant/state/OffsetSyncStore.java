@@ -53,6 +53,35 @@ public final class OffsetSyncStore {
                 OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE)));
     }
 
+    /** Every source partition that has history. */
+    public java.util.Set<org.apache.kafka.common.TopicPartition> partitions() {
+        java.util.Set<org.apache.kafka.common.TopicPartition> out = new java.util.LinkedHashSet<>();
+        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+            while (it.hasNext()) {
+                OffsetSyncPoint p = OffsetSyncKeys.decode(it.next().key, null);
+                out.add(new org.apache.kafka.common.TopicPartition(p.topic(), p.partition()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The syncs of a partition that nothing at or above {@code floor} needs: every sync below the newest one at or
+     * below the floor (that one still translates the floor itself).
+     */
+    public java.util.List<OffsetSyncPoint> prunable(String topic, int partition, long floor) {
+        Optional<OffsetSyncPoint> keep = latestAtOrBelow(topic, partition, floor);
+        if (keep.isEmpty() || keep.get().upstreamOffset() == 0) {
+            return java.util.List.of();
+        }
+        java.util.List<OffsetSyncPoint> out = new java.util.ArrayList<>();
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(OffsetSyncKeys.key(topic, partition, 0),
+                OffsetSyncKeys.key(topic, partition, keep.get().upstreamOffset() - 1))) {
+            it.forEachRemaining(kv -> out.add(OffsetSyncKeys.decode(kv.key, kv.value)));
+        }
+        return out;
+    }
+
     public long approximateSize() {
         return store.approximateNumEntries();
     }

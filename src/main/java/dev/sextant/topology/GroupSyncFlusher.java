@@ -165,6 +165,10 @@ final class GroupSyncFlusher {
                     next = next.withStatus(PositionStatus.TOPIC_NOT_MIRRORED, now);
                     unresolved = true;
                 } else {
+                    long end = view.endOffset(destinationTopic, key.partition());
+                    if (end >= 0 && t.destinationOffset() > end) {
+                        metrics.beyondLogEnd(GroupType.CONSUMER); // the mirror lags; it catches up
+                    }
                     plan.add(new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()),
                             pos.sourceOffset(), pos.commitTimestamp(), t.destinationOffset()));
                 }

@@ -9,7 +9,11 @@ import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.OffsetSyncKeys;
 import dev.sextant.state.OffsetSyncPoint;
 import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.source.SourceOffsets;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.streams.processor.PunctuationType;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
@@ -30,14 +34,21 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object, Object> {
 
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(OffsetSyncHistoryWriter.class);
+    private static final long PRUNE_TICK_MS = 1_000;
+
     private final SyncSettings settings;
+    private final SourceOffsets source;
     private final SextantMetrics metrics;
+    private long nextPrune;
+    private CompletableFuture<Map<TopicPartition, Long>> floors;
     private final Map<TopicPartition, Long> lastUpstream = new HashMap<>();
     private ProcessorContext<Object, Object> context;
     private OffsetSyncStore history;
 
-    OffsetSyncHistoryWriter(SyncSettings settings, SextantMetrics metrics) {
+    OffsetSyncHistoryWriter(SyncSettings settings, SourceOffsets source, SextantMetrics metrics) {
         this.settings = settings;
+        this.source = source;
         this.metrics = metrics;
     }
 
@@ -46,6 +57,45 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
         this.context = context;
         ReadOnlyKeyValueStore<Bytes, byte[]> store = context.getStateStore(SextantTopology.HISTORY_STORE);
         this.history = OffsetSyncStore.reader(store);
+        this.nextPrune = settings.clock().millis() + settings.pruneIntervalMs();
+        context.schedule(Duration.ofMillis(PRUNE_TICK_MS), PunctuationType.WALL_CLOCK_TIME, ts -> prune());
+    }
+
+    /**
+     * Drops history nothing can need any more (see {@link SourceOffsets#pruneFloors}): asks the source for the
+     * floors without blocking, and writes tombstones to the history topic once the answer is in. The global store
+     * forgets the syncs when it reads them, and compaction removes them from the topic.
+     */
+    private void prune() {
+        long now = settings.clock().millis();
+        if (floors == null && now >= nextPrune) {
+            floors = source.pruneFloors(history.partitions());
+        }
+        if (floors == null || !floors.isDone()) {
+            return;
+        }
+        CompletableFuture<Map<TopicPartition, Long>> done = floors;
+        floors = null;
+        nextPrune = now + settings.pruneIntervalMs();
+        if (done.isCompletedExceptionally()) {
+            log.warn("Cannot read the source's log starts and group offsets; the offset-sync history is pruned "
+                    + "next time", done.handle((v, e) -> e).join());
+            return;
+        }
+        int pruned = 0;
+        for (Map.Entry<TopicPartition, Long> floor : done.join().entrySet()) {
+            TopicPartition tp = floor.getKey();
+            for (OffsetSyncPoint sync : history.prunable(tp.topic(), tp.partition(), floor.getValue())) {
+                context.forward(new Record<Object, Object>(
+                        OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()), null, now),
+                        SextantTopology.HISTORY_SINK);
+                pruned++;
+            }
+        }
+        metrics.historyPruned(pruned);
+        if (pruned > 0) {
+            log.info("Pruned {} offset syncs below the source's log starts and the slowest groups", pruned);
+        }
     }
 
     @Override

@@ -1,7 +1,5 @@
 package dev.sextant.topology;
 
-import dev.sextant.apply.ConsumerGroupApplier;
-import dev.sextant.apply.DestinationView;
 import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
@@ -40,8 +38,8 @@ public final class SextantTopology {
     private SextantTopology() {
     }
 
-    public static Topology build(SyncSettings settings, DestinationView view, ConsumerGroupApplier applier,
-                                 SextantMetrics metrics) {
+    public static Topology build(SyncSettings settings, SyncRuntime runtime) {
+        SextantMetrics metrics = runtime.metrics();
         Topology topology = new Topology();
         DeadLetterSerde deadLetters = new DeadLetterSerde();
 
@@ -55,7 +53,7 @@ public final class SextantTopology {
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     Pattern.compile(Pattern.quote(settings.offsetSyncsTopic())));
             topology.addProcessor("offset-sync-history-writer",
-                    () -> new OffsetSyncHistoryWriter(settings, metrics), "offset-syncs-source");
+                    () -> new OffsetSyncHistoryWriter(settings, runtime.source(), metrics), "offset-syncs-source");
             topology.addSink(HISTORY_SINK, settings.historyTopic(), Serdes.Bytes().serializer(),
                     Serdes.ByteArray().serializer(), "offset-sync-history-writer");
         }
@@ -64,7 +62,7 @@ public final class SextantTopology {
                 Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                 Pattern.compile(Pattern.quote(CONSUMER_OFFSETS_TOPIC)));
         topology.addProcessor("consumer-offsets-processor",
-                () -> new ConsumerOffsetsProcessor(settings, view, applier, metrics), "consumer-offsets-source");
+                () -> new ConsumerOffsetsProcessor(settings, runtime.view(), runtime.applier(), metrics), "consumer-offsets-source");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PositionStore.NAME),
                 Serdes.Bytes(), Serdes.ByteArray()), "consumer-offsets-processor");
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GroupStore.NAME),

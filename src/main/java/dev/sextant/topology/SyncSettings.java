@@ -11,6 +11,7 @@ import org.apache.kafka.connect.mirror.ReplicationPolicy;
  * @param offsetSyncsTopic    MirrorMaker 2's offset-syncs topic on the source cluster
  * @param includeGroup        the group filter, the application's own id already excluded
  * @param includeTopic        the topic filter (source topic names)
+ * @param pruneIntervalMs     how often the offset-sync history is pruned
  * @param instance            how dead-letter records name this instance
  */
 public record SyncSettings(
@@ -25,6 +26,7 @@ public record SyncSettings(
         boolean syncShareGroups,
         long syncIntervalMs,
         long pendingTimeoutMs,
+        long pruneIntervalMs,
         boolean followRewinds,
         String dlqTopic,
         String instance,

@@ -206,6 +206,21 @@ class ConsumerGroupSyncIT {
         assertEquals(500L, record.partitions().get(0).sourceOffset());
         awaitSynced("billing-neighbour", "source.orders", 1);
         assertTrue(destinationOffsets(group, "source.orders").isEmpty(), "nothing written across types");
+
+        // and the operator sees it with `sextant conflicts`
+        java.nio.file.Path config = java.nio.file.Files.createTempFile("sextant-it", ".properties");
+        java.nio.file.Files.writeString(config, "source.bootstrap.servers=" + clusters.source().bootstrapServers()
+                + "\ndestination.bootstrap.servers=" + clusters.destination().bootstrapServers() + "\n");
+        java.io.StringWriter table = new java.io.StringWriter();
+        picocli.CommandLine cli = dev.sextant.cli.SextantCommand.commandLine();
+        cli.setOut(new java.io.PrintWriter(table));
+        assertEquals(0, cli.execute("conflicts", "-c", config.toString(), "--group", group));
+        assertTrue(table.toString().contains("TYPE_CONFLICT") && table.toString().contains(group), table.toString());
+        java.io.StringWriter json = new java.io.StringWriter();
+        cli = dev.sextant.cli.SextantCommand.commandLine();
+        cli.setOut(new java.io.PrintWriter(json));
+        assertEquals(0, cli.execute("conflicts", "-c", config.toString(), "--group", group, "--json"));
+        assertTrue(json.toString().contains("\"reason\":\"TYPE_CONFLICT\""), json.toString());
     }
 
     @Test

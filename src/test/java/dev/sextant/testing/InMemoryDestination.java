@@ -78,6 +78,19 @@ public final class InMemoryDestination implements DestinationClient {
         return CompletableFuture.completedFuture(out);
     }
 
+    /** Log end offsets the destination reports; partitions not set here are empty (end offset 0). */
+    public final Map<TopicPartition, Long> ends = new ConcurrentHashMap<>();
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, Long>> endOffsets(Set<TopicPartition> partitions) {
+        if (unreachable) {
+            return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
+        }
+        Map<TopicPartition, Long> out = new HashMap<>();
+        partitions.forEach(tp -> out.put(tp, ends.getOrDefault(tp, 0L)));
+        return CompletableFuture.completedFuture(out);
+    }
+
     @Override
     public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> consumerGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup) {

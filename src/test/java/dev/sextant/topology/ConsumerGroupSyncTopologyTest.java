@@ -20,6 +20,8 @@ import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.state.PositionStore;
+import dev.sextant.source.SourceOffsets;
+import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
 import dev.sextant.translate.Precision;
@@ -48,10 +50,24 @@ class ConsumerGroupSyncTopologyTest {
     private static final String SYNCS = "mm2-offset-syncs.destination.internal";
     private static final long INTERVAL = 250;
     private static final long PENDING_TIMEOUT = 5_000;
+    private static final long PRUNE_INTERVAL = 10_000;
 
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
     private final InMemoryDestination destination = new InMemoryDestination();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final java.util.Map<org.apache.kafka.common.TopicPartition, Long> floorAnswer =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final SourceOffsets floors = new SourceOffsets() {
+        @Override
+        public java.util.concurrent.CompletableFuture<java.util.Map<org.apache.kafka.common.TopicPartition, Long>>
+                pruneFloors(java.util.Set<org.apache.kafka.common.TopicPartition> partitions) {
+            return java.util.concurrent.CompletableFuture.completedFuture(java.util.Map.copyOf(floorAnswer));
+        }
+
+        @Override
+        public void close() {
+        }
+    };
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> commits;
     private TestInputTopic<byte[], byte[]> syncs;
@@ -62,15 +78,16 @@ class ConsumerGroupSyncTopologyTest {
         SyncSettings settings = new SyncSettings(APP, "source", new DefaultReplicationPolicy(), identity, SYNCS,
                 g -> !Pattern.matches("__.*|connect-.*|console-consumer-.*|" + APP, g),
                 t -> !Pattern.matches(".*[-.]internal|.*\\.replica|__.*", t),
-                true, true, INTERVAL, PENDING_TIMEOUT, followRewinds, "sextant.conflicts", "test:8080", clock);
+                true, true, INTERVAL, PENDING_TIMEOUT, PRUNE_INTERVAL, followRewinds, "sextant.conflicts", "test:8080",
+                clock);
         view = new DestinationView(destination);
         view.refreshNow();
         ConsumerGroupApplier applier = new ConsumerGroupApplier(destination, new OffsetOwnership(APP), followRewinds);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(SextantTopology.build(settings, view, applier, new SextantMetrics(registry)),
-                props, clock.instant());
+        SyncRuntime runtime = new SyncRuntime(view, applier, floors, new SextantMetrics(registry));
+        driver = new TopologyTestDriver(SextantTopology.build(settings, runtime), props, clock.instant());
         commits = driver.createInputTopic("__consumer_offsets", Serdes.ByteArray().serializer(),
                 Serdes.ByteArray().serializer());
         if (!identity) {
@@ -129,6 +146,8 @@ class ConsumerGroupSyncTopologyTest {
         flush();
 
         assertEquals(190L, destination.committed("billing", "source.orders", 0));
+        assertEquals(1.0, registry.get("sextant.positions.beyond.log.end").counter().count(),
+                "the in-memory mirror is empty: 190 is past its end, applied and counted");
         assertTrue(destination.metadata("billing", "source.orders", 0).startsWith("sextant/" + APP));
         PartitionPosition p0 = position("billing", "orders", 0);
         assertEquals(PositionStatus.APPLIED, p0.status());
@@ -340,5 +359,28 @@ class ConsumerGroupSyncTopologyTest {
 
         assertNull(position("billing", "orders", 0));
         assertEquals(0, destination.alterCalls.get());
+    }
+
+    @Test
+    void prunesHistoryBelowTheFloorButKeepsTheSyncThatTranslatesIt() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        for (long u = 0; u <= 1000; u += 100) {
+            sync("orders", 0, u, u + 5);
+        }
+        floorAnswer.put(new org.apache.kafka.common.TopicPartition("orders", 0), 450L);
+        tick(PRUNE_INTERVAL);
+        tick(1_000);
+        tick(1_000);
+
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(SextantTopology.HISTORY_STORE);
+        OffsetSyncStore history = OffsetSyncStore.reader(store);
+        assertEquals(400, history.oldest("orders", 0).orElseThrow().upstreamOffset());
+        assertEquals(1000, history.newest("orders", 0).orElseThrow().upstreamOffset());
+        assertEquals(4.0, registry.get("sextant.history.pruned").counter().count());
+
+        commit("billing", "orders", 0, 450); // the floor itself still translates
+        flush();
+        assertEquals(406L, destination.committed("billing", "source.orders", 0));
     }
 }

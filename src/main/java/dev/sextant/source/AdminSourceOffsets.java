@@ -1,0 +1,95 @@
+package dev.sextant.source;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+
+/**
+ * {@link SourceOffsets} over the Admin API: one ListOffsets request for the log starts and one batched
+ * OffsetFetch per coordinator for every synced consumer group, once per pruning round.
+ */
+public final class AdminSourceOffsets implements SourceOffsets {
+
+    private final Admin admin;
+    private final Predicate<String> includeGroup;
+
+    public AdminSourceOffsets(Map<String, Object> clientConfig, Predicate<String> includeGroup) {
+        this.admin = Admin.create(clientConfig);
+        this.includeGroup = includeGroup;
+    }
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        return logStarts(partitions).thenCombine(lowestCommitted(partitions), (starts, committed) -> {
+            Map<TopicPartition, Long> floors = new HashMap<>();
+            starts.forEach((tp, start) -> floors.put(tp, Math.min(start, committed.getOrDefault(tp, Long.MAX_VALUE))));
+            return floors;
+        });
+    }
+
+    private CompletableFuture<Map<TopicPartition, Long>> logStarts(Set<TopicPartition> partitions) {
+        ListOffsetsResult result = admin.listOffsets(partitions.stream()
+                .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.earliest())));
+        Map<TopicPartition, Long> starts = new java.util.concurrent.ConcurrentHashMap<>();
+        CompletableFuture<?>[] each = partitions.stream().map(tp -> result.partitionResult(tp).toCompletionStage()
+                .toCompletableFuture().handle((info, err) -> {
+                    if (info != null) {
+                        starts.put(tp, info.offset());
+                    } else if (!(unwrap(err) instanceof UnknownTopicOrPartitionException)) {
+                        throw new java.util.concurrent.CompletionException(unwrap(err));
+                    }
+                    return null; // a deleted topic: left out, its history is not pruned by this round
+                })).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(each).thenApply(v -> starts);
+    }
+
+    private CompletableFuture<Map<TopicPartition, Long>> lowestCommitted(Set<TopicPartition> partitions) {
+        return admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().toCompletionStage().toCompletableFuture()
+                .thenCompose(groups -> {
+                    Map<String, ListConsumerGroupOffsetsSpec> specs = included(groups).stream().collect(
+                            Collectors.toMap(g -> g, g -> new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)));
+                    if (specs.isEmpty()) {
+                        return CompletableFuture.completedFuture(Map.of());
+                    }
+                    return admin.listConsumerGroupOffsets(specs).all().toCompletionStage().toCompletableFuture()
+                            .thenApply(all -> {
+                                Map<TopicPartition, Long> lowest = new HashMap<>();
+                                all.values().forEach(offsets -> offsets.forEach((tp, om) -> {
+                                    if (om != null) {
+                                        lowest.merge(tp, om.offset(), Math::min);
+                                    }
+                                }));
+                                return lowest;
+                            });
+                });
+    }
+
+    private Set<String> included(Collection<GroupListing> groups) {
+        return groups.stream().map(GroupListing::groupId).filter(includeGroup).collect(Collectors.toSet());
+    }
+
+    private static Throwable unwrap(Throwable t) {
+        return t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+    }
+
+    @Override
+    public void close() {
+        admin.close(Duration.ofSeconds(5));
+    }
+}

@@ -1,0 +1,19 @@
+package dev.sextant.source;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
+
+/** What the source cluster says about how far back anyone can still read, for pruning the offset-sync history. */
+public interface SourceOffsets extends AutoCloseable {
+
+    /**
+     * Per partition, the lowest offset a translation may still be asked for: the lower of the partition's log start
+     * offset and the lowest offset any synced group committed on it. A partition whose topic is gone is left out.
+     */
+    CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions);
+
+    @Override
+    void close();
+}
