@@ -36,7 +36,7 @@ class SextantConfigValidationTest {
             "groups.includes, groups.include",
             "dlq.topic.partition, dlq.topic.partitions",
             "aplication.id, application.id",
-            "interval.ms, sync.interval.ms",
+            "sync-interval.ms, sync.interval.ms",
             "query.listen.address, query.listen",
             "sourc.bootstrap.servers, source.bootstrap.servers",
             "stream.num.stream.threads, streams.num.stream.threads",
