@@ -15,6 +15,9 @@ import dev.sextant.topology.SyncSettings;
 import dev.sextant.topology.SyncRuntime;
 import dev.sextant.source.AdminSourceOffsets;
 import dev.sextant.source.SourceOffsets;
+import dev.sextant.source.AdminSourceTopicNames;
+import dev.sextant.source.SourceTopicNames;
+import dev.sextant.apply.ShareGroupApplier;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
@@ -64,6 +67,7 @@ public final class SextantApplication implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private KafkaStreams streams;
     private SourceOffsets source;
+    private SourceTopicNames topicNames;
     private KafkaStreamsMetrics streamsMetrics;
     private volatile Throwable failure;
 
@@ -150,7 +154,9 @@ public final class SextantApplication implements AutoCloseable {
         ConsumerGroupApplier applier = new ConsumerGroupApplier(destination,
                 new OffsetOwnership(config.applicationId()), settings.followRewinds());
         source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
-        Topology topology = SextantTopology.build(settings, new SyncRuntime(view, applier, source, metrics));
+        topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
+        Topology topology = SextantTopology.build(settings, new SyncRuntime(view, applier,
+                new ShareGroupApplier(destination), source, topicNames, metrics));
         log.debug("Topology:\n{}", topology.describe());
         streams = new KafkaStreams(topology, streamsProperties(config));
         streams.setUncaughtExceptionHandler(e -> {
@@ -211,6 +217,11 @@ public final class SextantApplication implements AutoCloseable {
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
         }
         try (Admin admin = Admin.create(config.sourceClientConfig())) {
+            if (settings.syncShareGroups()) {
+                // partitioned like __consumer_offsets, so share positions reach the task that owns their group
+                wanted.add(new NewTopic(settings.sharePositionsTopic(),
+                        java.util.Optional.of(consumerOffsetsPartitions(admin)), replicationFactor()));
+            }
             for (NewTopic topic : wanted) {
                 try {
                     admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
@@ -228,7 +239,31 @@ public final class SextantApplication implements AutoCloseable {
         } catch (java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException("The source cluster did not answer within 30 s ("
                     + config.sourceClientConfig().get("bootstrap.servers") + ")", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("Cannot read the source cluster's __consumer_offsets layout: "
+                    + e.getCause().getMessage(), e.getCause());
         }
+    }
+
+    /**
+     * Partitions of {@code __consumer_offsets}, or, on a cluster where no group ever ran, the broker's
+     * {@code offsets.topic.num.partitions} (what the topic will have when it is created).
+     */
+    private static int consumerOffsetsPartitions(Admin admin) throws InterruptedException,
+            java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
+        try {
+            return admin.describeTopics(List.of(SextantTopology.CONSUMER_OFFSETS_TOPIC)).allTopicNames()
+                    .get(30, TimeUnit.SECONDS).get(SextantTopology.CONSUMER_OFFSETS_TOPIC).partitions().size();
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) {
+                throw e;
+            }
+        }
+        var broker = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next();
+        var resource = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.BROKER, Integer.toString(broker.id()));
+        return Integer.parseInt(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS)
+                .get(resource).get("offsets.topic.num.partitions").value());
     }
 
     private java.util.Optional<Short> replicationFactor() {
@@ -250,6 +285,9 @@ public final class SextantApplication implements AutoCloseable {
         destination.close();
         if (source != null) {
             source.close();
+        }
+        if (topicNames != null) {
+            topicNames.close();
         }
         stopped.countDown();
     }

@@ -130,19 +130,34 @@ public final class AdminDestinationClient implements DestinationClient {
     public CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
             String group, Map<TopicPartition, OffsetAndMetadata> offsets) {
         AlterConsumerGroupOffsetsResult result = admin.alterConsumerGroupOffsets(group, offsets);
+        return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
+    }
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, Throwable>> alterShareGroupOffsets(
+            String group, Map<TopicPartition, Long> offsets) {
+        var result = admin.alterShareGroupOffsets(group, offsets);
+        return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
+    }
+
+    /**
+     * Collects per-partition results. A group-level error (active group, another group type) fails every partition
+     * the same way: that becomes the failure of the whole call.
+     */
+    private static CompletableFuture<Map<TopicPartition, Throwable>> perPartition(
+            Set<TopicPartition> partitions,
+            java.util.function.Function<TopicPartition, CompletableFuture<Void>> resultOf) {
         Map<TopicPartition, Throwable> errors = new java.util.concurrent.ConcurrentHashMap<>();
-        CompletableFuture<?>[] perPartition = offsets.keySet().stream()
-                .map(tp -> toCompletable(result.partitionResult(tp)).handle((ok, err) -> {
+        CompletableFuture<?>[] perPartition = partitions.stream()
+                .map(tp -> resultOf.apply(tp).handle((ok, err) -> {
                     if (err != null) {
                         errors.put(tp, unwrap(err));
                     }
                     return null;
                 }))
                 .toArray(CompletableFuture[]::new);
-        // A group-level error (active group, another group type) fails every partition the same way; all()
-        // reports it once, so surface that as the failure of the whole call.
         return CompletableFuture.allOf(perPartition).thenCompose(v -> {
-            if (!errors.isEmpty() && errors.size() == offsets.size()) {
+            if (!errors.isEmpty() && errors.size() == partitions.size()) {
                 Throwable first = errors.values().iterator().next();
                 boolean same = errors.values().stream().allMatch(e -> e.getClass() == first.getClass());
                 if (same && !(first instanceof UnknownTopicOrPartitionException)) {
@@ -150,7 +165,7 @@ public final class AdminDestinationClient implements DestinationClient {
                 }
             }
             Map<TopicPartition, Throwable> outcome = new HashMap<>();
-            offsets.keySet().forEach(tp -> outcome.put(tp, errors.get(tp)));
+            partitions.forEach(tp -> outcome.put(tp, errors.get(tp)));
             return CompletableFuture.completedFuture(outcome);
         });
     }

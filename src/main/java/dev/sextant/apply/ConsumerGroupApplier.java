@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * caller's thread never blocks; every plan gets exactly one {@link GroupOutcome}, also when the destination cannot
  * be reached ({@code retry}), so no position is dropped.
  */
-public final class ConsumerGroupApplier {
+public final class ConsumerGroupApplier implements GroupApplier {
 
     private static final Logger log = LoggerFactory.getLogger(ConsumerGroupApplier.class);
 
@@ -54,7 +54,7 @@ public final class ConsumerGroupApplier {
         this.followRewinds = followRewinds;
     }
 
-    /** Applies every plan; {@code done} is called once per group, on an Admin thread. */
+    @Override
     public void apply(Map<String, List<PlannedPartition>> plans, Consumer<GroupOutcome> done) {
         Map<String, Set<TopicPartition>> wanted = new HashMap<>();
         plans.forEach((group, parts) -> wanted.put(group,

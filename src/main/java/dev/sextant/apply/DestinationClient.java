@@ -35,6 +35,10 @@ public interface DestinationClient extends AutoCloseable {
     CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
             String group, Map<TopicPartition, OffsetAndMetadata> offsets);
 
+    /** Writes share-partition start offsets; errors as for {@link #alterConsumerGroupOffsets}. */
+    CompletableFuture<Map<TopicPartition, Throwable>> alterShareGroupOffsets(String group,
+                                                                             Map<TopicPartition, Long> offsets);
+
     @Override
     void close();
 }

@@ -64,7 +64,12 @@ public final class SextantMetrics {
     }
 
     public void adminRequest(String call) {
-        counter("sextant.admin.requests", "call", call).increment();
+        adminRequest(call, 1);
+    }
+
+    /** Admin requests sent to the destination, by call (a batched call counts once). */
+    public void adminRequest(String call, int count) {
+        counter("sextant.admin.requests", "call", call).increment(count);
     }
 
     public void deadLetter(Reason reason) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.deadletter.Reason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Map;
 
 /**
  * What Sextant knows of a source group as a whole.
@@ -12,17 +13,31 @@ import java.io.UncheckedIOException;
  * @param protocolType for classic groups, the protocol type of the source group ("consumer", "" for simple groups)
  * @param openReason   the dead-letter reason last reported for the group and not cleared since, or null; a new
  *                     dead-letter record is written only when this changes, so the topic stays readable
+ * @param shareTopics  for share groups, source topic names by topic id (from the group's
+ *                     ShareGroupStatePartitionMetadata record), to name the partitions of its share state
  */
-public record GroupRecord(GroupType type, String protocolType, Reason openReason) {
+public record GroupRecord(GroupType type, String protocolType, Reason openReason, Map<String, String> shareTopics) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    public GroupRecord {
+        shareTopics = shareTopics == null ? Map.of() : Map.copyOf(shareTopics);
+    }
+
     public static GroupRecord of(GroupType type) {
-        return new GroupRecord(type, null, null);
+        return new GroupRecord(type, null, null, Map.of());
     }
 
     public GroupRecord withReason(Reason reason) {
-        return new GroupRecord(type, protocolType, reason);
+        return new GroupRecord(type, protocolType, reason, shareTopics);
+    }
+
+    public GroupRecord withType(GroupType newType, String newProtocolType) {
+        return new GroupRecord(newType, newProtocolType, openReason, shareTopics);
+    }
+
+    public GroupRecord withShareTopics(Map<String, String> topics) {
+        return new GroupRecord(type, protocolType, openReason, topics);
     }
 
     public byte[] toBytes() {

@@ -1,6 +1,5 @@
 package dev.sextant.topology;
 
-import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.GroupOutcome;
@@ -52,11 +51,11 @@ final class GroupSyncFlusher {
     private static final long IMPROVEMENT_CHECK_MS = 1_000;
 
     private final SyncSettings settings;
+    private final SyncRuntime runtime;
     private final PositionStore positions;
     private final GroupStore groups;
     private final OffsetTranslator translator;
     private final DestinationView view;
-    private final ConsumerGroupApplier applier;
     private final SextantMetrics metrics;
     private final Consumer<DeadLetterRecord> deadLetters;
     private final PendingGroups pending = new PendingGroups();
@@ -64,18 +63,22 @@ final class GroupSyncFlusher {
     private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
     private long nextImprovementCheck;
 
-    GroupSyncFlusher(SyncSettings settings, PositionStore positions, GroupStore groups, OffsetTranslator translator,
-                     BoundedPositions bounded, DestinationView view, ConsumerGroupApplier applier,
-                     SextantMetrics metrics, Consumer<DeadLetterRecord> deadLetters) {
+    GroupSyncFlusher(SyncSettings settings, SyncRuntime runtime, PositionStore positions, GroupStore groups,
+                     OffsetTranslator translator, BoundedPositions bounded, Consumer<DeadLetterRecord> deadLetters) {
         this.settings = settings;
+        this.runtime = runtime;
         this.positions = positions;
         this.groups = groups;
         this.translator = translator;
         this.bounded = bounded;
-        this.view = view;
-        this.applier = applier;
-        this.metrics = metrics;
+        this.view = runtime.view();
+        this.metrics = runtime.metrics();
         this.deadLetters = deadLetters;
+    }
+
+    private GroupType typeOf(String group) {
+        GroupRecord record = groups.get(group);
+        return record == null ? GroupType.CONSUMER : record.type();
     }
 
     /** Rebuilds the in-memory pending set from the store (after a restart or a rebalance). */
@@ -110,29 +113,56 @@ final class GroupSyncFlusher {
             bounded.improvable().forEach(pending::mark);
             nextImprovementCheck = now + IMPROVEMENT_CHECK_MS;
         }
-        Map<String, List<PlannedPartition>> plans = new LinkedHashMap<>();
+        // one phase per group type, each with its own Admin call; never a group written as the other type
+        Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
+        Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
         for (String group : pending.due(now, MAX_GROUPS_PER_FLUSH)) {
-            GroupRecord record = groups.get(group);
-            if (record != null && record.type() != GroupType.CONSUMER) {
+            GroupType type = typeOf(group);
+            if (type == GroupType.CONSUMER ? !settings.syncConsumerGroups() : !settings.syncShareGroups()) {
                 pending.done(group);
                 continue;
             }
-            List<PlannedPartition> plan = plan(group, now);
+            List<PlannedPartition> plan = plan(group, type, now);
             if (!plan.isEmpty()) {
-                plans.put(group, plan);
+                (type == GroupType.SHARE ? sharePlans : consumerPlans).put(group, plan);
                 pending.startFlight(group, plan);
             }
         }
-        if (!plans.isEmpty()) {
+        if (!consumerPlans.isEmpty()) {
             metrics.adminRequest("listConsumerGroupOffsets");
-            applier.apply(plans, outcomes::add);
+            metrics.adminRequest("alterConsumerGroupOffsets", consumerPlans.size());
+            runtime.consumerApplier().apply(consumerPlans, outcomes::add);
+        }
+        if (!sharePlans.isEmpty()) {
+            metrics.adminRequest("alterShareGroupOffsets", sharePlans.size());
+            runtime.shareApplier().apply(sharePlans, outcomes::add);
         }
     }
 
-    private List<PlannedPartition> plan(String group, long now) {
+    /** Share positions whose topic was known only by id get their name once it is known. */
+    private void resolvePlaceholders(String group) {
+        GroupRecord record = groups.get(group);
+        for (Map.Entry<PositionKey, PartitionPosition> e : positions.group(group)) {
+            PositionKey key = e.getKey();
+            if (record != null && SharePlaceholders.isPlaceholder(key.topic())) {
+                SharePlaceholders.resolve(record, key.topic(), runtime.topicNames()).ifPresent(name -> {
+                    positions.delete(key);
+                    PositionKey named = new PositionKey(group, name, key.partition());
+                    if (positions.get(named) == null) {
+                        positions.put(named, e.getValue());
+                    }
+                });
+            }
+        }
+    }
+
+    private List<PlannedPartition> plan(String group, GroupType type, long now) {
+        if (type == GroupType.SHARE) {
+            resolvePlaceholders(group);
+        }
         PositionStatus guard = null;
         Optional<DestinationGroup> there = view.group(group);
-        if (there.isPresent() && there.get().type() != GroupType.CONSUMER) {
+        if (there.isPresent() && there.get().type() != type) {
             guard = PositionStatus.TYPE_CONFLICT;
         } else if (there.isPresent() && there.get().active()) {
             guard = PositionStatus.GROUP_ACTIVE;
@@ -142,6 +172,10 @@ final class GroupSyncFlusher {
         for (Map.Entry<PositionKey, PartitionPosition> entry : positions.group(group)) {
             PositionKey key = entry.getKey();
             PartitionPosition pos = entry.getValue();
+            if (SharePlaceholders.isPlaceholder(key.topic())) {
+                unresolved = true; // its topic's name is not known yet
+                continue;
+            }
             boolean improvable = pos.status() == PositionStatus.APPLIED && pos.bound() > 0;
             if (!pos.needsApply() && !improvable) {
                 continue;
@@ -167,7 +201,7 @@ final class GroupSyncFlusher {
                 } else {
                     long end = view.endOffset(destinationTopic, key.partition());
                     if (end >= 0 && t.destinationOffset() > end) {
-                        metrics.beyondLogEnd(GroupType.CONSUMER); // the mirror lags; it catches up
+                        metrics.beyondLogEnd(type); // the mirror lags; it catches up
                     }
                     plan.add(new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()),
                             pos.sourceOffset(), pos.commitTimestamp(), t.destinationOffset()));
@@ -179,7 +213,7 @@ final class GroupSyncFlusher {
             }
         }
         if (plan.isEmpty()) {
-            updateReason(group, null, now);
+            updateReason(group, type, null, now);
             if (guard != null) {
                 pending.backoff(group, now + GUARD_BACKOFF_MS);
             } else if (!unresolved) {
@@ -198,9 +232,10 @@ final class GroupSyncFlusher {
 
     private void settle(GroupOutcome outcome, long now) {
         String group = outcome.group();
+        GroupType type = typeOf(group);
         List<PlannedPartition> plan = pending.endFlight(group);
         if (outcome.retry()) {
-            metrics.retried(GroupType.CONSUMER);
+            metrics.retried(type);
             pending.backoff(group, now + RETRY_BACKOFF_MS);
             return;
         }
@@ -216,8 +251,8 @@ final class GroupSyncFlusher {
                 next = pos.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
                 if (result.written()) {
                     applied++;
-                    metrics.syncLatency(GroupType.CONSUMER, now - planned.commitTimestamp());
-                    metrics.replayBound(GroupType.CONSUMER, Math.max(0, pos.bound()));
+                    metrics.syncLatency(type, now - planned.commitTimestamp());
+                    metrics.replayBound(type, Math.max(0, pos.bound()));
                 }
             } else {
                 next = pos.withStatus(result.status(), now);
@@ -226,9 +261,9 @@ final class GroupSyncFlusher {
             bounded.track(planned.key(), next);
         }
         if (applied > 0) {
-            metrics.applied(GroupType.CONSUMER, applied);
+            metrics.applied(type, applied);
         }
-        updateReason(group, outcome.reason() == null ? null : outcome.detail(), now);
+        updateReason(group, type, outcome.reason() == null ? null : outcome.detail(), now);
         boolean stillPending = positions.group(group).stream().anyMatch(e -> e.getValue().needsApply());
         if (!stillPending) {
             pending.done(group);
@@ -245,7 +280,7 @@ final class GroupSyncFlusher {
      * Works out the group's current dead-letter reason from its positions and writes a dead-letter record when it
      * differs from the one last reported.
      */
-    private void updateReason(String group, String detail, long now) {
+    private void updateReason(String group, GroupType type, String detail, long now) {
         List<Map.Entry<PositionKey, PartitionPosition>> parts = positions.group(group);
         Reason reason = null;
         for (Reason candidate : List.of(Reason.TYPE_CONFLICT, Reason.GROUP_ACTIVE, Reason.DESTINATION_DIVERGED,
@@ -257,7 +292,7 @@ final class GroupSyncFlusher {
         }
         GroupRecord record = groups.get(group);
         if (record == null) {
-            record = GroupRecord.of(GroupType.CONSUMER);
+            record = GroupRecord.of(type);
         }
         if (record.openReason() == reason) {
             return;
@@ -279,10 +314,10 @@ final class GroupSyncFlusher {
                     p.sourceOffset(), p.hasTranslation() ? p.translatedOffset() : null,
                     p.appliedOffset() >= 0 ? p.appliedOffset() : null));
         }
-        metrics.refused(GroupType.CONSUMER, reported, details.size());
+        metrics.refused(type, reported, details.size());
         metrics.deadLetter(reported);
-        deadLetters.accept(new DeadLetterRecord(group, GroupType.CONSUMER.label(), reported, details,
-                detail != null ? detail : describe(group, reported), newestCommit >= 0 ? newestCommit : null,
+        deadLetters.accept(new DeadLetterRecord(group, type.label(), reported, details,
+                detail != null ? detail : describe(group, type, reported), newestCommit >= 0 ? newestCommit : null,
                 now, settings.instance()));
     }
 
@@ -298,12 +333,12 @@ final class GroupSyncFlusher {
         };
     }
 
-    private String describe(String group, Reason reason) {
+    private String describe(String group, GroupType type, Reason reason) {
         Optional<DestinationGroup> there = view.group(group);
         return switch (reason) {
             case TYPE_CONFLICT -> "group exists on the destination as a "
-                    + there.map(DestinationGroup::typeLabel).orElse("different") + " group; a consumer group is "
-                    + "never written over another type";
+                    + there.map(DestinationGroup::typeLabel).orElse("different") + " group; a " + type.label()
+                    + " group is never written over another type";
             case GROUP_ACTIVE -> "group has members on the destination (state "
                     + there.map(DestinationGroup::state).orElse("?") + "); its offsets are left alone until it is empty";
             case DESTINATION_DIVERGED -> "destination offsets were committed by someone other than Sextant";

@@ -4,6 +4,8 @@ import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.PositionStore;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
@@ -18,14 +20,20 @@ import org.apache.kafka.streams.state.Stores;
  * picks the topic up when it appears.
  *
  * <pre>
- *  __consumer_offsets ──▶ ConsumerOffsetsProcessor ──[groups, group-positions]──▶ flush ──▶ destination (Admin)
- *                                   │            ▲                                   └──▶ dead-letter topic
- *                                   └────────────┼── reads ── offset-sync-history (global store, every instance)
- *                                                │                        ▲
+ *  __share_group_state ──▶ ShareStateProcessor ──▶ &lt;app&gt;-share-positions (partitioned by group) ─┐
+ *  __consumer_offsets ───────────────────────────────────────────────────────▶ GroupSyncProcessor
+ *                                          [groups, group-positions] ◀──────────────┤
+ *                    flush per group type ──▶ destination (Admin) ◀─────────────────┤
+ *                                             dead-letter topic ◀───────────────────┤
+ *                                translate: offset-sync-history (global store) ◀────┘
+ *                                                              ▲
  *  mm2-offset-syncs.&lt;dest&gt;.internal ──▶ OffsetSyncHistoryWriter ──▶ &lt;app&gt;-offset-sync-history (compacted)
  * </pre>
  *
- * With {@code translation=identity} the offset-sync branch and the global store are left out.
+ * With {@code translation=identity} the offset-sync branch and the global store are left out; with
+ * {@code sync.share.groups=false} the share-state branch. The share positions topic has as many partitions as
+ * {@code __consumer_offsets} and is partitioned the same way ({@link GroupPartitioner}), so partition {@code i} of
+ * both reaches the same task: the one that owns the group.
  */
 public final class SextantTopology {
 
@@ -33,6 +41,10 @@ public final class SextantTopology {
     public static final String CONSUMER_OFFSETS_TOPIC = "__consumer_offsets";
     static final String DLQ_SINK = "dead-letter-sink";
     static final String SYNC_DLQ_SINK = "offset-sync-dead-letter-sink";
+    static final String SHARE_DLQ_SINK = "share-state-dead-letter-sink";
+    static final String SHARE_POSITIONS_SINK = "share-positions-sink";
+    static final String GROUP_PROCESSOR = "group-sync-processor";
+    public static final String SHARE_STATE_TOPIC = "__share_group_state";
     static final String HISTORY_SINK = "offset-sync-history-sink";
 
     private SextantTopology() {
@@ -61,16 +73,34 @@ public final class SextantTopology {
         topology.addSource(AutoOffsetReset.earliest(), "consumer-offsets-source",
                 Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                 Pattern.compile(Pattern.quote(CONSUMER_OFFSETS_TOPIC)));
-        topology.addProcessor("consumer-offsets-processor",
-                () -> new ConsumerOffsetsProcessor(settings, runtime.view(), runtime.applier(), metrics), "consumer-offsets-source");
+        List<String> groupInputs = new ArrayList<>(List.of("consumer-offsets-source"));
+        if (settings.syncShareGroups()) {
+            topology.addSource(AutoOffsetReset.earliest(), "share-state-source",
+                    Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
+                    Pattern.compile(Pattern.quote(SHARE_STATE_TOPIC)));
+            topology.addProcessor("share-state-processor", () -> new ShareStateProcessor(settings, metrics),
+                    "share-state-source");
+            topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ShareStateProcessor.STORE),
+                    Serdes.Bytes(), Serdes.ByteArray()), "share-state-processor");
+            topology.addSink(SHARE_POSITIONS_SINK, settings.sharePositionsTopic(), Serdes.String().serializer(),
+                    Serdes.ByteArray().serializer(), new GroupPartitioner<byte[]>(), "share-state-processor");
+            topology.addSink(SHARE_DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(),
+                    deadLetters.serializer(), "share-state-processor");
+            // read back in the tasks that own the groups: same partition count and partitioning as __consumer_offsets
+            topology.addSource(AutoOffsetReset.earliest(), "share-positions-source",
+                    Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(), settings.sharePositionsTopic());
+            groupInputs.add("share-positions-source");
+        }
+        topology.addProcessor(GROUP_PROCESSOR,
+                () -> new GroupSyncProcessor(settings, runtime), groupInputs.toArray(String[]::new));
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PositionStore.NAME),
-                Serdes.Bytes(), Serdes.ByteArray()), "consumer-offsets-processor");
+                Serdes.Bytes(), Serdes.ByteArray()), GROUP_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GroupStore.NAME),
-                Serdes.String(), Serdes.ByteArray()), "consumer-offsets-processor");
+                Serdes.String(), Serdes.ByteArray()), GROUP_PROCESSOR);
 
         // one dead-letter sink per sub-topology: a shared sink would fuse the two into one
         topology.addSink(DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(), deadLetters.serializer(),
-                "consumer-offsets-processor");
+                GROUP_PROCESSOR);
         if (!settings.identityTranslation()) {
             topology.addSink(SYNC_DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(),
                     deadLetters.serializer(), "offset-sync-history-writer");

@@ -1,14 +1,15 @@
 package dev.sextant.topology;
 
-import dev.sextant.apply.ConsumerGroupApplier;
+import dev.sextant.apply.GroupApplier;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
+import dev.sextant.source.SourceTopicNames;
 
 /**
  * The instance-wide collaborators every task of the topology shares: the destination view and applier, the
  * source's offsets for pruning, the meters. Tests pass in-memory ones.
  */
-public record SyncRuntime(DestinationView view, ConsumerGroupApplier applier, SourceOffsets source,
-                          SextantMetrics metrics) {
+public record SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
+                          SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics) {
 }

@@ -37,6 +37,11 @@ public record SyncSettings(
         return applicationId + "-offset-sync-history";
     }
 
+    /** Sextant's own topic carrying share start offsets to the task that owns each share group. */
+    public String sharePositionsTopic() {
+        return applicationId + "-share-positions";
+    }
+
     /** The topic a source topic is mirrored to on the destination. */
     public String destinationTopic(String sourceTopic) {
         return replicationPolicy.formatRemoteTopic(sourceAlias, sourceTopic);

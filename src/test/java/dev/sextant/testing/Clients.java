@@ -169,4 +169,83 @@ public final class Clients {
         }
         return values;
     }
+
+    /** Sets the group config share.auto.offset.reset=earliest, so a new share group starts at the log start. */
+    public static void shareFromEarliest(LocalClusters clusters, LocalKafkaBroker cluster, String group) {
+        try (Admin admin = clusters.admin(cluster)) {
+            var resource = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.GROUP, group);
+            var op = new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                    "share.auto.offset.reset", "earliest"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot configure share group " + group, e);
+        }
+    }
+
+    /**
+     * A share consumer in {@code group} receives and acknowledges (ACCEPT) records of {@code topic} until it has
+     * acknowledged at least {@code atLeast}, then commits and closes. Returns the acknowledged offsets per partition.
+     */
+    public static Map<Integer, java.util.SortedSet<Long>> consumeShare(LocalKafkaBroker cluster, String group,
+                                                                       String topic, int atLeast) {
+        Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put("share.acknowledgement.mode", "explicit");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+        Map<Integer, java.util.SortedSet<Long>> acked = new HashMap<>();
+        int total = 0;
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaShareConsumer<String, String>(props,
+                new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (total < atLeast) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("share group " + group + " received only " + total + " records");
+                }
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    consumer.acknowledge(r, org.apache.kafka.clients.consumer.AcknowledgeType.ACCEPT);
+                    acked.computeIfAbsent(r.partition(), p -> new java.util.TreeSet<>()).add(r.offset());
+                    total++;
+                }
+                consumer.commitSync();
+            }
+        }
+        return acked;
+    }
+
+    /** The first offset not in {@code acked} (the contiguous acknowledged prefix from 0). */
+    public static long contiguousPrefix(java.util.SortedSet<Long> acked) {
+        long next = 0;
+        for (long offset : acked) {
+            if (offset != next) {
+                break;
+            }
+            next++;
+        }
+        return next;
+    }
+
+    /** Share-partition start offsets of a share group, by partition of {@code topic}. */
+    public static Map<Integer, Long> shareStartOffsets(LocalClusters clusters, LocalKafkaBroker cluster, String group,
+                                                       String topic) {
+        try (Admin admin = clusters.admin(cluster)) {
+            Map<Integer, Long> out = new HashMap<>();
+            admin.listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()))
+                    .partitionsToOffsetInfo(group).get(30, TimeUnit.SECONDS).forEach((tp, info) -> {
+                        if (info != null && tp.topic().equals(topic)) {
+                            out.put(tp.partition(), info.startOffset());
+                        }
+                    });
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot list share offsets of " + group, e);
+        }
+    }
 }

@@ -9,6 +9,13 @@ import org.apache.kafka.coordinator.group.generated.OffsetCommitKey;
 import org.apache.kafka.coordinator.group.generated.OffsetCommitValue;
 import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataKey;
 import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataValue;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataKey;
+import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue;
+import org.apache.kafka.coordinator.share.generated.ShareSnapshotKey;
+import org.apache.kafka.coordinator.share.generated.ShareSnapshotValue;
+import org.apache.kafka.coordinator.share.generated.ShareUpdateKey;
+import org.apache.kafka.coordinator.share.generated.ShareUpdateValue;
 import org.apache.kafka.streams.KeyValue;
 
 /** Records as the brokers write them to their internal topics, built with Kafka's own writers. */
@@ -42,6 +49,50 @@ public final class CoordinatorRecords {
     public static KeyValue<byte[], byte[]> shareGroup(String group) {
         byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(new ShareGroupMetadataKey().setGroupId(group));
         byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0, new ShareGroupMetadataValue().setEpoch(1));
+        return KeyValue.pair(key, value);
+    }
+
+    /** One state batch: {first, last, deliveryState} (0 available, 2 acknowledged, 4 archived). */
+    public record Batch(long first, long last, int state) {
+    }
+
+    public static KeyValue<byte[], byte[]> shareSnapshot(String group, Uuid topicId, int partition, long startOffset,
+                                                         Batch... batches) {
+        byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(new ShareSnapshotKey().setGroupId(group)
+                .setTopicId(topicId).setPartition(partition));
+        byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0, new ShareSnapshotValue().setSnapshotEpoch(0)
+                .setStateEpoch(1).setLeaderEpoch(0).setStartOffset(startOffset).setStateBatches(
+                        java.util.Arrays.stream(batches).map(b -> new ShareSnapshotValue.StateBatch()
+                                .setFirstOffset(b.first()).setLastOffset(b.last()).setDeliveryState((byte) b.state())
+                                .setDeliveryCount((short) 1)).toList()));
+        return KeyValue.pair(key, value);
+    }
+
+    public static KeyValue<byte[], byte[]> shareUpdate(String group, Uuid topicId, int partition, long startOffset,
+                                                       Batch... batches) {
+        byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(new ShareUpdateKey().setGroupId(group)
+                .setTopicId(topicId).setPartition(partition));
+        byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0, new ShareUpdateValue().setSnapshotEpoch(0)
+                .setLeaderEpoch(0).setStartOffset(startOffset).setStateBatches(
+                        java.util.Arrays.stream(batches).map(b -> new ShareUpdateValue.StateBatch()
+                                .setFirstOffset(b.first()).setLastOffset(b.last()).setDeliveryState((byte) b.state())
+                                .setDeliveryCount((short) 1)).toList()));
+        return KeyValue.pair(key, value);
+    }
+
+    public static KeyValue<byte[], byte[]> shareStateDeleted(String group, Uuid topicId, int partition) {
+        return KeyValue.pair(MessageUtil.toCoordinatorTypePrefixedBytes(new ShareSnapshotKey().setGroupId(group)
+                .setTopicId(topicId).setPartition(partition)), null);
+    }
+
+    /** The share group's ShareGroupStatePartitionMetadata record: which topics (id and name) it initialized. */
+    public static KeyValue<byte[], byte[]> shareGroupTopics(String group, Uuid topicId, String topic, int partitions) {
+        byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(new ShareGroupStatePartitionMetadataKey()
+                .setGroupId(group));
+        java.util.List<Integer> parts = java.util.stream.IntStream.range(0, partitions).boxed().toList();
+        byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0, new ShareGroupStatePartitionMetadataValue()
+                .setInitializedTopics(java.util.List.of(new ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo()
+                        .setTopicId(topicId).setTopicName(topic).setPartitions(parts))));
         return KeyValue.pair(key, value);
     }
 

@@ -141,6 +141,48 @@ public final class InMemoryDestination implements DestinationClient {
         return CompletableFuture.completedFuture(result);
     }
 
+    /** Share-partition start offsets of share groups. */
+    public final Map<String, Map<TopicPartition, Long>> shareOffsets = new ConcurrentHashMap<>();
+    public final AtomicInteger shareAlterCalls = new AtomicInteger();
+
+    public void activeShareGroup(String group) {
+        groups.put(group, new DestinationGroup(group, GroupType.SHARE, "share", true, "STABLE"));
+    }
+
+    public Long startOffset(String group, String topic, int partition) {
+        return shareOffsets.getOrDefault(group, Map.of()).get(new TopicPartition(topic, partition));
+    }
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, Throwable>> alterShareGroupOffsets(
+            String group, Map<TopicPartition, Long> wanted) {
+        shareAlterCalls.incrementAndGet();
+        if (unreachable) {
+            return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
+        }
+        DestinationGroup existing = groups.get(group);
+        if (existing != null && existing.type() != GroupType.SHARE) {
+            return CompletableFuture.failedFuture(
+                    new GroupIdNotFoundException("Group " + group + " is not a share group."));
+        }
+        if (existing != null && existing.active()) {
+            return CompletableFuture.failedFuture(
+                    new org.apache.kafka.common.errors.GroupNotEmptyException("The group is not empty."));
+        }
+        Map<TopicPartition, Throwable> result = new HashMap<>();
+        wanted.forEach((tp, offset) -> {
+            Integer count = topics.get(tp.topic());
+            if (count == null || tp.partition() >= count) {
+                result.put(tp, new UnknownTopicOrPartitionException("unknown " + tp));
+            } else {
+                shareOffsets.computeIfAbsent(group, g -> new ConcurrentHashMap<>()).put(tp, offset);
+                result.put(tp, null);
+            }
+        });
+        groups.putIfAbsent(group, new DestinationGroup(group, GroupType.SHARE, "share", false, "EMPTY"));
+        return CompletableFuture.completedFuture(result);
+    }
+
     @Override
     public void close() {
     }

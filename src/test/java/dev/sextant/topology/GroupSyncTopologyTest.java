@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.deadletter.Reason;
@@ -43,8 +44,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The consumer-group sync end to end inside one task: decode, filter, translate, coalesce, guard, dead-letter. */
-class ConsumerGroupSyncTopologyTest {
+/** The group sync inside the topology, consumer and share groups: decode, filter, translate, coalesce, guard, dead-letter. */
+class GroupSyncTopologyTest {
 
     private static final String APP = "sextant-test";
     private static final String SYNCS = "mm2-offset-syncs.destination.internal";
@@ -57,6 +58,18 @@ class ConsumerGroupSyncTopologyTest {
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final java.util.Map<org.apache.kafka.common.TopicPartition, Long> floorAnswer =
             new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Map<org.apache.kafka.common.Uuid, String> sourceTopicIds =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final dev.sextant.source.SourceTopicNames topicNames = new dev.sextant.source.SourceTopicNames() {
+        @Override
+        public java.util.Optional<String> name(org.apache.kafka.common.Uuid id) {
+            return java.util.Optional.ofNullable(sourceTopicIds.get(id));
+        }
+
+        @Override
+        public void close() {
+        }
+    };
     private final SourceOffsets floors = new SourceOffsets() {
         @Override
         public java.util.concurrent.CompletableFuture<java.util.Map<org.apache.kafka.common.TopicPartition, Long>>
@@ -72,6 +85,7 @@ class ConsumerGroupSyncTopologyTest {
     private TestInputTopic<byte[], byte[]> commits;
     private TestInputTopic<byte[], byte[]> syncs;
     private TestOutputTopic<String, DeadLetterRecord> deadLetters;
+    private TestInputTopic<byte[], byte[]> shareState;
     private DestinationView view;
 
     private void start(boolean identity, boolean followRewinds) {
@@ -86,13 +100,16 @@ class ConsumerGroupSyncTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        SyncRuntime runtime = new SyncRuntime(view, applier, floors, new SextantMetrics(registry));
+        SyncRuntime runtime = new SyncRuntime(view, applier, new ShareGroupApplier(destination), floors,
+                topicNames, new SextantMetrics(registry));
         driver = new TopologyTestDriver(SextantTopology.build(settings, runtime), props, clock.instant());
         commits = driver.createInputTopic("__consumer_offsets", Serdes.ByteArray().serializer(),
                 Serdes.ByteArray().serializer());
         if (!identity) {
             syncs = driver.createInputTopic(SYNCS, Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
         }
+        shareState = driver.createInputTopic("__share_group_state", Serdes.ByteArray().serializer(),
+                Serdes.ByteArray().serializer());
         deadLetters = driver.createOutputTopic("sextant.conflicts", Serdes.String().deserializer(),
                 new DeadLetterSerde().deserializer());
     }
@@ -382,5 +399,96 @@ class ConsumerGroupSyncTopologyTest {
         commit("billing", "orders", 0, 450); // the floor itself still translates
         flush();
         assertEquals(406L, destination.committed("billing", "source.orders", 0));
+    }
+
+    // ---- share groups -------------------------------------------------------------------------------------------
+
+    private static final org.apache.kafka.common.Uuid ORDERS_ID = org.apache.kafka.common.Uuid.randomUuid();
+
+    private void pipe(TestInputTopic<byte[], byte[]> topic, KeyValue<byte[], byte[]> kv) {
+        topic.pipeInput(kv.key, kv.value);
+    }
+
+    private void shareGroupOnSource(String group) {
+        pipe(commits, shareGroup(group));
+        pipe(commits, dev.sextant.testing.CoordinatorRecords.shareGroupTopics(group, ORDERS_ID, "orders", 3));
+    }
+
+    @Test
+    void appliesTheEffectiveShareStartOffsetPastTheAcknowledgedPrefix() {
+        start(true, true);
+        destination.topic("source.orders", 3);
+        shareGroupOnSource("shipping");
+        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareSnapshot("shipping", ORDERS_ID, 0, 10));
+        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareUpdate("shipping", ORDERS_ID, 0, 10,
+                new dev.sextant.testing.CoordinatorRecords.Batch(10, 29, 2)));
+        flush();
+
+        assertEquals(30L, destination.startOffset("shipping", "source.orders", 0),
+                "acknowledged 10..29 are not redelivered");
+        assertEquals(0, destination.alterCalls.get(), "never written as a consumer group");
+        assertEquals(1, destination.shareAlterCalls.get());
+        PartitionPosition p = position("shipping", "orders", 0);
+        assertEquals(PositionStatus.APPLIED, p.status());
+        assertEquals(30, p.sourceOffset());
+    }
+
+    @Test
+    void translatesShareOffsetsThroughTheOffsetSyncs() {
+        start(false, true);
+        destination.topic("source.orders", 3);
+        sync("orders", 1, 0, 100);
+        sync("orders", 1, 50, 150);
+        shareGroupOnSource("shipping");
+        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareSnapshot("shipping", ORDERS_ID, 1, 0,
+                new dev.sextant.testing.CoordinatorRecords.Batch(0, 49, 2),
+                new dev.sextant.testing.CoordinatorRecords.Batch(50, 59, 4),
+                new dev.sextant.testing.CoordinatorRecords.Batch(60, 60, 0)));
+        flush();
+
+        assertEquals(151L, destination.startOffset("shipping", "source.orders", 1), "60 -> sync 50->150, +1");
+        assertEquals(9, position("shipping", "orders", 1).bound());
+    }
+
+    @Test
+    void aConsumerGroupOfTheSameNameIsATypeConflictAndAnActiveShareGroupIsLeftAlone() {
+        start(true, true);
+        destination.topic("source.orders", 3);
+        destination.emptyConsumerGroup("shipping");
+        destination.activeShareGroup("packing");
+        shareGroupOnSource("shipping");
+        shareGroupOnSource("packing");
+        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareSnapshot("shipping", ORDERS_ID, 0, 5));
+        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareSnapshot("packing", ORDERS_ID, 0, 7));
+        commit("billing", "orders", 0, 42); // a consumer group syncing beside them
+        flush();
+
+        List<DeadLetterRecord> records = deadLetters.readValuesToList();
+        assertEquals(2, records.size(), records.toString());
+        assertTrue(records.stream().anyMatch(r -> r.group().equals("shipping") && r.reason() == Reason.TYPE_CONFLICT
+                && r.groupType().equals("share")));
+        assertTrue(records.stream().anyMatch(r -> r.group().equals("packing") && r.reason() == Reason.GROUP_ACTIVE));
+        assertNull(destination.startOffset("shipping", "source.orders", 0));
+        assertNull(destination.startOffset("packing", "source.orders", 0));
+        assertEquals(42L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
+    void namesTopicsByIdFromTheSourceWhenTheGroupRecordIsMissingAndForgetsDeletedState() {
+        start(true, true);
+        destination.topic("source.orders", 3);
+        org.apache.kafka.common.Uuid unknown = org.apache.kafka.common.Uuid.randomUuid();
+        pipe(commits, shareGroup("shipping"));
+        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareSnapshot("shipping", unknown, 2, 12));
+        flush();
+        assertNull(destination.startOffset("shipping", "source.orders", 2), "name unknown: kept, not written");
+
+        sourceTopicIds.put(unknown, "orders"); // the source's Admin API answered
+        flush();
+        assertEquals(12L, destination.startOffset("shipping", "source.orders", 2));
+
+        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareStateDeleted("shipping", unknown, 2));
+        flush();
+        assertNull(position("shipping", "orders", 2));
     }
 }

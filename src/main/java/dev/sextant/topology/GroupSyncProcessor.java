@@ -1,7 +1,5 @@
 package dev.sextant.topology;
 
-import dev.sextant.apply.ConsumerGroupApplier;
-import dev.sextant.apply.DestinationView;
 import dev.sextant.decode.ConsumerOffsetsDecoder;
 import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.decode.GroupKind;
@@ -21,6 +19,7 @@ import dev.sextant.translate.IdentityTranslator;
 import dev.sextant.translate.OffsetSyncTranslator;
 import dev.sextant.translate.OffsetTranslator;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,11 +40,10 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * Records it cannot decode are counted and become {@code UNDECODABLE} dead-letter records; it never throws on
  * input.
  */
-final class ConsumerOffsetsProcessor implements Processor<byte[], byte[], Object, Object> {
+final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Object> {
 
     private final SyncSettings settings;
-    private final DestinationView view;
-    private final ConsumerGroupApplier applier;
+    private final SyncRuntime runtime;
     private final SextantMetrics metrics;
     private final Map<String, Boolean> groupIncluded = new HashMap<>();
     private final Map<String, Boolean> topicIncluded = new HashMap<>();
@@ -54,12 +52,10 @@ final class ConsumerOffsetsProcessor implements Processor<byte[], byte[], Object
     private GroupStore groups;
     private GroupSyncFlusher flusher;
 
-    ConsumerOffsetsProcessor(SyncSettings settings, DestinationView view, ConsumerGroupApplier applier,
-                             SextantMetrics metrics) {
+    GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime) {
         this.settings = settings;
-        this.view = view;
-        this.applier = applier;
-        this.metrics = metrics;
+        this.runtime = runtime;
+        this.metrics = runtime.metrics();
     }
 
     @Override
@@ -81,8 +77,7 @@ final class ConsumerOffsetsProcessor implements Processor<byte[], byte[], Object
             bounded = new GroupSyncFlusher.BoundedPositions(tp -> history.newest(tp.topic(), tp.partition())
                     .map(OffsetSyncPoint::upstreamOffset).orElse(null));
         }
-        flusher = new GroupSyncFlusher(settings, positions, groups, translator, bounded, view, applier, metrics,
-                this::deadLetter);
+        flusher = new GroupSyncFlusher(settings, runtime, positions, groups, translator, bounded, this::deadLetter);
         flusher.recover();
         metrics.groupsTrackedDelta(groups.size());
         context.schedule(Duration.ofMillis(settings.syncIntervalMs()), PunctuationType.WALL_CLOCK_TIME,
@@ -91,6 +86,10 @@ final class ConsumerOffsetsProcessor implements Processor<byte[], byte[], Object
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        if (context.recordMetadata().map(m -> m.topic().equals(settings.sharePositionsTopic())).orElse(false)) {
+            onSharePosition(new String(record.key(), StandardCharsets.UTF_8), SharePosition.fromBytes(record.value()));
+            return;
+        }
         ConsumerOffsetsRecord decoded;
         try {
             decoded = ConsumerOffsetsDecoder.decode(record.key(), record.value());
@@ -110,6 +109,8 @@ final class ConsumerOffsetsProcessor implements Processor<byte[], byte[], Object
             onGroupType(seen);
         } else if (decoded instanceof ConsumerOffsetsRecord.GroupDeleted deleted) {
             onGroupDeleted(deleted);
+        } else if (decoded instanceof ConsumerOffsetsRecord.ShareGroupTopics topics) {
+            onShareGroupTopics(topics);
         } else {
             metrics.skipped(decoded.getClass().getSimpleName());
         }
@@ -148,10 +149,57 @@ final class ConsumerOffsetsProcessor implements Processor<byte[], byte[], Object
         if (old == null) {
             metrics.groupsTrackedDelta(1);
         }
-        GroupRecord next = new GroupRecord(type, seen.protocolType(), old == null ? null : old.openReason());
+        GroupRecord next = old == null ? GroupRecord.of(type).withType(type, seen.protocolType())
+                : old.withType(type, seen.protocolType());
         if (!next.equals(old)) {
             groups.put(seen.group(), next);
         }
+    }
+
+    private void onShareGroupTopics(ConsumerOffsetsRecord.ShareGroupTopics topics) {
+        GroupRecord old = groups.get(topics.group());
+        if (old == null) {
+            metrics.groupsTrackedDelta(1);
+            old = GroupRecord.of(GroupType.SHARE);
+        }
+        Map<String, String> names = new HashMap<>(old.shareTopics());
+        topics.topicNamesById().forEach((id, name) -> names.put(id.toString(), name));
+        groups.put(topics.group(), old.withShareTopics(names));
+    }
+
+    /**
+     * A share partition's effective start offset moved (or its state was deleted: offset -1). Share state is keyed
+     * by topic id; the name comes from the group's own metadata, else from the source's Admin API, and until it is
+     * known the position is kept under a placeholder topic ({@link SharePlaceholders}) that the flush resolves.
+     */
+    private void onSharePosition(String group, SharePosition share) {
+        if (!groupIncluded.computeIfAbsent(group, settings.includeGroup()::test) || !settings.syncShareGroups()) {
+            return;
+        }
+        GroupRecord record = groups.get(group);
+        if (record == null) {
+            record = GroupRecord.of(GroupType.SHARE);
+            groups.put(group, record);
+            metrics.groupsTrackedDelta(1);
+        }
+        String topic = SharePlaceholders.name(record, share.topicId(), runtime.topicNames());
+        if (!SharePlaceholders.isPlaceholder(topic)
+                && !topicIncluded.computeIfAbsent(topic, settings.includeTopic()::test)) {
+            metrics.filtered("topic");
+            return;
+        }
+        PositionKey key = new PositionKey(group, topic, share.partition());
+        if (share.offset() < 0) {
+            positions.delete(key);
+            return;
+        }
+        PartitionPosition old = positions.get(key);
+        if (old != null && old.sourceOffset() == share.offset()) {
+            return;
+        }
+        positions.put(key, old == null ? PartitionPosition.committed(share.offset(), share.timestamp())
+                : old.withCommit(share.offset(), share.timestamp()));
+        flusher.markPending(group);
     }
 
     private void onGroupDeleted(ConsumerOffsetsRecord.GroupDeleted deleted) {

@@ -1,0 +1,85 @@
+package dev.sextant.apply;
+
+import dev.sextant.apply.GroupOutcome.PartitionOutcome;
+import dev.sextant.deadletter.Reason;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The share-group phase: writes share-partition start offsets with {@code alterShareGroupOffsets}, one request per
+ * group per flush. The call creates a share group that does not exist on the destination yet; it fails with
+ * {@code GroupNotEmptyException} while the group has members ({@code GROUP_ACTIVE}) and with
+ * {@code GroupIdNotFoundException} when the id belongs to a consumer or streams group ({@code TYPE_CONFLICT}).
+ *
+ * <p>Share offsets carry no metadata, so unlike consumer groups Sextant cannot tell its own writes from a destination
+ * consumer's: the {@code DESTINATION_DIVERGED} guard does not exist for share groups, and the active-group guard is
+ * what keeps a live share group on the destination untouched.
+ */
+public final class ShareGroupApplier implements GroupApplier {
+
+    private static final Logger log = LoggerFactory.getLogger(ShareGroupApplier.class);
+
+    private final DestinationClient client;
+
+    public ShareGroupApplier(DestinationClient client) {
+        this.client = client;
+    }
+
+    @Override
+    public void apply(Map<String, List<PlannedPartition>> plans, Consumer<GroupOutcome> done) {
+        plans.forEach((group, parts) -> {
+            Map<TopicPartition, Long> offsets = new HashMap<>();
+            Map<TopicPartition, PlannedPartition> byPartition = new HashMap<>();
+            parts.forEach(p -> {
+                offsets.put(p.destination(), p.translatedOffset());
+                byPartition.put(p.destination(), p);
+            });
+            client.alterShareGroupOffsets(group, offsets)
+                    .thenApply(errors -> {
+                        Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
+                        errors.forEach((tp, err) -> {
+                            PlannedPartition p = byPartition.get(tp);
+                            if (err == null) {
+                                outcomes.put(p.key(), new PartitionOutcome(PositionStatus.APPLIED, p.translatedOffset(), true));
+                            } else if (err instanceof UnknownTopicOrPartitionException) {
+                                outcomes.put(p.key(), new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1));
+                            } else {
+                                log.debug("Writing {} of share group {} failed, will retry: {}", tp, group, err.toString());
+                                outcomes.put(p.key(), new PartitionOutcome(PositionStatus.PENDING, -1));
+                            }
+                        });
+                        return new GroupOutcome(group, null, false, null, outcomes);
+                    })
+                    .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
+                    .thenAccept(done);
+        });
+    }
+
+    private static GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {
+        Reason reason;
+        PositionStatus status;
+        if (err instanceof GroupNotEmptyException) {
+            reason = Reason.GROUP_ACTIVE;
+            status = PositionStatus.GROUP_ACTIVE;
+        } else if (err instanceof GroupIdNotFoundException) {
+            reason = Reason.TYPE_CONFLICT;
+            status = PositionStatus.TYPE_CONFLICT;
+        } else {
+            log.warn("Cannot apply share group {} on the destination now, will retry: {}", group, err.toString());
+            return new GroupOutcome(group, null, true, err.toString(), Map.of());
+        }
+        Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
+        parts.forEach(p -> outcomes.put(p.key(), new PartitionOutcome(status, -1)));
+        return new GroupOutcome(group, reason, false, err.getClass().getSimpleName() + ": " + err.getMessage(), outcomes);
+    }
+}

@@ -1,0 +1,100 @@
+package dev.sextant.topology;
+
+import dev.sextant.decode.ShareStateDecoder;
+import dev.sextant.decode.ShareStateRecord;
+import dev.sextant.decode.UndecodableRecordException;
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.deadletter.Reason;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.GroupType;
+import dev.sextant.state.SharePartitionState;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Replays {@code __share_group_state} (snapshots, updates, deletions) into the state of every share partition, and
+ * whenever a partition's effective start offset moves, sends it to the task that owns the group. The share state
+ * topic is partitioned by (group, topic, partition) and {@code __consumer_offsets} by group, hence the hop.
+ */
+final class ShareStateProcessor implements Processor<byte[], byte[], Object, Object> {
+
+    static final String STORE = "share-state";
+
+    private final SyncSettings settings;
+    private final SextantMetrics metrics;
+    private final Map<String, Boolean> groupIncluded = new HashMap<>();
+    private ProcessorContext<Object, Object> context;
+    private KeyValueStore<Bytes, byte[]> states;
+
+    ShareStateProcessor(SyncSettings settings, SextantMetrics metrics) {
+        this.settings = settings;
+        this.metrics = metrics;
+    }
+
+    @Override
+    public void init(ProcessorContext<Object, Object> context) {
+        this.context = context;
+        this.states = context.getStateStore(STORE);
+    }
+
+    @Override
+    public void process(Record<byte[], byte[]> record) {
+        ShareStateRecord decoded;
+        try {
+            decoded = ShareStateDecoder.decode(record.key(), record.value());
+        } catch (UndecodableRecordException e) {
+            String where = context.recordMetadata().map(SextantTopology::where).orElse("?");
+            metrics.undecodable("__share_group_state");
+            context.forward(new Record<>(e.group().orElse(null), new DeadLetterRecord(e.group().orElse(null),
+                    GroupType.SHARE.label(), Reason.UNDECODABLE, List.of(), "record at " + where + ": "
+                    + e.getMessage(), null, settings.clock().millis(), settings.instance()), record.timestamp()),
+                    SextantTopology.SHARE_DLQ_SINK);
+            return;
+        }
+        if (!groupIncluded.computeIfAbsent(decoded.group(), settings.includeGroup()::test)) {
+            return;
+        }
+        Bytes key = key(decoded);
+        byte[] raw = states.get(key);
+        SharePartitionState before = raw == null ? SharePartitionState.empty() : SharePartitionState.fromBytes(raw);
+        if (decoded instanceof ShareStateRecord.ShareStateDeleted) {
+            states.delete(key);
+            if (before.lastForwarded() >= 0) {
+                forward(decoded, -1, record.timestamp());
+            }
+            return;
+        }
+        SharePartitionState after = decoded instanceof ShareStateRecord.ShareSnapshot snapshot
+                ? before.snapshot(snapshot.startOffset(), snapshot.stateBatches())
+                : before.update(((ShareStateRecord.ShareUpdate) decoded).startOffset(),
+                        ((ShareStateRecord.ShareUpdate) decoded).stateBatches());
+        long effective = after.effectiveStartOffset();
+        if (effective >= 0 && effective != after.lastForwarded()) {
+            forward(decoded, effective, record.timestamp());
+            after = after.forwarded(effective);
+        }
+        states.put(key, after.toBytes());
+    }
+
+    private void forward(ShareStateRecord state, long offset, long timestamp) {
+        metrics.commitRead(GroupType.SHARE);
+        context.forward(new Record<>(state.group(),
+                new SharePosition(state.topicId(), state.partition(), offset, timestamp).toBytes(), timestamp),
+                SextantTopology.SHARE_POSITIONS_SINK);
+    }
+
+    private static Bytes key(ShareStateRecord state) {
+        byte[] group = state.group().getBytes(StandardCharsets.UTF_8);
+        return Bytes.wrap(ByteBuffer.allocate(2 + group.length + 16 + 4).putShort((short) group.length).put(group)
+                .putLong(state.topicId().getMostSignificantBits()).putLong(state.topicId().getLeastSignificantBits())
+                .putInt(state.partition()).array());
+    }
+}
