@@ -41,6 +41,19 @@ class IdentitySyncIT {
             });
             committed.forEach((p, o) -> assertEquals(o, synced.get(p).offset(), "partition " + p));
             assertTrue(synced.get(0).metadata().startsWith("sextant/sextant-it-identity"));
+
+            // a share group: destination start offset == the effective source start offset
+            Clients.shareFromEarliest(clusters, clusters.source(), "ledger-shipping");
+            Map<Integer, java.util.SortedSet<Long>> acked = Clients.consumeShare(clusters.source(), "ledger-shipping",
+                    "ledger", 300);
+            Map<Integer, Long> effective = new java.util.HashMap<>();
+            acked.forEach((p, offsets) -> effective.put(p, Clients.contiguousPrefix(offsets)));
+            Map<Integer, Long> lastSeen = new java.util.HashMap<>();
+            Await.until(Duration.ofSeconds(45), "ledger-shipping synced " + effective + ", seen " + lastSeen, () -> {
+                lastSeen.clear();
+                lastSeen.putAll(Clients.shareStartOffsets(clusters, clusters.destination(), "ledger-shipping", "ledger"));
+                return effective.entrySet().stream().allMatch(e -> e.getValue().equals(lastSeen.get(e.getKey())));
+            });
         }
     }
 }

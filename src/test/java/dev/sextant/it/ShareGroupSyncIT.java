@@ -173,15 +173,16 @@ class ShareGroupSyncIT {
         first.forEach((p, offsets) -> prefix.put(p, Clients.contiguousPrefix(offsets)));
         Map<Integer, Long> before = awaitShareSynced(group, prefix);
 
+        // a member on the destination, subscribed to a topic of its own so it moves no start offset of source.orders
+        clusters.createTopic(clusters.destination(), "shipping-live-idle", 1);
         AtomicBoolean running = new AtomicBoolean(true);
         List<Throwable> memberErrors = new ArrayList<>();
         Thread member = new Thread(() -> {
             Map<String, Object> props = new HashMap<>(clusters.destination().clientProperties());
             props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-            props.put("share.acknowledgement.mode", "explicit"); // never acknowledges: its start offset stays put
             try (KafkaShareConsumer<String, String> consumer = new KafkaShareConsumer<>(props,
                     new StringDeserializer(), new StringDeserializer())) {
-                consumer.subscribe(List.of("source.orders"));
+                consumer.subscribe(List.of("shipping-live-idle"));
                 while (running.get()) {
                     consumer.poll(Duration.ofMillis(100));
                 }
