@@ -126,27 +126,20 @@ public final class ConsumerGroupApplier implements GroupApplier {
     }
 
     private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {
-        Reason reason;
-        PositionStatus status;
         if (err instanceof UnknownMemberIdException || err instanceof GroupNotEmptyException
                 || err instanceof RebalanceInProgressException || err instanceof IllegalGenerationException
                 || err instanceof FencedMemberEpochException) {
-            reason = Reason.GROUP_ACTIVE;
-            status = PositionStatus.GROUP_ACTIVE;
-        } else if (err instanceof GroupIdNotFoundException) {
-            // the broker answers "group id not found" when the id belongs to a share group
-            reason = Reason.TYPE_CONFLICT;
-            status = PositionStatus.TYPE_CONFLICT;
-        } else {
-            return retry(group, err);
+            return GroupOutcome.refused(group, parts, Reason.GROUP_ACTIVE, PositionStatus.GROUP_ACTIVE, err);
         }
-        Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
-        parts.forEach(p -> outcomes.put(p.key(), new PartitionOutcome(status, -1)));
-        return new GroupOutcome(group, reason, false, err.getClass().getSimpleName() + ": " + err.getMessage(), outcomes);
+        if (err instanceof GroupIdNotFoundException) {
+            // the broker answers "group id not found" when the id belongs to a share group
+            return GroupOutcome.refused(group, parts, Reason.TYPE_CONFLICT, PositionStatus.TYPE_CONFLICT, err);
+        }
+        return retry(group, err);
     }
 
     private static GroupOutcome retry(String group, Throwable err) {
         log.warn("Cannot apply group {} on the destination now, will retry: {}", group, err.toString());
-        return new GroupOutcome(group, null, true, err.toString(), Map.of());
+        return GroupOutcome.retry(group, err);
     }
 }

@@ -17,6 +17,20 @@ import java.util.Map;
 public record GroupOutcome(String group, Reason reason, boolean retry, String detail,
                            Map<PositionKey, PartitionOutcome> partitions) {
 
+    /** Every planned partition refused for the same group-level reason. */
+    static GroupOutcome refused(String group, java.util.List<PlannedPartition> parts, Reason reason,
+                                PositionStatus status, Throwable cause) {
+        Map<PositionKey, PartitionOutcome> outcomes = new java.util.HashMap<>();
+        parts.forEach(p -> outcomes.put(p.key(), new PartitionOutcome(status, -1)));
+        return new GroupOutcome(group, reason, false, cause.getClass().getSimpleName() + ": " + cause.getMessage(),
+                outcomes);
+    }
+
+    /** Nothing concluded (the destination could not be reached, or answered with a transient error). */
+    static GroupOutcome retry(String group, Throwable cause) {
+        return new GroupOutcome(group, null, true, cause.toString(), Map.of());
+    }
+
     /**
      * @param written true when this apply wrote the offset (false when the destination already held it)
      */

@@ -66,20 +66,13 @@ public final class ShareGroupApplier implements GroupApplier {
     }
 
     private static GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {
-        Reason reason;
-        PositionStatus status;
         if (err instanceof GroupNotEmptyException) {
-            reason = Reason.GROUP_ACTIVE;
-            status = PositionStatus.GROUP_ACTIVE;
-        } else if (err instanceof GroupIdNotFoundException) {
-            reason = Reason.TYPE_CONFLICT;
-            status = PositionStatus.TYPE_CONFLICT;
-        } else {
-            log.warn("Cannot apply share group {} on the destination now, will retry: {}", group, err.toString());
-            return new GroupOutcome(group, null, true, err.toString(), Map.of());
+            return GroupOutcome.refused(group, parts, Reason.GROUP_ACTIVE, PositionStatus.GROUP_ACTIVE, err);
         }
-        Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
-        parts.forEach(p -> outcomes.put(p.key(), new PartitionOutcome(status, -1)));
-        return new GroupOutcome(group, reason, false, err.getClass().getSimpleName() + ": " + err.getMessage(), outcomes);
+        if (err instanceof GroupIdNotFoundException) {
+            return GroupOutcome.refused(group, parts, Reason.TYPE_CONFLICT, PositionStatus.TYPE_CONFLICT, err);
+        }
+        log.warn("Cannot apply share group {} on the destination now, will retry: {}", group, err.toString());
+        return GroupOutcome.retry(group, err);
     }
 }

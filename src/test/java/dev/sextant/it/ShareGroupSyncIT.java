@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sextant.deadletter.DeadLetterReader;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.deadletter.Reason;
 import dev.sextant.local.LocalClusters;
 import dev.sextant.testing.Await;
 import dev.sextant.testing.Clients;
+import dev.sextant.testing.DeadLetters;
 import dev.sextant.testing.LocalClustersExtension;
 import dev.sextant.testing.OrdersTopic;
 import dev.sextant.testing.SextantInstance;
@@ -213,13 +213,6 @@ class ShareGroupSyncIT {
     }
 
     private static DeadLetterRecord awaitDeadLetter(String group, Reason reason) {
-        try (DeadLetterReader reader = new DeadLetterReader(clusters.source().clientProperties(), "sextant.conflicts")) {
-            List<DeadLetterRecord> seen = new ArrayList<>(reader.readToEnd(Duration.ofSeconds(10)));
-            return Await.value(SYNCED, reason + " dead letter for " + group, () -> {
-                seen.addAll(reader.poll(Duration.ofMillis(100)));
-                return seen.stream().filter(r -> group.equals(r.group()) && r.reason() == reason).findFirst()
-                        .orElse(null);
-            });
-        }
+        return DeadLetters.await(clusters, group, reason, SYNCED);
     }
 }
