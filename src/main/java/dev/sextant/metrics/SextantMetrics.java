@@ -23,9 +23,14 @@ public final class SextantMetrics {
     private final Map<GroupType, Timer> latency = new ConcurrentHashMap<>();
     private final AtomicLong groupsTracked = new AtomicLong();
 
+    private final Map<GroupType, Counter> commitsRead = new java.util.EnumMap<>(GroupType.class);
+
     public SextantMetrics(MeterRegistry registry) {
         this.registry = registry;
         registry.gauge("sextant.groups.tracked", groupsTracked);
+        for (GroupType type : GroupType.values()) {
+            commitsRead.put(type, counter("sextant.commits.read", "group_type", type.label()));
+        }
     }
 
     public MeterRegistry registry() {
@@ -34,7 +39,7 @@ public final class SextantMetrics {
 
     /** A source commit read from {@code __consumer_offsets} (or a share start offset from the state topic). */
     public void commitRead(GroupType type) {
-        counter("sextant.commits.read", "group_type", type.label()).increment();
+        commitsRead.get(type).increment(); // the per-commit path: no lookup by name
     }
 
     /** A record of an input topic that could not be decoded. */
