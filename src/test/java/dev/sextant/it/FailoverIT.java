@@ -118,21 +118,32 @@ class FailoverIT {
         Clients.produceNumbered(clusters.source(), topic, 1, 3_000, 3_000);
         clusters.awaitMirrored(topic, Duration.ofSeconds(60));
 
-        // Sextant runs (syncing no group) until its history holds syncs around offset 2500 and past it (syncs arrive
-        // in order, so none at or below 2500 is still to come), then stops
+        // The group commits a few records past a sync MirrorMaker 2 emitted (its spacing varies with load), so the
+        // translation is bounded; the next sync exists too.
+        List<Long> syncs = Await.value(SYNCED, "two MirrorMaker 2 syncs of " + topic + "-0", () -> {
+            List<Long> upstream = Clients.mirrorMakerSyncs(clusters.source(), topic, 0).stream().distinct().sorted()
+                    .toList();
+            return upstream.size() >= 2 ? upstream : null;
+        });
+        long syncBelow = syncs.get(syncs.size() - 2);
+        long syncAbove = syncs.get(syncs.size() - 1);
+        long committed = syncBelow + Math.min(5, syncAbove - syncBelow - 1);
+
+        // Sextant runs (syncing no group) until its history holds the sync above (syncs are copied in order, so every
+        // sync at or below the commit is there too), then stops
         SextantClient.Translation running;
         try (SextantInstance sextant = SextantInstance.start(clusters, app, Map.of("groups.include", "nothing"))) {
             SextantClient client = SextantClient.create("http://" + sextant.app().queryAddress());
-            running = Await.value(SYNCED, "offset syncs around 2500", () -> {
+            running = Await.value(SYNCED, "the history up to offset " + syncAbove, () -> {
                 try {
-                    SextantClient.Translation t = client.translate(topic, 0, 2_500);
-                    return t.bound() <= 100 && client.translate(topic, 0, 2_900).bound() <= 100 ? t : null;
+                    return client.translate(topic, 0, syncAbove).bound() == 0
+                            ? client.translate(topic, 0, committed) : null;
                 } catch (dev.sextant.client.SextantClientException e) {
                     return null; // 404 until a sync covers it
                 }
             });
         }
-        Clients.commit(clusters.source(), group, topic, Map.of(0, 2_500L));
+        Clients.commit(clusters.source(), group, topic, Map.of(0, committed));
         Path config = Files.createTempFile("sextant-failover", ".properties");
         Files.writeString(config, "source.bootstrap.servers=" + clusters.source().bootstrapServers()
                 + "\ndestination.bootstrap.servers=" + clusters.destination().bootstrapServers()
@@ -144,12 +155,14 @@ class FailoverIT {
         assertEquals(0, dry.exit(), dry.toString());
         JsonNode shown = JSON.readTree(dry.out()).get("partitions").get(0);
         assertEquals("DRY_RUN", JSON.readTree(dry.out()).get("result").asText());
-        assertEquals(2_500, shown.get("sourceOffset").asLong());
+        assertEquals(committed, shown.get("sourceOffset").asLong());
         assertEquals("source." + topic, shown.get("destinationTopic").asText());
         long destinationOffset = shown.get("destinationOffset").asLong();
         assertEquals(running.destinationOffset(), destinationOffset, "the same translation as the running Sextant's");
         assertEquals(running.bound(), shown.get("bound").asLong());
-        assertTrue(destinationOffset <= 2_500 && 2_500 - destinationOffset <= shown.get("bound").asLong() + 1);
+        // a fresh topic is mirrored one to one: record i sits at offset i on both sides
+        assertTrue(destinationOffset <= committed && committed - destinationOffset <= shown.get("bound").asLong(),
+                "never past the committed record, at most the bound before it: " + shown);
         assertTrue(destinationOffsets(clusters, group).isEmpty(), "a dry run writes nothing");
 
         // --apply: written, marked as Sextant's
@@ -158,10 +171,10 @@ class FailoverIT {
         assertTrue(applied.out().contains("Applied"), applied.out());
         OffsetAndMetadata there = destinationOffsets(clusters, group).get(mirror);
         assertEquals(destinationOffset, there.offset(), "the destination holds the shown translation");
-        assertEquals("sextant/" + app + " src=2500", there.metadata());
+        assertEquals("sextant/" + app + " src=" + committed, there.metadata());
 
         // a member on the destination: refused, nothing written
-        Clients.commit(clusters.source(), group, topic, Map.of(0, 2_900L));
+        Clients.commit(clusters.source(), group, topic, Map.of(0, committed + 1));
         AtomicBoolean running2 = new AtomicBoolean(true);
         Thread member = new Thread(() -> runDestinationMember(clusters, group, "source." + topic, running2));
         member.start();
