@@ -17,11 +17,11 @@ import picocli.CommandLine.Option;
  * source, and with {@code --apply} written to the destination through the sync's guards.
  */
 @Command(name = "failover", mixinStandardHelpOptions = true,
-        description = {"Translates a consumer group's committed offsets on the source for the destination, from the "
-                + "offset-sync history Sextant keeps on the source: works while the sync is stopped (no Sextant "
-                + "instance running). With --apply, writes them to the destination through the same guards as the "
-                + "sync: never onto a group that is active there, of another type, or whose offsets someone else "
-                + "committed.",
+        description = {"Manual cutover of a consumer group, with the sync stopped: translate (and --apply) its offsets.",
+                "Translates the group's committed offsets on the source for the destination, from the offset-sync "
+                + "history Sextant keeps on the source: works with no Sextant instance running. With --apply, writes "
+                + "them to the destination through the same guards as the sync: never onto a group that is active "
+                + "there, of another type, or whose offsets someone else committed.",
                 "Exit codes: 0 translated (and written with --apply), 1 refused or failed (nothing written), "
                         + "2 bad usage or configuration."})
 final class FailoverCommand implements Callable<Integer> {

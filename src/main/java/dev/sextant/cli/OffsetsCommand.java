@@ -8,8 +8,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "offsets", mixinStandardHelpOptions = true,
-        description = {"Prints where a consumer group resumes on the destination: per mirror topic-partition, the "
-                + "offset to seek to before the first poll. Asks a running Sextant instance.",
+        description = {"Where a consumer group resumes on the destination (asks a running instance).",
+                "Per mirror topic-partition, the offset to seek to before the first poll.",
                 "Exit codes: 0 ok, 1 unknown group or no answer, 2 bad usage."})
 final class OffsetsCommand implements Callable<Integer> {
 

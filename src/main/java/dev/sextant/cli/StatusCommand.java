@@ -14,8 +14,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = {"Summarises a running Sextant: its instances, the groups it syncs, the worst lag and replay "
-                + "bound, and recent conflicts.",
+        description = {"Instances, groups, worst lag and replay bound, recent conflicts (asks a running instance).",
                 "Exit codes: 0 ok, 1 no answer, 2 bad usage."})
 final class StatusCommand implements Callable<Integer> {
 

@@ -8,8 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "translate", mixinStandardHelpOptions = true,
-        description = {"Translates one source offset to its destination offset with the offset-sync history of a "
-                + "running Sextant instance.",
+        description = {"Translates one source offset to its destination offset (asks a running instance).",
                 "Exit codes: 0 ok, 1 nothing translates it (yet) or no answer, 2 bad usage."})
 final class TranslateCommand implements Callable<Integer> {
 
