@@ -5,10 +5,19 @@ import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationClient;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.config.HostAndPort;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.query.AdminSourceInputs;
+import dev.sextant.query.Forwarder;
+import dev.sextant.query.QueryApi;
+import dev.sextant.query.QueryServer;
+import dev.sextant.query.StreamsGroupRouter;
+import dev.sextant.query.StreamsLocalStores;
+import dev.sextant.query.TopicConflictSource;
+import dev.sextant.query.Views;
 import dev.sextant.state.PositionStore;
 import dev.sextant.topology.SextantTopology;
 import dev.sextant.topology.SyncSettings;
@@ -52,7 +61,9 @@ import org.slf4j.LoggerFactory;
  * topics Sextant owns. Several instances with the same {@code application.id} share the work.
  *
  * <p>Start order matters: the topics Sextant writes (dead-letter, offset-sync history) are created first, because a
- * global store whose topic is missing stops the client and brokers usually have topic auto-creation off.
+ * global store whose topic is missing stops the client and brokers usually have topic auto-creation off. The HTTP
+ * server binds next, before the Kafka Streams client is created: {@code application.server} must carry the port it
+ * actually bound when {@code query.listen} asks for a free one.
  */
 public final class SextantApplication implements AutoCloseable {
 
@@ -60,15 +71,18 @@ public final class SextantApplication implements AutoCloseable {
 
     private final SextantConfig config;
     private final SextantMetrics metrics;
-    private final SyncSettings settings;
+    private volatile SyncSettings settings;
     private final DestinationClient destination;
     private final DestinationView view;
     private final ScheduledExecutorService refresher;
     private final CountDownLatch stopped = new CountDownLatch(1);
-    private KafkaStreams streams;
+    private volatile KafkaStreams streams;
     private SourceOffsets source;
     private SourceTopicNames topicNames;
     private KafkaStreamsMetrics streamsMetrics;
+    private QueryServer query;
+    private AdminSourceInputs sourceInputs;
+    private volatile HostAndPort queryAddress;
     private volatile Throwable failure;
 
     public SextantApplication(SextantConfig config, MeterRegistry registry) {
@@ -86,6 +100,15 @@ public final class SextantApplication implements AutoCloseable {
 
     /** The topology's settings, taken from the configuration. */
     public static SyncSettings settings(SextantConfig config, Clock clock) {
+        return settings(config, clock, config.queryAdvertised().toString());
+    }
+
+    /**
+     * The topology's settings, taken from the configuration.
+     *
+     * @param instance how this instance names itself in dead-letter records: its advertised query address
+     */
+    public static SyncSettings settings(SextantConfig config, Clock clock, String instance) {
         return new SyncSettings(
                 config.applicationId(),
                 config.sourceAlias(),
@@ -101,7 +124,7 @@ public final class SextantApplication implements AutoCloseable {
                 config.offsetSyncsPruneIntervalMs(),
                 config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE,
                 config.dlqTopic(),
-                config.queryAdvertised().toString(),
+                instance,
                 clock);
     }
 
@@ -119,6 +142,14 @@ public final class SextantApplication implements AutoCloseable {
 
     public KafkaStreams streams() {
         return streams;
+    }
+
+    /**
+     * The address this instance's HTTP API is advertised at (Kafka Streams' {@code application.server}); with a
+     * {@code query.listen} port of 0, the port actually bound. Null before {@link #start()}.
+     */
+    public HostAndPort queryAddress() {
+        return queryAddress;
     }
 
     /**
@@ -148,6 +179,13 @@ public final class SextantApplication implements AutoCloseable {
 
     public void start() {
         createOwnTopics();
+        query = QueryServer.bind(config.queryListen());
+        HostAndPort advertised = config.queryAdvertised();
+        if (advertised.port() == 0) {
+            advertised = advertised.withPort(query.port());
+        }
+        queryAddress = advertised;
+        settings = settings(config, settings.clock(), advertised.toString());
         long refreshMs = Math.max(500, config.syncIntervalMs());
         refresher.scheduleWithFixedDelay(view::refresh, 0, refreshMs, TimeUnit.MILLISECONDS);
 
@@ -158,7 +196,7 @@ public final class SextantApplication implements AutoCloseable {
         Topology topology = SextantTopology.build(settings, new SyncRuntime(view, applier,
                 new ShareGroupApplier(destination), source, topicNames, metrics));
         log.debug("Topology:\n{}", topology.describe());
-        streams = new KafkaStreams(topology, streamsProperties(config));
+        streams = new KafkaStreams(topology, streamsProperties(config, advertised));
         streams.setUncaughtExceptionHandler(e -> {
             log.error("Stream thread failed; replacing it", e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
@@ -174,10 +212,33 @@ public final class SextantApplication implements AutoCloseable {
         });
         streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics.registry());
+        query.start(queryApi(advertised));
         streams.start();
-        log.info("Sextant {} started: {} -> {}, translation {}, application.id {}",
+        log.info("Sextant {} started: {} -> {}, translation {}, application.id {}, HTTP API on {} (advertised {})",
                 Version.current(), config.sourceAlias(), config.destinationAlias(), config.translation(),
-                config.applicationId());
+                config.applicationId(), config.queryListen().withPort(query.port()), advertised);
+    }
+
+    private QueryApi queryApi(HostAndPort advertised) {
+        sourceInputs = new AdminSourceInputs(config.sourceClientConfig())
+                .input(SextantTopology.CONSUMER_OFFSETS_TOPIC, "consumer-group offset commits", true)
+                .input(config.dlqTopic(), "Sextant's dead-letter topic", true);
+        if (!settings.identityTranslation()) {
+            sourceInputs.input(config.offsetSyncsTopic(), "MirrorMaker 2's offset syncs (appears once MirrorMaker 2 "
+                    + "runs; nothing translates before)", true)
+                    .input(settings.historyTopic(), "Sextant's offset-sync history", true);
+        }
+        if (config.syncShareGroups()) {
+            sourceInputs.input("__share_group_state", "share-group state (appears once a share group runs)", false);
+        }
+        return new QueryApi(
+                new StreamsGroupRouter(() -> streams, advertised),
+                new StreamsLocalStores(() -> streams, settings::destinationTopic, settings.identityTranslation()),
+                new Forwarder(advertised, Duration.ofSeconds(10)),
+                new TopicConflictSource(config.sourceClientConfig(), config.dlqTopic()),
+                sourceInputs,
+                () -> new Views.DestinationHealth(view.ready(), view.lastError()),
+                metrics.registry());
     }
 
     /** Blocks until the Streams client stops; returns the failure that stopped it, or null. */
@@ -186,11 +247,11 @@ public final class SextantApplication implements AutoCloseable {
         return failure;
     }
 
-    static Properties streamsProperties(SextantConfig config) {
+    static Properties streamsProperties(SextantConfig config, HostAndPort advertised) {
         Map<String, Object> props = new HashMap<>(config.sourceClientConfig());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir());
-        props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, config.queryAdvertised().toString());
+        props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertised.toString());
         // Internal topics are read by pattern: the consumer must be allowed to match them, and should notice a
         // topic that appears (share state, MirrorMaker 2's offset syncs) within seconds, not minutes.
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.EXCLUDE_INTERNAL_TOPICS_CONFIG), false);
@@ -273,6 +334,14 @@ public final class SextantApplication implements AutoCloseable {
 
     @Override
     public void close() {
+        QueryServer server = query;
+        query = null;
+        if (server != null) {
+            server.close();
+        }
+        if (sourceInputs != null) {
+            sourceInputs.close();
+        }
         if (streams != null) {
             // Leave the group on a planned stop: the other instances take over now, not after session.timeout.ms.
             streams.close(org.apache.kafka.streams.CloseOptions.timeout(Duration.ofSeconds(30))

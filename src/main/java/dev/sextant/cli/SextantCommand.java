@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = SextantCommand.VersionProvider.class,
         description = "Syncs consumer-group and share-group offsets from a Kafka cluster to its mirror.",
-        subcommands = {RunCommand.class, DemoCommand.class, ConflictsCommand.class, VersionCommand.class,
+        subcommands = {RunCommand.class, DemoCommand.class, OffsetsCommand.class, TranslateCommand.class,
+                StatusCommand.class, FailoverCommand.class, ConflictsCommand.class, VersionCommand.class,
                 CommandLine.HelpCommand.class})
 public final class SextantCommand implements Runnable {
 

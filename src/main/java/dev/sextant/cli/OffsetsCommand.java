@@ -1,0 +1,44 @@
+package dev.sextant.cli;
+
+import dev.sextant.client.SextantClient;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "offsets", mixinStandardHelpOptions = true,
+        description = {"Where a consumer group resumes on the destination (asks a running instance).",
+                "Per mirror topic-partition, the offset to seek to before the first poll.",
+                "Exit codes: 0 ok, 1 unknown group or no answer, 2 bad usage."})
+final class OffsetsCommand implements Callable<Integer> {
+
+    @Option(names = "--group", required = true, description = "The consumer group.")
+    String group;
+
+    @Option(names = "--json", description = "JSON instead of a table.")
+    boolean json;
+
+    @CommandLine.Mixin
+    QueryTarget target;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (group.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--group must not be empty");
+        }
+        SextantClient.GroupOffsets offsets = target.client(spec.commandLine()).groupOffsets(group);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(offsets));
+        } else {
+            out.printf("%-40s %9s %14s%n", "TOPIC", "PARTITION", "OFFSET");
+            offsets.offsets().forEach(o -> out.printf("%-40s %9d %14d%n", o.topic(), o.partition(), o.offset()));
+        }
+        out.flush();
+        return SextantCommand.EXIT_OK;
+    }
+}

@@ -1,0 +1,50 @@
+package dev.sextant.cli;
+
+import dev.sextant.client.SextantClient;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "translate", mixinStandardHelpOptions = true,
+        description = {"Translates one source offset to its destination offset (asks a running instance).",
+                "Exit codes: 0 ok, 1 nothing translates it (yet) or no answer, 2 bad usage."})
+final class TranslateCommand implements Callable<Integer> {
+
+    @Option(names = "--topic", required = true, description = "Source topic.")
+    String topic;
+
+    @Option(names = "--partition", required = true, description = "Source partition.")
+    int partition;
+
+    @Option(names = "--offset", required = true, description = "Source offset (a committed offset: the next record to read).")
+    long offset;
+
+    @Option(names = "--json", description = "JSON instead of text.")
+    boolean json;
+
+    @CommandLine.Mixin
+    QueryTarget target;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        if (topic.isEmpty() || partition < 0 || offset < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--topic must not be empty; --partition and --offset must be >= 0");
+        }
+        SextantClient.Translation t = target.client(spec.commandLine()).translate(topic, partition, offset);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(t));
+        } else {
+            out.printf("%s-%d@%d -> %s-%d@%d (%s, replay bound %d)%n", t.topic(), t.partition(), t.offset(),
+                    t.destinationTopic(), t.partition(), t.destinationOffset(), t.precision(), t.bound());
+        }
+        out.flush();
+        return SextantCommand.EXIT_OK;
+    }
+}

@@ -1,0 +1,273 @@
+package dev.sextant.failover;
+
+import dev.sextant.apply.AdminDestinationClient;
+import dev.sextant.apply.ConsumerGroupApplier;
+import dev.sextant.apply.DestinationGroup;
+import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.GroupOutcome;
+import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.PlannedPartition;
+import dev.sextant.config.RewindPolicy;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.config.Translation;
+import dev.sextant.deadletter.Reason;
+import dev.sextant.state.GroupType;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
+import dev.sextant.translate.IdentityTranslator;
+import dev.sextant.translate.OffsetSyncTranslator;
+import dev.sextant.translate.OffsetTranslation;
+import dev.sextant.translate.OffsetTranslator;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A manual cutover of one consumer group while the sync is stopped: its committed offsets on the source, translated
+ * with the offset-sync history Sextant kept on the source (or one to one with {@code translation=identity}), and
+ * optionally written to the destination through the sync's own guards.
+ *
+ * <pre>
+ *   plan:  source committed offsets ──▶ translate (history topic replayed in memory) ──▶ rows
+ *   apply: destination view (type? active?) ──▶ ConsumerGroupApplier (diverged? rewind?) ──▶ alterConsumerGroupOffsets
+ * </pre>
+ *
+ * <p>Invariant: nothing is written unless every partition translates and exists on the destination, the group is a
+ * consumer group there or absent, has no members there, and its destination offsets are Sextant's own or absent.
+ */
+public final class ManualFailover {
+
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final SextantConfig config;
+
+    public ManualFailover(SextantConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * One partition of the group.
+     *
+     * @param destinationOffset null when nothing translates the source offset ({@code problem} says why)
+     */
+    public record Row(String topic, int partition, long sourceOffset, String destinationTopic, Long destinationOffset,
+                      String precision, Long bound, String problem) {
+
+        TopicPartition destination() {
+            return new TopicPartition(destinationTopic, partition);
+        }
+    }
+
+    /**
+     * The translated positions of a group.
+     *
+     * @param historySize syncs in the rebuilt history (0 with identity translation)
+     * @param warnings    things the operator should know (members still on the source, topics filtered out)
+     */
+    public record Plan(String group, String translation, long historySize, List<Row> rows, List<String> warnings) {
+
+        public boolean complete() {
+            return rows.stream().allMatch(r -> r.problem() == null);
+        }
+    }
+
+    public enum Status { APPLIED, REFUSED, FAILED }
+
+    /**
+     * @param reason   the guard that refused, or null
+     * @param statuses per destination partition, what the apply did (empty when nothing was attempted)
+     */
+    public record Result(Status status, Reason reason, String message, Map<TopicPartition, PositionStatus> statuses) {
+    }
+
+    /**
+     * Reads the group's committed offsets on the source and translates them.
+     *
+     * @throws IllegalStateException when the source cannot be read or the group has no committed offsets there
+     */
+    public Plan plan(String group) {
+        List<String> warnings = new ArrayList<>();
+        Map<TopicPartition, OffsetAndMetadata> committed = sourceOffsets(group, warnings);
+        boolean identity = config.translation() == Translation.IDENTITY;
+        OffsetTranslator translator;
+        long historySize = 0;
+        if (identity) {
+            translator = new IdentityTranslator();
+        } else {
+            String topic = config.applicationId() + "-offset-sync-history";
+            OffsetSyncHistoryLoader.History history = OffsetSyncHistoryLoader.load(config.sourceClientConfig(),
+                    topic, TIMEOUT.multipliedBy(2));
+            translator = new OffsetSyncTranslator(history.store());
+            historySize = history.size();
+        }
+        List<Row> rows = new ArrayList<>();
+        committed.entrySet().stream()
+                .sorted(Comparator.comparing((Map.Entry<TopicPartition, OffsetAndMetadata> e) -> e.getKey().topic())
+                        .thenComparingInt(e -> e.getKey().partition()))
+                .forEach(e -> {
+                    TopicPartition tp = e.getKey();
+                    if (!config.includesTopic(tp.topic())) {
+                        warnings.add("skipped " + tp + ": topic excluded by topics.include/topics.exclude");
+                        return;
+                    }
+                    long offset = e.getValue().offset();
+                    String destinationTopic = config.replicationPolicy().formatRemoteTopic(config.sourceAlias(),
+                            tp.topic());
+                    Optional<OffsetTranslation> t = translator.translate(tp.topic(), tp.partition(), offset);
+                    rows.add(t.map(x -> new Row(tp.topic(), tp.partition(), offset, destinationTopic,
+                                    x.destinationOffset(), x.precision().label(), x.bound(), null))
+                            .orElseGet(() -> new Row(tp.topic(), tp.partition(), offset, destinationTopic, null, null,
+                                    null, "no offset sync at or below " + offset + " in Sextant's history")));
+                });
+        return new Plan(group, config.translation().configValue(), historySize, rows, warnings);
+    }
+
+    private Map<TopicPartition, OffsetAndMetadata> sourceOffsets(String group, List<String> warnings) {
+        try (Admin admin = Admin.create(config.sourceClientConfig())) {
+            Map<TopicPartition, OffsetAndMetadata> offsets = new LinkedHashMap<>();
+            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
+                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .forEach((tp, om) -> {
+                        if (om != null) {
+                            offsets.put(tp, om);
+                        }
+                    });
+            if (offsets.isEmpty()) {
+                throw new IllegalStateException("group '" + group + "' has no committed offsets on the source cluster");
+            }
+            try {
+                ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all()
+                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(group);
+                if (description != null && !description.members().isEmpty()) {
+                    warnings.add("group '" + group + "' still has " + description.members().size() + " member(s) on "
+                            + "the source (state " + description.groupState() + "): its offsets may move after this "
+                            + "translation; stop its consumers there first");
+                }
+            } catch (ExecutionException e) {
+                // not describable as a consumer group (a simple group may not be): no warning
+            }
+            return offsets;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot read the committed offsets of group '" + group
+                    + "' on the source cluster: " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the source cluster did not answer within " + TIMEOUT.toSeconds() + " s ("
+                    + config.sourceClientConfig().get("bootstrap.servers") + ")", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Writes a complete plan to the destination through the sync's guards. */
+    public Result apply(Plan plan) {
+        if (!plan.complete()) {
+            return new Result(Status.REFUSED, Reason.UNTRANSLATABLE, "not every partition translates ("
+                    + String.join("; ", plan.rows().stream().filter(r -> r.problem() != null)
+                    .map(r -> r.topic() + "-" + r.partition() + ": " + r.problem()).toList())
+                    + "); nothing written", Map.of());
+        }
+        if (plan.rows().isEmpty()) {
+            return new Result(Status.REFUSED, null, "no partition to write; nothing written", Map.of());
+        }
+        try (AdminDestinationClient destination = new AdminDestinationClient(config.destinationClientConfig())) {
+            DestinationView view = new DestinationView(destination);
+            plan.rows().forEach(r -> view.partition(r.destinationTopic(), r.partition())); // looked up by the refresh
+            view.refreshNow();
+            if (!view.ready()) {
+                return new Result(Status.FAILED, null, "cannot read the destination's groups and topics: "
+                        + view.lastError(), Map.of());
+            }
+            List<String> absent = plan.rows().stream()
+                    .filter(r -> view.partition(r.destinationTopic(), r.partition())
+                            != DestinationView.PartitionPresence.PRESENT)
+                    .map(r -> r.destinationTopic() + "-" + r.partition()).toList();
+            if (!absent.isEmpty()) {
+                return new Result(Status.REFUSED, Reason.TOPIC_NOT_MIRRORED, "not on the destination (not mirrored "
+                        + "yet?): " + String.join(", ", absent) + "; nothing written", Map.of());
+            }
+            Optional<DestinationGroup> there = view.group(plan.group());
+            if (there.isPresent() && there.get().type() != GroupType.CONSUMER) {
+                return new Result(Status.REFUSED, Reason.TYPE_CONFLICT, "group '" + plan.group() + "' exists on the "
+                        + "destination as a " + there.get().typeLabel() + " group; a consumer group is never written "
+                        + "over another type; nothing written", Map.of());
+            }
+            if (there.isPresent() && there.get().active()) {
+                return refusedActive(plan.group(), there.get().state(), Map.of());
+            }
+            return write(destination, plan);
+        }
+    }
+
+    private Result write(AdminDestinationClient destination, Plan plan) {
+        ConsumerGroupApplier applier = new ConsumerGroupApplier(destination,
+                new OffsetOwnership(config.applicationId()), config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE);
+        List<PlannedPartition> planned = new ArrayList<>();
+        Map<PositionKey, TopicPartition> byKey = new LinkedHashMap<>();
+        for (Row row : plan.rows()) {
+            PositionKey key = new PositionKey(plan.group(), row.topic(), row.partition());
+            planned.add(new PlannedPartition(key, row.destination(), row.sourceOffset(), -1, row.destinationOffset()));
+            byKey.put(key, row.destination());
+        }
+        CompletableFuture<GroupOutcome> done = new CompletableFuture<>();
+        applier.apply(Map.of(plan.group(), planned), done::complete);
+        GroupOutcome outcome;
+        try {
+            outcome = done.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new Result(Status.FAILED, null, "interrupted while writing", Map.of());
+        } catch (ExecutionException | TimeoutException e) {
+            return new Result(Status.FAILED, null, "the destination did not confirm the write within "
+                    + TIMEOUT.toSeconds() + " s: " + e, Map.of());
+        }
+        Map<TopicPartition, PositionStatus> statuses = new LinkedHashMap<>();
+        outcome.partitions().forEach((key, result) -> statuses.put(byKey.get(key), result.status()));
+        if (outcome.retry()) {
+            return new Result(Status.FAILED, null, "the destination could not be written: " + outcome.detail(), statuses);
+        }
+        if (outcome.reason() == Reason.GROUP_ACTIVE) {
+            return refusedActive(plan.group(), "joined while writing: " + outcome.detail(), statuses);
+        }
+        if (outcome.reason() == Reason.DESTINATION_DIVERGED) {
+            return new Result(Status.REFUSED, Reason.DESTINATION_DIVERGED, "group '" + plan.group() + "' has offsets on "
+                    + "the destination that Sextant did not write (" + outcome.detail() + "): it already runs there, "
+                    + "or another tool moved it; nothing written", statuses);
+        }
+        if (outcome.reason() != null) {
+            return new Result(Status.REFUSED, outcome.reason(), outcome.detail() + "; nothing written", statuses);
+        }
+        List<String> failed = new ArrayList<>();
+        statuses.forEach((tp, status) -> {
+            if (status != PositionStatus.APPLIED && status != PositionStatus.REWIND_SKIPPED) {
+                failed.add(tp + " " + status);
+            }
+        });
+        if (!failed.isEmpty() || statuses.size() != plan.rows().size()) {
+            return new Result(Status.FAILED, null, "not every partition was written: " + String.join(", ", failed),
+                    statuses);
+        }
+        boolean skipped = statuses.containsValue(PositionStatus.REWIND_SKIPPED);
+        return new Result(Status.APPLIED, null, "written to the destination" + (skipped
+                ? " (partitions marked REWIND_SKIPPED keep their higher destination offset: sync.rewind=never)" : ""),
+                statuses);
+    }
+
+    private static Result refusedActive(String group, String state, Map<TopicPartition, PositionStatus> statuses) {
+        return new Result(Status.REFUSED, Reason.GROUP_ACTIVE, "group '" + group + "' is active on the destination ("
+                + state + "): it has members there, and Sextant never makes a group double-active; stop its "
+                + "consumers on the destination first; nothing written", statuses);
+    }
+}

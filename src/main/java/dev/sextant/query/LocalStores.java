@@ -1,0 +1,21 @@
+package dev.sextant.query;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Reads of this instance's own state stores: the store half of the interactive queries. Nothing here routes or
+ * forwards; every read throws {@link QueryException#unavailable} when the store cannot be read right now (the task
+ * moved, or is restoring).
+ */
+public interface LocalStores {
+
+    /** The group as held by the local active task of {@code __consumer_offsets} partition {@code partition}. */
+    Optional<Views.GroupDetail> group(String group, int partition);
+
+    /** Every group of the local active task of {@code __consumer_offsets} partition {@code partition}. */
+    List<Views.GroupSummary> groups(int partition);
+
+    /** One translation from the offset-sync history (every instance holds all of it), or identity. */
+    Optional<Views.TranslationView> translate(String topic, int partition, long offset);
+}

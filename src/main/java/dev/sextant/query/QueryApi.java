@@ -1,0 +1,279 @@
+package dev.sextant.query;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sextant.config.HostAndPort;
+import dev.sextant.topology.SextantTopology;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The HTTP API's endpoints: which path answers what, and where the data comes from. Routing to the instance that
+ * holds a group is {@link GroupRouter}'s; reading stores is {@link LocalStores}'; bytes on the wire are
+ * {@link QueryServer}'s.
+ *
+ * <pre>
+ *   GET /v1/groups                    every group, from every instance (fan-out, merged; 503 unless complete)
+ *   GET /v1/groups/{group}            per partition, from the owner (forwarded when it is another instance)
+ *   GET /v1/groups/{group}/offsets    destination positions to seek to, from the owner
+ *   GET /v1/translate?topic=&amp;partition=&amp;offset=   one translation (offset-sync history: every instance)
+ *   GET /v1/conflicts?group=&amp;limit=  recent dead-letter records, newest last
+ *   GET /v1/instances                 instances and their __consumer_offsets partitions
+ *   GET /health/live, /health/ready, /metrics
+ * </pre>
+ *
+ * <p>Invariant: an answer is right or it is a 503 with {@code Retry-After}; while Kafka Streams is not RUNNING, or
+ * the owner of a group is moving, nothing is answered from a store.
+ */
+public final class QueryApi {
+
+    /** Path of the internal endpoint that answers one instance's own groups, for the fan-out of /v1/groups. */
+    public static final String LOCAL_GROUPS_PATH = "/internal/v1/local-groups";
+    static final int DEFAULT_CONFLICTS_LIMIT = 50;
+    static final int MAX_CONFLICTS_LIMIT = 10_000;
+    private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+    /**
+     * One request, as the transport hands it over.
+     *
+     * @param path         the decoded path segments ({@code /v1/groups/a%2Fb} → {@code v1, groups, a/b})
+     * @param rawQuery     the query string as received, or null
+     * @param pathAndQuery the raw path and query, for forwarding as received
+     * @param forwarded    true when another instance sent it (it is never forwarded again)
+     */
+    public record Request(String method, List<String> path, String rawQuery, String pathAndQuery, boolean forwarded) {
+
+        QueryParams params() {
+            return QueryParams.parse(rawQuery);
+        }
+    }
+
+    private final GroupRouter router;
+    private final LocalStores stores;
+    private final Forwarder forwarder;
+    private final ConflictSource conflicts;
+    private final SourceInputs inputs;
+    private final Supplier<Views.DestinationHealth> destination;
+    private final MeterRegistry registry;
+
+    public QueryApi(GroupRouter router, LocalStores stores, Forwarder forwarder, ConflictSource conflicts,
+                    SourceInputs inputs, Supplier<Views.DestinationHealth> destination, MeterRegistry registry) {
+        this.router = router;
+        this.stores = stores;
+        this.forwarder = forwarder;
+        this.conflicts = conflicts;
+        this.inputs = inputs;
+        this.destination = destination;
+        this.registry = registry;
+    }
+
+    /** Answers a request; throws {@link QueryException} for every answer that is not a 200. */
+    public Reply handle(Request request) {
+        Supplier<Reply> endpoint = route(request);
+        if (endpoint == null) {
+            throw QueryException.notFound("no such path: " + request.pathAndQuery());
+        }
+        if (!request.method().equals("GET")) {
+            throw QueryException.methodNotAllowed(request.method());
+        }
+        return endpoint.get();
+    }
+
+    private Supplier<Reply> route(Request r) {
+        List<String> p = r.path();
+        if (p.stream().anyMatch(String::isEmpty)) {
+            return null;
+        }
+        if (p.equals(List.of("health", "live"))) {
+            return this::live;
+        } else if (p.equals(List.of("health", "ready"))) {
+            return this::ready;
+        } else if (p.equals(List.of("metrics"))) {
+            return this::metrics;
+        } else if (p.equals(List.of("v1", "groups"))) {
+            return this::groups;
+        } else if (p.size() == 3 && p.get(0).equals("v1") && p.get(1).equals("groups")) {
+            return () -> groupDetail(p.get(2), r);
+        } else if (p.size() == 4 && p.get(0).equals("v1") && p.get(1).equals("groups") && p.get(3).equals("offsets")) {
+            return () -> offsets(p.get(2), r);
+        } else if (p.equals(List.of("v1", "translate"))) {
+            return () -> translate(r.params());
+        } else if (p.equals(List.of("v1", "conflicts"))) {
+            return () -> conflicts(r.params());
+        } else if (p.equals(List.of("v1", "instances"))) {
+            return () -> Reply.ok(new Views.InstanceList(router.instances()));
+        } else if (p.equals(List.of("internal", "v1", "local-groups"))) {
+            return () -> Reply.ok(localGroups());
+        }
+        return null;
+    }
+
+    // ---------------------------------------------------------------------------------------------- groups
+
+    private Reply groupDetail(String group, Request request) {
+        GroupRouter.Owner owner = router.ownerOf(group);
+        if (owner instanceof GroupRouter.Local local) {
+            return Reply.ok(stores.group(group, local.partition()).orElseThrow(() -> unknownGroup(group)));
+        }
+        return forwarded(((GroupRouter.Remote) owner).address(), request);
+    }
+
+    private Reply offsets(String group, Request request) {
+        GroupRouter.Owner owner = router.ownerOf(group);
+        if (owner instanceof GroupRouter.Local local) {
+            Views.GroupDetail detail = stores.group(group, local.partition()).orElseThrow(() -> unknownGroup(group));
+            return Reply.ok(GroupViews.offsets(detail));
+        }
+        return forwarded(((GroupRouter.Remote) owner).address(), request);
+    }
+
+    private Reply forwarded(HostAndPort owner, Request request) {
+        if (request.forwarded()) {
+            // The sender thought this instance owns the group, this instance thinks otherwise: the assignment is
+            // changing. Forwarding again could loop; the client retries once the metadata settles.
+            throw QueryException.unavailable("the group's owner is moving (this instance routes it to " + owner
+                    + "); retry");
+        }
+        return forwarder.forward(owner, request.pathAndQuery());
+    }
+
+    private static QueryException unknownGroup(String group) {
+        return QueryException.notFound("group '" + group + "' is not known to Sextant (no offset commit seen, or "
+                + "excluded by groups.include/groups.exclude)");
+    }
+
+    private Views.LocalGroups localGroups() {
+        router.requireRunning();
+        List<Integer> read = new ArrayList<>();
+        List<Views.GroupSummary> groups = new ArrayList<>();
+        for (int partition : router.localPartitions()) {
+            try {
+                groups.addAll(stores.groups(partition));
+                read.add(partition);
+            } catch (QueryException e) {
+                // not queryable right now: left out, so the merge sees the gap and answers 503
+            }
+        }
+        return new Views.LocalGroups(router.self().toString(), read, groups);
+    }
+
+    private Reply groups() {
+        router.requireRunning();
+        int partitions = router.partitionCount();
+        List<CompletableFuture<Views.LocalGroups>> answers = new ArrayList<>();
+        for (Views.InstanceView instance : router.instances()) {
+            if (instance.self()) {
+                try {
+                    answers.add(CompletableFuture.completedFuture(localGroups()));
+                } catch (QueryException e) {
+                    answers.add(CompletableFuture.failedFuture(e));
+                }
+            } else {
+                HostAndPort address = HostAndPort.parse(instance.address());
+                answers.add(forwarder.forwardAsync(address, LOCAL_GROUPS_PATH)
+                        .thenApply(reply -> parseLocalGroups(address, reply)));
+            }
+        }
+        Set<Integer> covered = new TreeSet<>();
+        Map<String, Views.GroupSummary> merged = new TreeMap<>();
+        List<String> failures = new ArrayList<>();
+        for (CompletableFuture<Views.LocalGroups> answer : answers) {
+            try {
+                Views.LocalGroups local = answer.get(15, TimeUnit.SECONDS);
+                covered.addAll(local.partitions());
+                local.groups().forEach(g -> merged.putIfAbsent(g.group(), g));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw QueryException.unavailable("interrupted while asking the other instances");
+            } catch (Exception e) {
+                Throwable cause = e instanceof java.util.concurrent.ExecutionException || e instanceof CompletionException
+                        ? e.getCause() : e;
+                failures.add(cause.getMessage());
+            }
+        }
+        Set<Integer> missing = new TreeSet<>();
+        for (int p = 0; p < partitions; p++) {
+            if (!covered.contains(p)) {
+                missing.add(p);
+            }
+        }
+        if (!missing.isEmpty()) {
+            throw QueryException.unavailable("partitions " + missing + " of " + SextantTopology.CONSUMER_OFFSETS_TOPIC
+                    + " are not served by any instance right now (rebalancing)"
+                    + (failures.isEmpty() ? "" : "; " + String.join("; ", failures)) + "; retry");
+        }
+        return Reply.ok(new Views.GroupList(List.copyOf(merged.values())));
+    }
+
+    private static Views.LocalGroups parseLocalGroups(HostAndPort address, Reply reply) {
+        if (reply.status() != 200) {
+            throw QueryException.unavailable("instance " + address + " answered " + reply.status() + ": "
+                    + reply.bodyText());
+        }
+        try {
+            return JSON.readValue(reply.body(), Views.LocalGroups.class);
+        } catch (IOException e) {
+            throw QueryException.unavailable("instance " + address + " answered something else than its groups: "
+                    + e.getMessage());
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------- translate
+
+    private Reply translate(QueryParams params) {
+        String topic = params.required("topic");
+        int partition = params.requiredNonNegativeInt("partition");
+        long offset = params.requiredNonNegativeLong("offset");
+        router.requireRunning();
+        Optional<Views.TranslationView> translation = stores.translate(topic, partition, offset);
+        return Reply.ok(translation.orElseThrow(() -> QueryException.notFound("no offset sync covers " + topic + "-"
+                + partition + " at offset " + offset + " (MirrorMaker 2 has not synced it yet, or the topic is "
+                + "not mirrored)")));
+    }
+
+    // ---------------------------------------------------------------------------------------------- conflicts
+
+    private Reply conflicts(QueryParams params) {
+        String group = params.optional("group").orElse(null);
+        int limit = params.optionalInt("limit", 1, MAX_CONFLICTS_LIMIT, DEFAULT_CONFLICTS_LIMIT);
+        return Reply.ok(new Views.ConflictList(group, limit, conflicts.recent(group, limit)));
+    }
+
+    // ---------------------------------------------------------------------------------------------- operations
+
+    private Reply live() {
+        String state = router.state();
+        boolean failed = state.equals("ERROR") || state.equals("PENDING_ERROR");
+        return Reply.json(failed ? 503 : 200, new Views.Health(failed ? "DOWN" : "UP", state,
+                router.self().toString(), null, null, null));
+    }
+
+    private Reply ready() {
+        String state = router.state();
+        boolean running = state.equals("RUNNING");
+        SourceInputs.Status source = inputs.check();
+        Reply reply = Reply.json(running ? 200 : 503, new Views.Health(running ? "UP" : "DOWN", state,
+                router.self().toString(), destination.get(), source.missing(), source.error()));
+        return running ? reply : reply.withHeader("Retry-After", "1");
+    }
+
+    private Reply metrics() {
+        if (registry instanceof PrometheusMeterRegistry prometheus) {
+            return Reply.text(200, PROMETHEUS_TEXT, prometheus.scrape());
+        }
+        throw QueryException.notFound("this instance does not export metrics in Prometheus format");
+    }
+}

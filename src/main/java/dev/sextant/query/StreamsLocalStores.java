@@ -1,0 +1,122 @@
+package dev.sextant.query;
+
+import dev.sextant.state.GroupRecord;
+import dev.sextant.state.GroupStore;
+import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStore;
+import dev.sextant.topology.SextantTopology;
+import dev.sextant.translate.IdentityTranslator;
+import dev.sextant.translate.OffsetSyncTranslator;
+import dev.sextant.translate.OffsetTranslation;
+import dev.sextant.translate.OffsetTranslator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * {@link LocalStores} over Kafka Streams' interactive queries. Group reads name the task's partition
+ * ({@link StoreQueryParameters#withPartition}), so a task that moved away between routing and reading fails the read
+ * (503) instead of answering from nothing.
+ */
+public final class StreamsLocalStores implements LocalStores {
+
+    private final Supplier<KafkaStreams> streams;
+    private final UnaryOperator<String> destinationTopic;
+    private final boolean identity;
+
+    /**
+     * @param destinationTopic the replication policy: source topic to its mirror's name
+     * @param identity         true with {@code translation=identity} (no offset-sync history store)
+     */
+    public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic, boolean identity) {
+        this.streams = streams;
+        this.destinationTopic = destinationTopic;
+        this.identity = identity;
+    }
+
+    @Override
+    public Optional<Views.GroupDetail> group(String group, int partition) {
+        return read(() -> {
+            GroupRecord record = groupStore(partition).get(group);
+            List<Map.Entry<PositionKey, PartitionPosition>> positions = positionStore(partition).group(group);
+            if (record == null && positions.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(GroupViews.detail(group, record, positions, destinationTopic));
+        });
+    }
+
+    @Override
+    public List<Views.GroupSummary> groups(int partition) {
+        return read(() -> {
+            Map<String, GroupRecord> records = new TreeMap<>();
+            groupStore(partition).forEach(records::put);
+            Map<String, List<PartitionPosition>> positions = new TreeMap<>();
+            positionStore(partition).forEach((key, pos) ->
+                    positions.computeIfAbsent(key.group(), g -> new ArrayList<>()).add(pos));
+            TreeMap<String, Boolean> names = new TreeMap<>();
+            records.keySet().forEach(g -> names.put(g, true));
+            positions.keySet().forEach(g -> names.put(g, true));
+            List<Views.GroupSummary> out = new ArrayList<>();
+            for (String group : names.keySet()) {
+                out.add(GroupViews.summary(group, records.get(group), positions.getOrDefault(group, List.of())));
+            }
+            return out;
+        });
+    }
+
+    @Override
+    public Optional<Views.TranslationView> translate(String topic, int partition, long offset) {
+        return read(() -> {
+            OffsetTranslator translator = identity ? new IdentityTranslator()
+                    : new OffsetSyncTranslator(OffsetSyncStore.reader(historyStore()));
+            Optional<OffsetTranslation> translation = translator.translate(topic, partition, offset);
+            return translation.map(t -> new Views.TranslationView(topic, partition, offset,
+                    destinationTopic.apply(topic), t.destinationOffset(), t.precision().label(), t.bound()));
+        });
+    }
+
+    private GroupStore groupStore(int partition) {
+        return GroupStore.readOnly(client().store(StoreQueryParameters.fromNameAndType(GroupStore.NAME,
+                QueryableStoreTypes.<String, byte[]>keyValueStore()).withPartition(partition)));
+    }
+
+    private PositionStore positionStore(int partition) {
+        return PositionStore.readOnly(client().store(StoreQueryParameters.fromNameAndType(PositionStore.NAME,
+                QueryableStoreTypes.<Bytes, byte[]>keyValueStore()).withPartition(partition)));
+    }
+
+    private ReadOnlyKeyValueStore<Bytes, byte[]> historyStore() {
+        return client().store(StoreQueryParameters.fromNameAndType(SextantTopology.HISTORY_STORE,
+                QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
+    }
+
+    private KafkaStreams client() {
+        KafkaStreams client = streams.get();
+        if (client == null) {
+            throw QueryException.unavailable("Kafka Streams is not started yet; retry");
+        }
+        return client;
+    }
+
+    private static <T> T read(Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (InvalidStateStoreException e) {
+            throw QueryException.unavailable("state store not queryable right now (" + e.getMessage()
+                    + "); retry", e);
+        }
+    }
+}

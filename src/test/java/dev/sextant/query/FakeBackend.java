@@ -1,0 +1,133 @@
+package dev.sextant.query;
+
+import dev.sextant.config.HostAndPort;
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.deadletter.Reason;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A query server on 127.0.0.1 with routing and stores in memory: one instance that owns every group, whose
+ * Kafka Streams state the test sets.
+ */
+public final class FakeBackend implements AutoCloseable {
+
+    public volatile String state = "RUNNING";
+    /** While positive, routing answers "not running" and counts down: a rebalance that ends after N calls. */
+    public final AtomicInteger unavailableCalls = new AtomicInteger();
+    public volatile GroupRouter.Owner owner = new GroupRouter.Local(0);
+    public volatile RuntimeException storeFailure;
+    public final Map<String, Views.GroupDetail> groups = new ConcurrentHashMap<>();
+    public final Map<String, Views.TranslationView> translations = new ConcurrentHashMap<>();
+    final List<String> groupsAsked = new ArrayList<>();
+    final QueryServer server;
+
+    public FakeBackend(MeterRegistry registry) {
+        server = QueryServer.bind(new HostAndPort("127.0.0.1", 0));
+        HostAndPort self = new HostAndPort("127.0.0.1", server.port());
+        server.start(new QueryApi(new Router(self), new Stores(), new Forwarder(self, Duration.ofSeconds(5)),
+                new Conflicts(), new Inputs(), () -> new Views.DestinationHealth(true, null), registry));
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+
+    private final class Router implements GroupRouter {
+        private final HostAndPort self;
+
+        Router(HostAndPort self) {
+            this.self = self;
+        }
+
+        @Override
+        public Owner ownerOf(String group) {
+            requireRunning();
+            return owner;
+        }
+
+        @Override
+        public HostAndPort self() {
+            return self;
+        }
+
+        @Override
+        public void requireRunning() {
+            if (unavailableCalls.getAndUpdate(n -> Math.max(0, n - 1)) > 0 || !state.equals("RUNNING")) {
+                throw QueryException.unavailable("Kafka Streams is REBALANCING (rebalancing or restoring); retry");
+            }
+        }
+
+        @Override
+        public String state() {
+            return state;
+        }
+
+        @Override
+        public int partitionCount() {
+            return 1;
+        }
+
+        @Override
+        public List<Integer> localPartitions() {
+            return List.of(0);
+        }
+
+        @Override
+        public List<Views.InstanceView> instances() {
+            requireRunning();
+            return List.of(new Views.InstanceView(self.toString(), true, List.of(0), List.of()));
+        }
+    }
+
+    private final class Stores implements LocalStores {
+        @Override
+        public Optional<Views.GroupDetail> group(String group, int partition) {
+            if (storeFailure != null) {
+                throw storeFailure;
+            }
+            synchronized (groupsAsked) {
+                groupsAsked.add(group);
+            }
+            return Optional.ofNullable(groups.get(group));
+        }
+
+        @Override
+        public List<Views.GroupSummary> groups(int partition) {
+            return groups.values().stream().map(d -> new Views.GroupSummary(d.group(), d.groupType(), "IN_SYNC",
+                    d.partitions().size(), 1L, 2L, 0L)).toList();
+        }
+
+        @Override
+        public Optional<Views.TranslationView> translate(String topic, int partition, long offset) {
+            return Optional.ofNullable(translations.get(topic + "-" + partition + "@" + offset));
+        }
+    }
+
+    private static final class Conflicts implements ConflictSource {
+        @Override
+        public List<DeadLetterRecord> recent(String group, int limit) {
+            return List.of(new DeadLetterRecord(group == null ? "g" : group, "consumer", Reason.GROUP_ACTIVE, List.of(),
+                    "members there", 1L, 2L, "i"));
+        }
+    }
+
+    private static final class Inputs implements SourceInputs {
+        @Override
+        public Status check() {
+            return new Status(List.of(new Views.MissingInput("mm2-offset-syncs.destination.internal",
+                    "MirrorMaker 2's offset syncs", true)), null);
+        }
+    }
+}
