@@ -41,7 +41,7 @@ class ConsumerGroupSyncIT {
 
     /** MirrorMaker 2's offset.lag.max in the shared clusters: the sync spacing a resumed consumer may replay. */
     private static final long SPACING = 100;
-    private static final Duration SYNCED = Duration.ofSeconds(30);
+    private static final Duration SYNCED = Duration.ofSeconds(60);
 
     private static LocalClusters clusters;
     private static SextantInstance sextant;
@@ -68,10 +68,15 @@ class ConsumerGroupSyncIT {
     }
 
     private static Map<Integer, OffsetAndMetadata> awaitSynced(String group, String topic, int partitions) {
-        return Await.value(SYNCED, group + " synced on " + topic, () -> {
-            Map<Integer, OffsetAndMetadata> offsets = destinationOffsets(group, topic);
-            return offsets.size() == partitions ? offsets : null;
-        });
+        try {
+            return Await.value(SYNCED, group + " synced on " + topic, () -> {
+                Map<Integer, OffsetAndMetadata> offsets = destinationOffsets(group, topic);
+                return offsets.size() == partitions ? offsets : null;
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; Sextant's positions: "
+                    + sextant.app().positions().group(group) + "; destination: " + destinationOffsets(group, topic), e);
+        }
     }
 
     @Test

@@ -44,7 +44,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ShareGroupSyncIT {
 
     private static final long SPACING = 100;
-    private static final Duration SYNCED = Duration.ofSeconds(45);
+    private static final Duration SYNCED = Duration.ofSeconds(90);
 
     private static LocalClusters clusters;
     private static SextantInstance sextant;
@@ -100,13 +100,16 @@ class ShareGroupSyncIT {
         Map<Integer, Long> sourceStarts = Clients.shareStartOffsets(clusters, clusters.source(), group, "orders");
         System.out.println("shipping: acknowledged prefix " + prefix + ", source SPSO as listed " + sourceStarts);
 
-        Map<Integer, Long> synced = awaitShareSynced(group, prefix);
+        // partitions where nothing was acknowledged have nothing to sync (their share state may not even exist)
+        Map<Integer, Long> withProgress = new HashMap<>(prefix);
+        withProgress.values().removeIf(offset -> offset == 0);
+        Map<Integer, Long> synced = awaitShareSynced(group, withProgress);
         assertTrue(existsOnDestination(group), "Sextant created the share group on the destination");
 
         // a share consumer on the mirror: from the synced start offset to the end
         Clients.shareFromEarliest(clusters, clusters.destination(), group);
         Map<Integer, Set<Long>> delivered = readShareToEnd(group, prefix);
-        for (int p = 0; p < OrdersTopic.PARTITIONS; p++) {
+        for (int p : withProgress.keySet()) {
             long resumedAt = synced.get(p);
             long lowest = delivered.get(p).stream().mapToLong(Long::longValue).min().orElseThrow();
             long redelivered = prefix.get(p) - lowest;
@@ -171,6 +174,7 @@ class ShareGroupSyncIT {
         Map<Integer, SortedSet<Long>> first = Clients.consumeShare(clusters.source(), group, "orders", 600);
         Map<Integer, Long> prefix = new HashMap<>();
         first.forEach((p, offsets) -> prefix.put(p, Clients.contiguousPrefix(offsets)));
+        prefix.values().removeIf(offset -> offset == 0);
         Map<Integer, Long> before = awaitShareSynced(group, prefix);
 
         // a member on the destination, subscribed to a topic of its own so it moves no start offset of source.orders
