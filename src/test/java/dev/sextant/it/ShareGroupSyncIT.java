@@ -74,6 +74,16 @@ class ShareGroupSyncIT {
 
     /** Waits until the destination start offsets of {@code group} stop moving and cover every partition. */
     private static Map<Integer, Long> awaitShareSynced(String group, Map<Integer, Long> expectedSource) {
+        try {
+            return awaitShareSyncedOrFail(group, expectedSource);
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; expected source offsets " + expectedSource
+                    + "; Sextant's positions: " + sextant.app().positions().group(group) + "; destination: "
+                    + Clients.shareStartOffsets(clusters, clusters.destination(), group, "source.orders"), e);
+        }
+    }
+
+    private static Map<Integer, Long> awaitShareSyncedOrFail(String group, Map<Integer, Long> expectedSource) {
         return Await.value(SYNCED, group + " synced on the destination", () -> {
             Map<Integer, Long> offsets = Clients.shareStartOffsets(clusters, clusters.destination(), group,
                     "source.orders");
