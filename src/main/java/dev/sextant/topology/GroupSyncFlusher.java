@@ -45,6 +45,8 @@ import org.apache.kafka.common.TopicPartition;
 final class GroupSyncFlusher {
 
     static final int MAX_GROUPS_PER_FLUSH = 2_000;
+    /** A flush runs on the stream thread: past this much planning it yields to processing until the next one. */
+    private static final long FLUSH_BUDGET_NANOS = 100_000_000L;
     private static final long GUARD_BACKOFF_MS = 1_000;
     private static final long DIVERGED_BACKOFF_MS = 10_000;
     private static final long RETRY_BACKOFF_MS = 1_000;
@@ -116,7 +118,11 @@ final class GroupSyncFlusher {
         // one phase per group type, each with its own Admin call; never a group written as the other type
         Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
         Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
+        long budgetEnd = System.nanoTime() + FLUSH_BUDGET_NANOS;
         for (String group : pending.due(now, MAX_GROUPS_PER_FLUSH)) {
+            if (System.nanoTime() > budgetEnd) {
+                break; // the rest stays pending for the next flush: commits keep flowing meanwhile
+            }
             GroupType type = typeOf(group);
             if (type == GroupType.CONSUMER ? !settings.syncConsumerGroups() : !settings.syncShareGroups()) {
                 pending.done(group);
@@ -168,16 +174,19 @@ final class GroupSyncFlusher {
             guard = PositionStatus.GROUP_ACTIVE;
         }
         List<PlannedPartition> plan = new ArrayList<>();
+        List<Map.Entry<PositionKey, PartitionPosition>> current = new ArrayList<>();
         boolean unresolved = false;
         for (Map.Entry<PositionKey, PartitionPosition> entry : positions.group(group)) {
             PositionKey key = entry.getKey();
             PartitionPosition pos = entry.getValue();
             if (SharePlaceholders.isPlaceholder(key.topic())) {
                 unresolved = true; // its topic's name is not known yet
+                current.add(entry);
                 continue;
             }
             boolean improvable = pos.status() == PositionStatus.APPLIED && pos.bound() > 0;
             if (!pos.needsApply() && !improvable) {
+                current.add(entry);
                 continue;
             }
             Optional<OffsetTranslation> translation = translator.translate(key.topic(), key.partition(), pos.sourceOffset());
@@ -211,9 +220,10 @@ final class GroupSyncFlusher {
                 positions.put(key, next);
                 bounded.track(key, next);
             }
+            current.add(Map.entry(key, next));
         }
         if (plan.isEmpty()) {
-            updateReason(group, type, null, now);
+            updateReason(group, type, null, now, current);
             if (guard != null) {
                 pending.backoff(group, now + GUARD_BACKOFF_MS);
             } else if (!unresolved) {
@@ -263,8 +273,9 @@ final class GroupSyncFlusher {
         if (applied > 0) {
             metrics.applied(type, applied);
         }
-        updateReason(group, type, outcome.reason() == null ? null : outcome.detail(), now);
-        boolean stillPending = positions.group(group).stream().anyMatch(e -> e.getValue().needsApply());
+        List<Map.Entry<PositionKey, PartitionPosition>> current = positions.group(group);
+        updateReason(group, type, outcome.reason() == null ? null : outcome.detail(), now, current);
+        boolean stillPending = current.stream().anyMatch(e -> e.getValue().needsApply());
         if (!stillPending) {
             pending.done(group);
         } else if (outcome.reason() == Reason.DESTINATION_DIVERGED) {
@@ -280,8 +291,8 @@ final class GroupSyncFlusher {
      * Works out the group's current dead-letter reason from its positions and writes a dead-letter record when it
      * differs from the one last reported.
      */
-    private void updateReason(String group, GroupType type, String detail, long now) {
-        List<Map.Entry<PositionKey, PartitionPosition>> parts = positions.group(group);
+    private void updateReason(String group, GroupType type, String detail, long now,
+                              List<Map.Entry<PositionKey, PartitionPosition>> parts) {
         Reason reason = null;
         for (Reason candidate : List.of(Reason.TYPE_CONFLICT, Reason.GROUP_ACTIVE, Reason.DESTINATION_DIVERGED,
                 Reason.TOPIC_NOT_MIRRORED, Reason.UNTRANSLATABLE)) {
