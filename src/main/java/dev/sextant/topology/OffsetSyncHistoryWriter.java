@@ -42,7 +42,7 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     private final SextantMetrics metrics;
     private long nextPrune;
     private CompletableFuture<Map<TopicPartition, Long>> floors;
-    private final Map<TopicPartition, Long> lastUpstream = new HashMap<>();
+    private final Map<TopicPartition, OffsetSyncPoint> lastSync = new HashMap<>();
     private ProcessorContext<Object, Object> context;
     private OffsetSyncStore history;
 
@@ -115,13 +115,20 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
             return;
         }
         TopicPartition tp = new TopicPartition(sync.topic(), sync.partition());
-        Long last = lastUpstream.computeIfAbsent(tp, p -> history.newest(p.topic(), p.partition())
-                .map(OffsetSyncPoint::upstreamOffset).orElse(null));
-        if (last != null && sync.upstreamOffset() < last) {
+        OffsetSyncPoint last = lastSync.computeIfAbsent(tp, p -> history.newest(p.topic(), p.partition()).orElse(null));
+        if (last != null && sync.upstreamOffset() < last.upstreamOffset()) {
+            if (sync.downstreamOffset() < last.downstreamOffset()) {
+                // Both offsets behind the newest: a sync read again after a restart (the input offset had not been
+                // committed yet). It is already in the history; it must not look like a new log.
+                return;
+            }
+            // Upstream behind, downstream ahead: a new source log mirrored after the old one (topic recreated,
+            // or MirrorMaker 2 re-mirroring from an earlier point). The old history no longer describes it.
             context.forward(new Record<Object, Object>(OffsetSyncKeys.resetMarker(sync.topic(), sync.partition()),
                     new byte[0], record.timestamp()), SextantTopology.HISTORY_SINK);
         }
-        lastUpstream.put(tp, sync.upstreamOffset());
+        lastSync.put(tp, new OffsetSyncPoint(sync.topic(), sync.partition(), sync.upstreamOffset(),
+                sync.downstreamOffset()));
         context.forward(new Record<Object, Object>(
                 OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()),
                 OffsetSyncKeys.value(sync.downstreamOffset()), record.timestamp()), SextantTopology.HISTORY_SINK);

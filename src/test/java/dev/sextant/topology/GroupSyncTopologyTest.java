@@ -401,6 +401,22 @@ class GroupSyncTopologyTest {
         assertEquals(406L, destination.committed("billing", "source.orders", 0));
     }
 
+    @Test
+    void aSyncReadAgainAfterARestartKeepsTheHistoryButANewLogResetsIt() {
+        start(false, true);
+        sync("orders", 0, 100, 1000);
+        sync("orders", 0, 200, 1100);
+        sync("orders", 0, 300, 1200);
+        sync("orders", 0, 200, 1100); // read again: the writer's input offset was not committed before a crash
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(SextantTopology.HISTORY_STORE);
+        OffsetSyncStore history = OffsetSyncStore.reader(store);
+        assertEquals(100, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "history intact");
+
+        sync("orders", 0, 5, 1300); // the source topic was recreated: upstream back, downstream on
+        assertEquals(5, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "old log forgotten");
+        assertEquals(5, history.newest("orders", 0).orElseThrow().upstreamOffset());
+    }
+
     // ---- share groups -------------------------------------------------------------------------------------------
 
     private static final org.apache.kafka.common.Uuid ORDERS_ID = org.apache.kafka.common.Uuid.randomUuid();
