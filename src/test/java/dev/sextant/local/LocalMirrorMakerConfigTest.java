@@ -75,6 +75,20 @@ class LocalMirrorMakerConfigTest {
     }
 
     @Test
+    void jvmOptionsAndExtraClasspathDefaultToTheSmallHeapAndNothing() {
+        LocalMirrorMaker.Options defaults = LocalMirrorMaker.Options.defaults();
+        assertEquals(null, defaults.jvmOptions());
+        assertEquals(java.util.List.of(), defaults.extraClasspath());
+
+        LocalMirrorMaker.Options options = LocalMirrorMaker.Options.builder()
+                .jvmOptions(java.util.List.of("-Xmx512m"))
+                .extraClasspath(java.nio.file.Path.of("/tmp/classes"))
+                .build();
+        assertEquals(java.util.List.of("-Xmx512m"), options.jvmOptions());
+        assertEquals(java.util.List.of(java.nio.file.Path.of("/tmp/classes")), options.extraClasspath());
+    }
+
+    @Test
     void mirroredTopicFollowsDefaultReplicationPolicy() {
         assertEquals("source.orders", LocalMirrorMaker.mirroredTopic("orders"));
     }

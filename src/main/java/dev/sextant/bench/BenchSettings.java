@@ -1,0 +1,72 @@
+package dev.sextant.bench;
+
+import java.util.List;
+
+/**
+ * Every knob of one benchmark run, resolved ({@code --quick} only changes defaults).
+ *
+ * @param scales          groups per system, one sync scenario each
+ * @param partitions      partitions of the topic the caught-up groups commit on
+ * @param lagPartitions   partitions of the topic the lagging groups commit on
+ * @param commitRate      group commits per second per system during the window (each covers every partition)
+ * @param produceRate     records per second produced to the caught-up topic during the window
+ * @param laggingShare    share of each system's groups that lag
+ * @param lagMin          smallest lag of a lagging group (records behind the log end)
+ * @param lagMax          largest lag
+ * @param lagProduceRate  records per second while filling the lagging topic
+ * @param offsetLagMax    MirrorMaker's offset.lag.max (sync spacing)
+ * @param windowSeconds   how long the caught-up groups commit
+ * @param tailMaxSeconds  how long to wait afterwards for every commit to become visible
+ * @param systems         which syncers run: sextant, mm2-1s, mm2-default
+ * @param sync            whether the sync scenario runs (at every scale)
+ * @param throughput      whether the throughput scenario runs
+ * @param tpGroups        groups of the throughput prefill
+ * @param tpPartitions    partitions of the throughput topic (each prefill call covers all of them)
+ * @param tpCommits       offset commits in the prefill (rounded up to whole rounds)
+ * @param tpTimeoutSeconds longest wait for Sextant to read the prefill
+ * @param childHeap       -Xmx of the Sextant and checkpoint-MirrorMaker JVMs
+ * @param sextantThreads  streams.num.stream.threads of Sextant
+ * @param jfr             record a JFR profile of the throughput Sextant and summarise it
+ * @param sextantConfig   extra Sextant configuration for every Sextant instance (to measure a setting)
+ */
+record BenchSettings(
+        boolean quick,
+        List<Integer> scales,
+        int partitions,
+        int lagPartitions,
+        int commitRate,
+        int produceRate,
+        double laggingShare,
+        long lagMin,
+        long lagMax,
+        int lagProduceRate,
+        int offsetLagMax,
+        int windowSeconds,
+        int tailMaxSeconds,
+        List<String> systems,
+        boolean sync,
+        boolean throughput,
+        int tpGroups,
+        int tpPartitions,
+        long tpCommits,
+        int tpTimeoutSeconds,
+        String childHeap,
+        int sextantThreads,
+        boolean jfr,
+        java.util.Map<String, String> sextantConfig) {
+
+    static final String SEXTANT = "sextant";
+    static final String MM2_FAST = "mm2-1s";
+    static final String MM2_DEFAULT = "mm2-default";
+    static final List<String> ALL_SYSTEMS = List.of(MM2_DEFAULT, MM2_FAST, SEXTANT);
+
+    /** Options of every syncer JVM (Sextant and the checkpoint MirrorMakers get the same). */
+    List<String> childJvmOptions() {
+        return List.of("-Xms64m", "-Xmx" + childHeap, "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
+                "-Djava.awt.headless=true");
+    }
+
+    boolean runs(String system) {
+        return systems.contains(system);
+    }
+}

@@ -1,0 +1,197 @@
+package dev.sextant.bench;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Watches one syncer's groups on the destination: every cycle, one batched {@code listConsumerGroupOffsets} for
+ * the groups that have a commit the destination does not show yet (chunks of {@value #CHUNK} groups, sent
+ * together), then resolves what became visible. A cycle starts at most every {@code minPeriodMillis}, and at most
+ * every 8 cycle durations (the poller keeps to an eighth of the time); the resolution of a
+ * latency sample is one cycle (it is stamped with the time the answer arrived, an upper bound).
+ */
+final class DestinationPoller implements AutoCloseable {
+
+    static final int CHUNK = 1_000;
+
+    private final String system;
+    private final Admin admin;
+    private final List<TrackedGroup> groups;
+    private final long minPeriodMillis;
+    private final TrackedGroup.Translator best;
+    private final Samples caughtUpLatency = new Samples();
+    private final Samples laggingLatency = new Samples();
+    private final Samples cycleMillis = new Samples();
+    private final Samples liveReplay = new Samples();
+    private final Samples caughtUpCensored = new Samples();
+    private final Samples laggingCensored = new Samples();
+    private Thread thread;
+    private volatile boolean running;
+    private volatile Exception lastError;
+
+    DestinationPoller(String system, Admin admin, List<TrackedGroup> groups, long minPeriodMillis,
+                      TrackedGroup.Translator best) {
+        this.system = system;
+        this.best = best;
+        this.admin = admin;
+        this.groups = groups;
+        this.minPeriodMillis = minPeriodMillis;
+    }
+
+    void start() {
+        running = true;
+        thread = new Thread(this::run, "bench-poller-" + system);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private void run() {
+        while (running) {
+            long sent = System.nanoTime();
+            List<TrackedGroup> due = new ArrayList<>();
+            for (TrackedGroup g : groups) {
+                if (g.hasOutstanding()) {
+                    due.add(g);
+                }
+            }
+            if (!due.isEmpty()) {
+                try {
+                    poll(due, sent);
+                    cycleMillis.add((System.nanoTime() - sent) / 1e6);
+                } catch (Exception e) {
+                    lastError = e;
+                }
+            }
+            long took = (System.nanoTime() - sent) / 1_000_000L;
+            long wait = Math.max(minPeriodMillis, 8 * took) - took;
+            if (wait > 0 && running) {
+                try {
+                    Thread.sleep(wait);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Reads every group now (not only those with outstanding commits); for the final state. */
+    void pollAll() throws Exception {
+        poll(groups, System.nanoTime());
+    }
+
+    private void poll(List<TrackedGroup> due, long sent) throws Exception {
+        List<Map.Entry<List<TrackedGroup>, ListConsumerGroupOffsetsResult>> calls = new ArrayList<>();
+        for (int i = 0; i < due.size(); i += CHUNK) {
+            List<TrackedGroup> chunk = due.subList(i, Math.min(due.size(), i + CHUNK));
+            Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+            for (TrackedGroup g : chunk) {
+                List<TopicPartition> tps = new ArrayList<>();
+                for (int p = 0; p < g.partitions; p++) {
+                    tps.add(new TopicPartition(g.destinationTopic, p));
+                }
+                specs.put(g.name, new ListConsumerGroupOffsetsSpec().topicPartitions(tps));
+            }
+            calls.add(Map.entry(chunk, admin.listConsumerGroupOffsets(specs)));
+        }
+        for (Map.Entry<List<TrackedGroup>, ListConsumerGroupOffsetsResult> call : calls) {
+            Map<String, Map<TopicPartition, OffsetAndMetadata>> answer =
+                    call.getValue().all().get(60, TimeUnit.SECONDS);
+            long received = System.nanoTime();
+            for (TrackedGroup g : call.getKey()) {
+                Map<TopicPartition, OffsetAndMetadata> offsets = answer.getOrDefault(g.name, Map.of());
+                long[] src = new long[g.partitions];
+                long[] dest = new long[g.partitions];
+                Arrays.fill(src, -1);
+                Arrays.fill(dest, -1);
+                for (int p = 0; p < g.partitions; p++) {
+                    OffsetAndMetadata om = offsets.get(new TopicPartition(g.destinationTopic, p));
+                    if (om != null) {
+                        dest[p] = om.offset();
+                        src[p] = TrackedGroup.sourceOffsetOf(om.metadata());
+                    }
+                }
+                g.observe(src, dest, sent, received, best, (group, p, s, d) -> {
+                    if (!group.lagging) {
+                        liveReplay.add(s - d);
+                    }
+                }, latency -> (g.lagging ? laggingLatency : caughtUpLatency).add(latency / 1e6));
+            }
+        }
+    }
+
+    /**
+     * At the end: every commit still not visible becomes a censored sample, its age at {@code endNanos} (a lower
+     * bound of its latency).
+     */
+    void censor(long endNanos) {
+        for (TrackedGroup g : groups) {
+            for (long since : g.outstandingSince()) {
+                (g.lagging ? laggingCensored : caughtUpCensored).add((endNanos - since) / 1e6);
+            }
+        }
+    }
+
+    Samples caughtUpCensored() {
+        return caughtUpCensored;
+    }
+
+    Samples laggingCensored() {
+        return laggingCensored;
+    }
+
+    /** Commits not visible yet, over all groups. */
+    long outstanding() {
+        long n = 0;
+        for (TrackedGroup g : groups) {
+            n += g.outstandingCount();
+        }
+        return n;
+    }
+
+    Samples caughtUpLatency() {
+        return caughtUpLatency;
+    }
+
+    Samples laggingLatency() {
+        return laggingLatency;
+    }
+
+    Samples cycleMillis() {
+        return cycleMillis;
+    }
+
+    /** Source offset minus destination offset of every destination write seen for caught-up groups. */
+    Samples liveReplay() {
+        return liveReplay;
+    }
+
+    List<TrackedGroup> groups() {
+        return groups;
+    }
+
+    Exception lastError() {
+        return lastError;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (thread != null) {
+            thread.interrupt();
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

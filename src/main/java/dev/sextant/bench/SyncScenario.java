@@ -1,0 +1,495 @@
+package dev.sextant.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * One scale of the sync scenario: N groups per syncer, the same workload for each syncer on its own groups.
+ *
+ * <ol>
+ *   <li>A fresh topic {@code bench-lat-N} for the caught-up groups; the lagging groups use {@code bench-lag},
+ *       filled once per run before any syncer starts ({@link Session#fillLagTopic}). Every group commits offset 0
+ *       first, so MirrorMaker's checkpoint connector finds it when it starts.</li>
+ *   <li>The syncers start, each in its own JVM: Sextant, MirrorMaker's checkpoint connector at 1 s, and at its
+ *       defaults (60 s). Both read the whole offset-sync history at start.</li>
+ *   <li>Each lagging group commits once, {@code L} records behind the end of {@code bench-lag} ({@code L}
+ *       log-uniform in [lagMin, lagMax], the same for every syncer's copy of the group).</li>
+ *   <li>Window: a producer writes {@code bench-lat-N}; the caught-up groups commit in turn, at the acknowledged
+ *       end offsets, {@code commitRate} group commits per second per syncer (the three copies of a group commit
+ *       the same offsets at the same moment).</li>
+ *   <li>Tail: commits and production stop; the pollers wait until the destination shows every commit.</li>
+ *   <li>Final state: replay per partition = source offset of the destination's value - destination offset (the
+ *       exact destination equivalent of source offset {@code s} is {@code s}: MirrorMaker copies a fresh topic
+ *       1:1, which is checked).</li>
+ * </ol>
+ */
+final class SyncScenario {
+
+    /** What one syncer did at one scale. */
+    static final class SystemOutcome {
+        String system;
+        DestinationPoller poller;
+        double cpuSeconds = Double.NaN;
+        double cpuSecondsTotal = Double.NaN;
+        double peakRssMb = Double.NaN;
+        double destinationRequestsPerSec = Double.NaN;
+        double countedRequestsPerSec = Double.NaN;
+        long unresolved;
+        long stale;
+        long caughtUpReplayMax = -1;
+        long laggingReplayMax = -1;
+        long caughtUpIdealMax = -1;
+        long laggingIdealMax = -1;
+        long minReplay = Long.MAX_VALUE;
+        long aboveBestMax = Long.MIN_VALUE; // replay minus the best possible replay, worst partition
+        final List<long[]> replayPoints = new ArrayList<>(); // {lag, replay, ideal, lagging?1:0}
+        String log;
+    }
+
+    /** One scale's outcome. */
+    static final class Outcome {
+        int groups;
+        int caughtUpGroups;
+        int laggingGroups;
+        long lagTopicEnd;
+        long windowCommits;
+        Samples commitCallMillis;
+        double measuredSeconds;
+        final Map<String, SystemOutcome> systems = new LinkedHashMap<>();
+        final Map<String, Object> checks = new LinkedHashMap<>();
+        final Map<String, Double> phases = new LinkedHashMap<>();
+        final Map<String, Object> syncSpacing = new LinkedHashMap<>();
+        /** CPU seconds over the measured span of the processes that are not under test. */
+        final Map<String, Double> otherCpu = new LinkedHashMap<>();
+    }
+
+    private final Session session;
+    private final BenchSettings cfg;
+    private final int n;
+    private final Path dir;
+
+    SyncScenario(Session session, int groups) {
+        this.session = session;
+        this.cfg = session.settings;
+        this.n = groups;
+        this.dir = session.workDir.resolve("scale-" + groups);
+    }
+
+    static String code(String system) {
+        return switch (system) {
+            case BenchSettings.SEXTANT -> "sx";
+            case BenchSettings.MM2_FAST -> "mm2f";
+            case BenchSettings.MM2_DEFAULT -> "mm2d";
+            default -> throw new IllegalArgumentException(system);
+        };
+    }
+
+    Outcome run() throws Exception {
+        Outcome out = new Outcome();
+        out.groups = n;
+        long t0 = System.nanoTime();
+        Files.createDirectories(dir);
+        String lat = "bench-lat-" + n;
+        String lag = Session.LAG_TOPIC;
+        session.clusters.createTopic(session.clusters.source(), lat, cfg.partitions());
+        int nLag = (int) Math.round(n * cfg.laggingShare());
+        int nCaught = n - nLag;
+        out.caughtUpGroups = nCaught;
+        out.laggingGroups = nLag;
+
+        Map<String, List<TrackedGroup>> groups = new LinkedHashMap<>();
+        for (String system : BenchSettings.ALL_SYSTEMS) {
+            if (!cfg.runs(system)) {
+                continue;
+            }
+            String prefix = prefix(system);
+            List<TrackedGroup> list = new ArrayList<>();
+            for (int i = 0; i < nCaught; i++) {
+                list.add(new TrackedGroup(String.format("%sc-%05d", prefix, i), lat, "source." + lat,
+                        cfg.partitions(), false));
+            }
+            for (int j = 0; j < nLag; j++) {
+                list.add(new TrackedGroup(String.format("%sl-%05d", prefix, j), lag, "source." + lag,
+                        cfg.lagPartitions(), true));
+            }
+            groups.put(system, list);
+        }
+
+        // every group exists (with an offset on a mirrored topic) before MirrorMaker's checkpoint connector starts
+        Committer committer = new Committer(session.committers, 500);
+        for (List<TrackedGroup> list : groups.values()) {
+            for (TrackedGroup g : list) {
+                committer.commit(g, new long[g.partitions], false);
+            }
+        }
+        committer.drain();
+        failOn(committer, "creating the groups");
+        out.phases.put("create_groups_s", Bench.seconds(System.nanoTime() - t0));
+        Bench.log("scale %d: %d groups per syncer (%d caught up on %s x%d, %d lagging on %s x%d) created in %.1f s",
+                n, n, nCaught, lat, cfg.partitions(), nLag, lag, cfg.lagPartitions(),
+                Bench.seconds(System.nanoTime() - t0));
+
+        long t1 = System.nanoTime();
+        Map<String, Syncer> syncers = startSyncers(lat, lag);
+        try {
+            out.phases.put("start_syncers_s", Bench.seconds(System.nanoTime() - t1));
+            Bench.log("scale %d: syncers ready in %.1f s: %s", n, Bench.seconds(System.nanoTime() - t1),
+                    syncers.values());
+            runWorkload(out, groups, syncers, committer, lat, lag, nCaught, nLag);
+        } finally {
+            closeAll(syncers, out);
+        }
+        checkMirror(out, lat, cfg.partitions());
+        out.syncSpacing.put(lat, session.syncSpacing(lat, cfg.partitions()));
+        Path jfr = dir.resolve(BenchSettings.SEXTANT).resolve("sextant.jfr");
+        if (Files.exists(jfr)) {
+            JfrSummary.write(jfr, session.workDir.resolve("sync-" + n + "-profile.txt"));
+        }
+        out.phases.put("total_s", Bench.seconds(System.nanoTime() - t0));
+        Bench.log("scale %d done in %.0f s; mirror %s", n, Bench.seconds(System.nanoTime() - t0), out.checks);
+        return out;
+    }
+
+    private String prefix(String system) {
+        return "bench-" + code(system) + "-" + n + "-";
+    }
+
+    private Map<String, Syncer> startSyncers(String lat, String lag) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        Map<String, CompletableFuture<Syncer>> futures = new LinkedHashMap<>();
+        String topics = lat + "|" + lag;
+        try {
+            for (String system : BenchSettings.ALL_SYSTEMS) {
+                if (!cfg.runs(system)) {
+                    continue;
+                }
+                Path sysDir = dir.resolve(system);
+                futures.put(system, CompletableFuture.supplyAsync(() -> switch (system) {
+                    case BenchSettings.SEXTANT -> startSextant(sysDir);
+                    case BenchSettings.MM2_FAST -> Mm2CheckpointProcess.start(system, prefix(system), 1, topics,
+                            session.sourceBootstrap(), session.destinationBootstrap(), sysDir,
+                            cfg.childJvmOptions());
+                    default -> Mm2CheckpointProcess.start(system, prefix(system), 60, topics,
+                            session.sourceBootstrap(), session.destinationBootstrap(), sysDir,
+                            cfg.childJvmOptions());
+                }, pool));
+            }
+            Map<String, Syncer> started = new LinkedHashMap<>();
+            RuntimeException failure = null;
+            for (Map.Entry<String, CompletableFuture<Syncer>> e : futures.entrySet()) {
+                try {
+                    started.put(e.getKey(), e.getValue().join());
+                } catch (RuntimeException ex) {
+                    failure = failure == null ? ex : failure;
+                }
+            }
+            if (failure != null) {
+                started.values().forEach(Syncer::close);
+                throw failure;
+            }
+            try {
+                for (Syncer s : started.values()) {
+                    if (s instanceof SextantChild sextant) {
+                        sextant.awaitRunning(Duration.ofSeconds(120));
+                    } else if (s instanceof Mm2CheckpointProcess mm2) {
+                        mm2.awaitCheckpointTask(Duration.ofSeconds(120));
+                    }
+                }
+            } catch (RuntimeException e) {
+                started.values().forEach(Syncer::close);
+                throw e;
+            }
+            return started;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private Syncer startSextant(Path sysDir) {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("source.bootstrap.servers", session.sourceBootstrap());
+        config.put("destination.bootstrap.servers", session.destinationBootstrap());
+        config.put("application.id", "sextant-bench-" + n);
+        config.put("state.dir", sysDir.resolve("state").toAbsolutePath().toString());
+        config.put("groups.include", java.util.regex.Pattern.quote(prefix(BenchSettings.SEXTANT)) + ".*");
+        config.put("query.listen", "127.0.0.1:0");
+        config.put("streams.num.stream.threads", Integer.toString(cfg.sextantThreads()));
+        config.putAll(cfg.sextantConfig());
+        List<String> jvm = new ArrayList<>(cfg.childJvmOptions());
+        if (cfg.jfr()) {
+            jvm.add("-XX:StartFlightRecording=filename=" + sysDir.toAbsolutePath().resolve("sextant.jfr")
+                    + ",settings=profile,dumponexit=true");
+        }
+        return SextantChild.start(BenchSettings.SEXTANT, prefix(BenchSettings.SEXTANT), config, sysDir, jvm);
+    }
+
+    private void runWorkload(Outcome out, Map<String, List<TrackedGroup>> groups, Map<String, Syncer> syncers,
+                             Committer committer, String lat, String lag, int nCaught, int nLag) throws Exception {
+        Map<String, ProcStats.Sample> cpuStart = new HashMap<>();
+        Map<String, Double> requestsStart = new HashMap<>();
+        Map<String, Double> countedStart = new HashMap<>();
+        for (Syncer s : syncers.values()) {
+            cpuStart.put(s.system(), ProcStats.sample(s.pid()));
+            requestsStart.put(s.system(), s.destinationAdminRequests());
+            if (s instanceof SextantChild sextant) {
+                countedStart.put(s.system(), sextant.countedAdminRequests());
+            }
+        }
+        Map<String, Long> others = new LinkedHashMap<>();
+        others.put("source broker", session.clusters.source().pid());
+        others.put("destination broker", session.clusters.destination().pid());
+        others.put("data-mirroring MirrorMaker", session.dataMirrorMakerPid());
+        others.put("benchmark harness", ProcessHandle.current().pid());
+        Map<String, ProcStats.Sample> othersStart = new HashMap<>();
+        others.forEach((name, pid) -> othersStart.put(name, ProcStats.sample(pid)));
+        long workStart = System.nanoTime();
+
+        Map<String, DestinationPoller> pollers = new LinkedHashMap<>();
+        for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
+            long period = e.getKey().equals(BenchSettings.MM2_DEFAULT) ? 1_000 : 100;
+            DestinationPoller poller = new DestinationPoller(e.getKey(), session.destinationAdmin, e.getValue(),
+                    period, session.syncs::bestTranslation);
+            pollers.put(e.getKey(), poller);
+            poller.start();
+        }
+        try {
+            // 1. one commit per lagging group, L records behind the end of the (already filled) lagging topic
+            long end = session.lagTopicEnd;
+            out.lagTopicEnd = end;
+            for (int j = 0; j < nLag; j++) {
+                long[] offsets = new long[cfg.lagPartitions()];
+                Random random = new Random(31L * j + 7);
+                for (int p = 0; p < offsets.length; p++) {
+                    double exponent = Math.log10(cfg.lagMin())
+                            + random.nextDouble() * (Math.log10(cfg.lagMax()) - Math.log10(cfg.lagMin()));
+                    offsets[p] = end - Math.round(Math.pow(10, exponent));
+                }
+                for (List<TrackedGroup> list : groups.values()) {
+                    committer.commit(list.get(nCaught + j), offsets, true);
+                }
+            }
+            committer.drain();
+            failOn(committer, "committing the lagging groups");
+
+            // 2. the window: production on the caught-up topic, caught-up groups commit at its end offsets
+            long tWindow = System.nanoTime();
+            long commits = 0;
+            try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, cfg.partitions())) {
+                producer.startContinuous(cfg.produceRate());
+                Bench.sleep(2_000); // some records first, so commits have offsets to move
+                Bench.log("scale %d: window of %d s, %d group commits/s per syncer, %d records/s on %s", n,
+                        cfg.windowSeconds(), cfg.commitRate(), cfg.produceRate(), lat);
+                long start = System.nanoTime();
+                long windowNanos = cfg.windowSeconds() * 1_000_000_000L;
+                int index = 0;
+                long lastLog = start;
+                while (nCaught > 0 && System.nanoTime() - start < windowNanos) {
+                    long due = start + commits * 1_000_000_000L / cfg.commitRate();
+                    long wait = (due - System.nanoTime()) / 1_000_000L;
+                    Bench.sleep(wait);
+                    long[] ends = producer.ackedEnds();
+                    for (List<TrackedGroup> list : groups.values()) {
+                        committer.commit(list.get(index), ends, true);
+                    }
+                    index = (index + 1) % nCaught;
+                    commits++;
+                    if (System.nanoTime() - lastLog > 15_000_000_000L) {
+                        logProgress(pollers, "window");
+                        lastLog = System.nanoTime();
+                    }
+                }
+                committer.drain();
+                producer.stop();
+            }
+            failOn(committer, "committing in the window");
+            out.windowCommits = commits;
+            out.commitCallMillis = committer.callMillis();
+            Bench.log("scale %d: window done: %,d group commits per syncer (%.0f/s), commit calls took p50 %.0f ms, "
+                    + "p99 %.0f ms", n, commits, commits / Bench.seconds(System.nanoTime() - tWindow - 2_000_000_000L),
+                    committer.callMillis().quantile(0.5), committer.callMillis().quantile(0.99));
+            out.phases.put("window_s", Bench.seconds(System.nanoTime() - tWindow));
+
+            // 3. the tail: wait until every commit is visible (or give up and count it as unresolved)
+            long tTail = System.nanoTime();
+            long lastLog = tTail;
+            while (pollers.values().stream().anyMatch(p -> p.outstanding() > 0)
+                    && System.nanoTime() - tTail < cfg.tailMaxSeconds() * 1_000_000_000L) {
+                Bench.sleep(250);
+                if (System.nanoTime() - lastLog > 15_000_000_000L) {
+                    logProgress(pollers, "tail");
+                    lastLog = System.nanoTime();
+                }
+            }
+            out.phases.put("tail_s", Bench.seconds(System.nanoTime() - tTail));
+            long workEnd = System.nanoTime();
+            out.measuredSeconds = Bench.seconds(workEnd - workStart);
+            Bench.log("scale %d: tail done in %.1f s", n, Bench.seconds(workEnd - tTail));
+
+            // 4. cost and final state
+            others.forEach((name, pid) -> out.otherCpu.put(name,
+                    ProcStats.sample(pid).cpuSeconds() - othersStart.get(name).cpuSeconds()));
+            for (Syncer s : syncers.values()) {
+                SystemOutcome so = new SystemOutcome();
+                so.system = s.system();
+                ProcStats.Sample a = cpuStart.get(s.system());
+                ProcStats.Sample b = ProcStats.sample(s.pid());
+                so.cpuSeconds = b.cpuSeconds() - a.cpuSeconds();
+                so.cpuSecondsTotal = b.cpuSeconds();
+                so.peakRssMb = b.peakRssMb();
+                double requests = s.destinationAdminRequests();
+                so.destinationRequestsPerSec = (requests - requestsStart.get(s.system())) / out.measuredSeconds;
+                if (s instanceof SextantChild sextant) {
+                    so.countedRequestsPerSec = (sextant.countedAdminRequests() - countedStart.get(s.system()))
+                            / out.measuredSeconds;
+                }
+                out.systems.put(s.system(), so);
+            }
+            for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
+                DestinationPoller poller = e.getValue();
+                poller.close();
+                poller.pollAll();
+                poller.censor(System.nanoTime());
+                SystemOutcome so = out.systems.get(e.getKey());
+                so.poller = poller;
+                so.unresolved = poller.outstanding();
+                finalState(so, poller, lat, lag, end);
+            }
+        } finally {
+            pollers.values().forEach(DestinationPoller::close);
+        }
+    }
+
+    private void finalState(SystemOutcome so, DestinationPoller poller, String lat, String lag, long lagEnd) {
+        Map<Integer, Long> latEnds = session.clusters.endOffsets(session.clusters.source(), lat);
+        for (TrackedGroup g : poller.groups()) {
+            long[] committed = g.lastCommitted();
+            long[] src = g.sourceOffsets();
+            long[] dest = g.destinationOffsets();
+            for (int p = 0; p < g.partitions; p++) {
+                if (committed == null || src[p] != committed[p] || dest[p] < 0) {
+                    so.stale++;
+                    continue;
+                }
+                long replay = src[p] - dest[p];
+                long best = session.syncs.bestTranslation(g.sourceTopic, p, src[p]);
+                long ideal = best < 0 ? -1 : src[p] - best;
+                long sourceEnd = g.lagging ? lagEnd : latEnds.getOrDefault(p, 0L);
+                so.minReplay = Math.min(so.minReplay, replay);
+                if (ideal >= 0) {
+                    so.aboveBestMax = Math.max(so.aboveBestMax, replay - ideal);
+                }
+                so.replayPoints.add(new long[] {sourceEnd - src[p], replay, ideal, g.lagging ? 1 : 0});
+                if (g.lagging) {
+                    so.laggingReplayMax = Math.max(so.laggingReplayMax, replay);
+                    so.laggingIdealMax = Math.max(so.laggingIdealMax, ideal);
+                } else {
+                    so.caughtUpReplayMax = Math.max(so.caughtUpReplayMax, replay);
+                    so.caughtUpIdealMax = Math.max(so.caughtUpIdealMax, ideal);
+                }
+            }
+        }
+    }
+
+    private void logProgress(Map<String, DestinationPoller> pollers, String phase) {
+        StringBuilder line = new StringBuilder();
+        for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
+            DestinationPoller p = e.getValue();
+            line.append(String.format("  %s: %d visible (p50 %.0f ms), %d pending", e.getKey(),
+                    p.caughtUpLatency().size() + p.laggingLatency().size(), p.caughtUpLatency().quantile(0.5),
+                    p.outstanding()));
+            if (p.lastError() != null) {
+                line.append(" [poll error: ").append(p.lastError()).append(']');
+            }
+        }
+        Bench.log("scale %d %s:%s", n, phase, line);
+    }
+
+    private static void failOn(Committer committer, String what) {
+        if (committer.failed() > 0) {
+            throw new IllegalStateException(committer.failed() + " commits failed while " + what,
+                    committer.firstFailure());
+        }
+    }
+
+    /**
+     * MirrorMaker copied the fresh topic 1:1: the same end offsets on both sides, and the mirror's last record of
+     * each partition is the source record with that number (its value is its source offset).
+     */
+    private void checkMirror(Outcome out, String topic, int partitions) {
+        Map<Integer, Long> source = session.clusters.endOffsets(session.clusters.source(), topic);
+        Map<Integer, Long> mirrored;
+        try {
+            session.clusters.awaitMirrored(topic, source, Duration.ofSeconds(60));
+            mirrored = source;
+        } catch (IllegalStateException e) {
+            out.checks.put(topic, "NOT 1:1: " + e.getMessage());
+            return;
+        }
+        Map<String, Object> props = new HashMap<>(session.clusters.destination().clientProperties());
+        boolean ok = true;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            for (int p = 0; p < partitions; p++) {
+                long last = mirrored.get(p) - 1;
+                if (last < 0) {
+                    continue;
+                }
+                TopicPartition tp = new TopicPartition("source." + topic, p);
+                consumer.assign(List.of(tp));
+                consumer.seek(tp, last);
+                ConsumerRecord<byte[], byte[]> record = null;
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (record == null && System.nanoTime() < deadline) {
+                    for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                        record = r;
+                        break;
+                    }
+                }
+                ok &= record != null && record.offset() == last
+                        && Long.parseLong(new String(record.value(), StandardCharsets.UTF_8)) == last;
+            }
+        }
+        out.checks.put(topic, ok ? "1:1 (end offsets " + source + ")" : "NOT 1:1: last record differs");
+    }
+
+    private void closeAll(Map<String, Syncer> syncers, Outcome out) {
+        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, syncers.size()));
+        for (Syncer s : syncers.values()) {
+            pool.submit(() -> {
+                try {
+                    Path copy = dir.resolve(s.system() + ".log");
+                    if (s instanceof Mm2CheckpointProcess) { // its directory is deleted when it stops
+                        Files.copy(s.logFile(), copy, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the log is for humans; the numbers do not depend on it
+                }
+                s.close();
+            });
+        }
+        pool.shutdown();
+        try {
+            pool.awaitTermination(90, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,223 @@
+package dev.sextant.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Throughput of one Sextant instance at saturation: {@code __consumer_offsets} is filled first ({@code tpCommits}
+ * offset commits: {@code tpGroups} groups, each Admin call covering all {@code tpPartitions} partitions of
+ * {@code bench-tp}, in rounds with new offsets), then Sextant starts and the benchmark samples its
+ * {@code sextant.commits.read} every 100 ms until it reaches the total. The rate is taken between 10% and 90% of
+ * the total (JVM start-up and the tail excluded). It also counts the Admin requests Sextant sent meanwhile (they
+ * should follow the groups, not the commits), and how long until the destination holds every group's last commit.
+ */
+final class ThroughputScenario {
+
+    static final String TOPIC = "bench-tp";
+
+    /** The outcome. */
+    static final class Outcome {
+        int groups;
+        int partitions;
+        long commits;
+        int rounds;
+        double prefillSeconds;
+        double commitsPerSec = Double.NaN;
+        double overallCommitsPerSec = Double.NaN;
+        double countedRequestsPerSec = Double.NaN;
+        double wireRequestsPerSec = Double.NaN;
+        double alterRequests = Double.NaN;
+        double startupSeconds = Double.NaN;
+        double readSeconds = Double.NaN;
+        double drainSeconds = Double.NaN;
+        boolean drained;
+        double cpuSeconds = Double.NaN;
+        double peakRssMb = Double.NaN;
+        long reached;
+        Path jfr;
+        final List<double[]> curve = new ArrayList<>(); // {seconds since launch, commits read, counted, wire}
+    }
+
+    private final Session session;
+    private final BenchSettings cfg;
+    private final Path dir;
+
+    ThroughputScenario(Session session) {
+        this.session = session;
+        this.cfg = session.settings;
+        this.dir = session.workDir.resolve("throughput");
+    }
+
+    Outcome run() throws Exception {
+        Outcome out = new Outcome();
+        Files.createDirectories(dir);
+        int groups = cfg.tpGroups();
+        int partitions = cfg.tpPartitions();
+        int rounds = (int) Math.max(1, (cfg.tpCommits() + (long) groups * partitions - 1) / ((long) groups * partitions));
+        out.groups = groups;
+        out.partitions = partitions;
+        out.rounds = rounds;
+        out.commits = (long) rounds * groups * partitions;
+
+        // a mirrored topic with syncs on every partition, so every commit is translatable
+        session.clusters.createTopic(session.clusters.source(), TOPIC, partitions);
+        try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), TOPIC, partitions)) {
+            producer.produce(200, 20_000);
+        }
+        session.clusters.awaitMirrored(TOPIC, Duration.ofSeconds(120));
+        for (int p = 0; p < partitions; p++) {
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (session.syncs.newestUpstream(TOPIC, p) < 199 && System.nanoTime() < deadline) {
+                Bench.sleep(100);
+            }
+        }
+
+        long t0 = System.nanoTime();
+        Committer committer = new Committer(session.committers, 200);
+        for (int r = 0; r < rounds; r++) {
+            for (int g = 0; g < groups; g++) {
+                Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+                for (int p = 0; p < partitions; p++) {
+                    long offset = offsetOf(r, g, p);
+                    offsets.put(new TopicPartition(TOPIC, p), new OffsetAndMetadata(offset,
+                            TrackedGroup.metadataFor(offset)));
+                }
+                committer.commit(groupName(g), offsets, nanos -> { });
+            }
+        }
+        committer.drain();
+        if (committer.failed() > 0) {
+            throw new IllegalStateException(committer.failed() + " prefill commits failed", committer.firstFailure());
+        }
+        out.prefillSeconds = Bench.seconds(System.nanoTime() - t0);
+        Bench.log("throughput: __consumer_offsets prefilled with %,d commits (%d groups x %d partitions x %d "
+                + "rounds) in %.1f s", out.commits, groups, partitions, rounds, out.prefillSeconds);
+
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("source.bootstrap.servers", session.sourceBootstrap());
+        config.put("destination.bootstrap.servers", session.destinationBootstrap());
+        config.put("application.id", "sextant-bench-throughput");
+        config.put("state.dir", dir.resolve("state").toAbsolutePath().toString());
+        config.put("groups.include", "bench-tp-.*");
+        config.put("query.listen", "127.0.0.1:0");
+        config.put("streams.num.stream.threads", Integer.toString(cfg.sextantThreads()));
+        config.putAll(cfg.sextantConfig());
+        List<String> jvm = new ArrayList<>(cfg.childJvmOptions());
+        if (cfg.jfr()) {
+            out.jfr = dir.resolve("sextant-throughput.jfr").toAbsolutePath();
+            jvm.add("-XX:StartFlightRecording=filename=" + out.jfr + ",settings=profile,dumponexit=true");
+        }
+        long start = System.nanoTime();
+        try (SextantChild sextant = SextantChild.start(BenchSettings.SEXTANT, "bench-tp-", config, dir, jvm)) {
+            double firstRead = Double.NaN;
+            long deadline = start + cfg.tpTimeoutSeconds() * 1_000_000_000L;
+            double read = 0;
+            long lastProgress = System.nanoTime();
+            while (read < out.commits && System.nanoTime() < deadline && sextant.isAlive()) {
+                Bench.sleep(100);
+                JsonNode m = sextant.metrics();
+                if (m == null) {
+                    continue;
+                }
+                double t = Bench.seconds(System.nanoTime() - start);
+                read = m.path("commitsRead").asDouble();
+                out.curve.add(new double[] {t, read, m.path("adminRequestsTotal").asDouble(),
+                        m.path("wireAdminRequests").asDouble()});
+                if (read > 0 && Double.isNaN(firstRead)) {
+                    firstRead = t;
+                }
+                if (System.nanoTime() - lastProgress > 15_000_000_000L) {
+                    Bench.log("throughput: %,.0f of %,d commits read", read, out.commits);
+                    lastProgress = System.nanoTime();
+                }
+            }
+            double tAll = Bench.seconds(System.nanoTime() - start);
+            out.reached = (long) read;
+            out.startupSeconds = firstRead;
+            out.readSeconds = tAll - firstRead;
+            // the steady part: from 10% to 90% of what was read (all of it, unless the time ran out)
+            double[] a = null;
+            double[] b = null;
+            for (double[] point : out.curve) {
+                if (a == null && point[1] >= 0.1 * read) {
+                    a = point;
+                }
+                if (b == null && point[1] >= 0.9 * read) {
+                    b = point;
+                }
+            }
+            if (a != null && b != null && b[0] > a[0]) {
+                out.commitsPerSec = (b[1] - a[1]) / (b[0] - a[0]);
+                out.countedRequestsPerSec = (b[2] - a[2]) / (b[0] - a[0]);
+                out.wireRequestsPerSec = (b[3] - a[3]) / (b[0] - a[0]);
+            }
+            out.overallCommitsPerSec = read / (tAll - firstRead);
+            Bench.log("throughput: Sextant read %,d of %,d commits in %.1f s; %,.0f commits/s between 10%% and 90%% "
+                    + "(started reading %.1f s after launch)", out.reached, out.commits, tAll, out.commitsPerSec,
+                    firstRead);
+            out.drained = out.reached >= out.commits && awaitDestination(out, rounds - 1, groups, partitions, start);
+            JsonNode m = sextant.metrics();
+            if (m != null) {
+                out.alterRequests = m.path("adminRequests").path("alterConsumerGroupOffsets").asDouble();
+            }
+            ProcStats.Sample s = ProcStats.sample(sextant.pid());
+            out.cpuSeconds = s.cpuSeconds();
+            out.peakRssMb = s.peakRssMb();
+        }
+        return out;
+    }
+
+    static String groupName(int g) {
+        return String.format("bench-tp-%05d", g);
+    }
+
+    /** Offset of round r: changes every round, within the 200 records of each partition. */
+    static long offsetOf(int round, int group, int partition) {
+        return 1 + (round * 7L + group + partition) % 199;
+    }
+
+    /** Waits until the destination holds the last round's offsets of every group. */
+    private boolean awaitDestination(Outcome out, int lastRound, int groups, int partitions, long start)
+            throws Exception {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        List<String> pending = new ArrayList<>();
+        for (int g = 0; g < groups; g++) {
+            pending.add(groupName(g));
+        }
+        while (!pending.isEmpty() && System.nanoTime() < deadline) {
+            Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+            for (String group : pending.subList(0, Math.min(1_000, pending.size()))) {
+                specs.put(group, new ListConsumerGroupOffsetsSpec());
+            }
+            Map<String, Map<TopicPartition, OffsetAndMetadata>> answer = session.destinationAdmin
+                    .listConsumerGroupOffsets(specs).all().get(60, TimeUnit.SECONDS);
+            for (Map.Entry<String, Map<TopicPartition, OffsetAndMetadata>> e : answer.entrySet()) {
+                int g = Integer.parseInt(e.getKey().substring("bench-tp-".length()));
+                boolean done = true;
+                for (int p = 0; p < partitions && done; p++) {
+                    OffsetAndMetadata om = e.getValue().get(new TopicPartition("source." + TOPIC, p));
+                    done = om != null && TrackedGroup.sourceOffsetOf(om.metadata()) == offsetOf(lastRound, g, p);
+                }
+                if (done) {
+                    pending.remove(e.getKey());
+                }
+            }
+            if (!pending.isEmpty()) {
+                Bench.sleep(250);
+            }
+        }
+        out.drainSeconds = Bench.seconds(System.nanoTime() - start);
+        return pending.isEmpty();
+    }
+}
