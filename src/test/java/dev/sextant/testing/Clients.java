@@ -64,6 +64,23 @@ public final class Clients {
         }
     }
 
+    /** Produces records {@code first .. first+count-1} (values = their offsets) to every partition of a fresh topic. */
+    public static void produceNumberedFrom(LocalKafkaBroker cluster, String topic, int partitions, int first,
+                                           int count) {
+        Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = first; i < first + count; i++) {
+                for (int p = 0; p < partitions; p++) {
+                    producer.send(new ProducerRecord<>(topic, p, null, Integer.toString(i)));
+                }
+            }
+            producer.flush();
+        }
+    }
+
     private static void pace(long sent, int perSecond, long startNanos) {
         long wakeAt = startNanos + sent * 1_000_000_000L / perSecond;
         long wait = wakeAt - System.nanoTime();

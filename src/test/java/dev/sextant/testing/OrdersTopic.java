@@ -24,8 +24,24 @@ public final class OrdersTopic {
             return;
         }
         clusters.createTopic(clusters.source(), NAME, PARTITIONS);
-        // paced so MirrorMaker 2 keeps up and emits a sync every offset.lag.max records
-        Clients.produceNumbered(clusters.source(), NAME, PARTITIONS, PER_PARTITION, 3_000);
+        // In chunks, each once MirrorMaker 2 has synced the previous one: with more than 10 syncs in flight it
+        // coalesces them, and on a busy machine the spacing of its syncs would widen past offset.lag.max.
+        int chunk = 200;
+        for (int produced = 0; produced < PER_PARTITION; produced += chunk) {
+            Clients.produceNumberedFrom(clusters.source(), NAME, PARTITIONS, produced,
+                    Math.min(chunk, PER_PARTITION - produced));
+            long end = produced + Math.min(chunk, PER_PARTITION - produced);
+            Await.until(Duration.ofSeconds(60), "MirrorMaker 2 synced " + NAME + " up to " + end, () -> {
+                for (int p = 0; p < PARTITIONS; p++) {
+                    long newest = Clients.mirrorMakerSyncs(clusters.source(), NAME, p).stream()
+                            .mapToLong(Long::longValue).max().orElse(-1);
+                    if (newest < end - 102) {
+                        return false;
+                    }
+                }
+                return true;
+            });
+        }
         clusters.awaitMirrored(NAME, Duration.ofSeconds(60));
         created = true;
     }
