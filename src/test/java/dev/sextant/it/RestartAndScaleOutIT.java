@@ -117,9 +117,10 @@ class RestartAndScaleOutIT {
             }
             Await.until(SYNCED, "every commit synced after one instance stopped", () -> next.entrySet().stream()
                     .allMatch(e -> syncedTo(clusters, e.getKey(), "source.pair-events", e.getValue())));
-            assertEquals(3, second.app().streams().metadataForLocalThreads().iterator().next().activeTasks().stream()
+            Await.until(SYNCED, "the survivor reads every partition of __consumer_offsets", () -> second.app()
+                    .streams().metadataForLocalThreads().iterator().next().activeTasks().stream()
                     .filter(t -> t.topicPartitions().stream().anyMatch(tp -> tp.topic().equals("__consumer_offsets")))
-                    .count(), "the survivor reads every partition of __consumer_offsets");
+                    .count() == 3);
         } finally {
             first.close();
         }
