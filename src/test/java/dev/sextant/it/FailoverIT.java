@@ -39,7 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalClustersExtension.class)
 class FailoverIT {
 
-    private static final Duration SYNCED = Duration.ofSeconds(45);
+    private static final Duration SYNCED = Duration.ofSeconds(90);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Test

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalClustersExtension.class)
 class RestartAndScaleOutIT {
 
-    private static final Duration SYNCED = Duration.ofSeconds(45);
+    private static final Duration SYNCED = Duration.ofSeconds(90);
     private static final PositionKey LAGGARD = new PositionKey("restart-laggard", "restart-events", 0);
 
     private static boolean syncedTo(LocalClusters clusters, String group, String topic, long sourceOffset) {
