@@ -34,6 +34,18 @@ final class Bench {
         }
     }
 
+    /** Deletes a directory tree if it exists. */
+    static void deleteRecursively(java.nio.file.Path root) {
+        if (!java.nio.file.Files.exists(root)) {
+            return;
+        }
+        try (java.util.stream.Stream<java.nio.file.Path> paths = java.nio.file.Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot delete " + root, e);
+        }
+    }
+
     static double seconds(long nanos) {
         return nanos / 1e9;
     }

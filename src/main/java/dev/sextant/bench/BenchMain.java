@@ -339,6 +339,7 @@ public final class BenchMain implements Callable<Integer> {
             d.put("read_s", Report.round(tp.readSeconds, 1));
             d.put("drain_s", Report.round(tp.drainSeconds, 1));
             d.put("drained", tp.drained);
+            d.put("kafka_streams_thread", tp.streamThread);
             runs.add(new Report.Run(BenchSettings.SEXTANT, "throughput", tp.groups, tp.partitions, null,
                     Report.round(tp.overallCommitsPerSec, 0), Report.round(tp.countedRequestsPerSec, 1), null,
                     Report.round(tp.cpuSeconds, 1), Report.round(tp.peakRssMb, 0), d));

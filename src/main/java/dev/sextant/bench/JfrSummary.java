@@ -19,7 +19,7 @@ import jdk.jfr.consumer.RecordingFile;
  * Where Sextant's time went, from a JFR recording: {@code jdk.ExecutionSample} (threads running Java code) and
  * {@code jdk.NativeMethodSample} (threads inside native code: RocksDB through JNI, but also network threads parked
  * in epoll), per thread, by top frame, by method anywhere on the stack, and the hottest stack prefixes of Kafka
- * Streams' stream thread.
+ * Streams' stream thread (the one that processes records and runs Sextant's flushes).
  */
 final class JfrSummary {
 
@@ -58,7 +58,7 @@ final class JfrSummary {
                         inclusive.merge(n, 1, Integer::sum);
                     }
                 }
-                if (thread.contains("StreamThread")) {
+                if (thread.matches(".*-StreamThread-\\d+")) { // not the global thread, not the producer's
                     stream++;
                     streamStacks.merge(sextantPath(frames), 1, Integer::sum);
                 }

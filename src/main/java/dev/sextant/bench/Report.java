@@ -171,8 +171,17 @@ final class Report {
             md.append(String.format(Locale.ROOT, "| launch to every group's last commit on the destination | %s%s |%n",
                     duration(nz((Double) d.get("drain_s")) * 1000),
                     Boolean.TRUE.equals(d.get("drained")) ? "" : " (not all)"));
-            md.append(String.format(Locale.ROOT, "| CPU seconds / peak RSS (MB) | %,.1f / %,.0f |%n%n",
+            md.append(String.format(Locale.ROOT, "| CPU seconds / peak RSS (MB) | %,.1f / %,.0f |%n",
                     nz(throughput.cpuS()), nz(throughput.peakRssMb())));
+            if (d.get("kafka_streams_thread") instanceof Map<?, ?> st && !st.isEmpty()) {
+                md.append(String.format(Locale.ROOT, "| stream thread: share of time punctuating (Sextant's flush) / "
+                                + "processing / polling | %s / %s / %s |%n", pct(st.get("punctuate.ratio")),
+                        pct(st.get("process.ratio")), pct(st.get("poll.ratio"))));
+                md.append(String.format(Locale.ROOT, "| stream thread: ms per record processed; ms per flush (avg / "
+                                + "max) | %s; %s / %s |%n", st.get("process.latency.avg"), st.get("punctuate.latency.avg"),
+                        st.get("punctuate.latency.max")));
+            }
+            md.append('\n');
         }
         md.append("## Targets\n\n| target | measured | met |\n|---|---|---|\n");
         for (Target t : r.targets()) {
@@ -184,6 +193,10 @@ final class Report {
             md.append("- ").append(note).append('\n');
         }
         return md.toString();
+    }
+
+    private static String pct(Object ratio) {
+        return ratio instanceof Number n ? String.format(Locale.ROOT, "%.0f%%", 100 * n.doubleValue()) : "n/a";
     }
 
     private static double nz(Double v) {

@@ -51,6 +51,10 @@ final class SextantChild implements Syncer {
                               List<String> jvmOptions) {
         try {
             Files.createDirectories(dir);
+            String stateDir = config.get("state.dir");
+            if (stateDir != null) {
+                dev.sextant.bench.Bench.deleteRecursively(Paths.get(stateDir)); // a fresh instance, never old state
+            }
             Map<String, String> props = new LinkedHashMap<>(config);
             props.put("destination.client.id", DESTINATION_CLIENT_ID);
             Path configFile = dir.resolve("sextant.properties");

@@ -96,6 +96,16 @@ public final class SextantProbeMain {
             }
             node.put("adminRequestsTotal", total);
             node.put("wireAdminRequests", clientId == null ? -1 : wireRequests(clientId));
+            // Kafka Streams' own view of the stream thread: how long punctuations (Sextant's flushes) take
+            ObjectNode streams = node.putObject("streamThread");
+            registry.getMeters().forEach(meter -> {
+                String name = meter.getId().getName();
+                if (name.startsWith("kafka.stream.thread.") && (name.contains("punctuate") || name.contains("process")
+                        || name.contains("poll") || name.contains("commit"))) {
+                    meter.measure().forEach(m -> streams.put(name.substring("kafka.stream.thread.".length()),
+                            m.getValue()));
+                }
+            });
             Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
             Files.write(tmp, json.writeValueAsBytes(node));
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);

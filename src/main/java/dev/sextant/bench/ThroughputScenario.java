@@ -47,6 +47,8 @@ final class ThroughputScenario {
         long reached;
         Path jfr;
         final List<double[]> curve = new ArrayList<>(); // {seconds since launch, commits read, counted, wire}
+        /** Kafka Streams' stream-thread metrics at the last snapshot while reading (ratios, latencies in ms). */
+        final Map<String, Double> streamThread = new java.util.TreeMap<>();
     }
 
     private final Session session;
@@ -136,6 +138,13 @@ final class ThroughputScenario {
                         m.path("wireAdminRequests").asDouble()});
                 if (read > 0 && Double.isNaN(firstRead)) {
                     firstRead = t;
+                }
+                if ("RUNNING".equals(m.path("state").asText())) {
+                    m.path("streamThread").fields().forEachRemaining(e -> {
+                        if (e.getKey().matches("(punctuate|process|poll|commit)\\.(ratio|latency\\.avg|latency\\.max|rate)")) {
+                            out.streamThread.put(e.getKey(), Report.round(e.getValue().asDouble(), 3));
+                        }
+                    });
                 }
                 if (System.nanoTime() - lastProgress > 15_000_000_000L) {
                     Bench.log("throughput: %,.0f of %,d commits read", read, out.commits);
