@@ -184,6 +184,13 @@ public final class BenchMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long started = System.nanoTime();
+        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (!finished.get()) {
+                System.err.println("bench/run: stopped before it finished (signal or exit); stopping everything it "
+                        + "started, no results written");
+            }
+        }, "bench-interrupted"));
         BenchSettings cfg = settings();
         OffsetDateTime now = OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS);
         String stamp = now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm")) + (quick ? "-quick" : "");
@@ -245,6 +252,7 @@ public final class BenchMain implements Callable<Integer> {
         System.out.println(md);
         Bench.log("results: %s (+ .md, .png; copied to latest.*) in %.0f s", json,
                 Bench.seconds(System.nanoTime() - started));
+        finished.set(true);
         return 0;
     }
 
