@@ -16,8 +16,10 @@ import org.apache.kafka.common.TopicPartition;
  * Watches one syncer's groups on the destination: every cycle, one batched {@code listConsumerGroupOffsets} for
  * the groups that have a commit the destination does not show yet (chunks of {@value #CHUNK} groups, sent
  * together), then resolves what became visible. A cycle starts at most every {@code minPeriodMillis}, and at most
- * every 8 cycle durations (the poller keeps to an eighth of the time); the resolution of a
- * latency sample is one cycle (it is stamped with the time the answer arrived, an upper bound).
+ * every 8 cycle durations up to 5 s (so the poller stays light when thousands of groups are outstanding); the
+ * resolution of a latency sample is one cycle (it is stamped with the time the answer arrived, an upper bound).
+ * Each poller has its own Admin client: one Admin client has one request in flight, so shared pollers would wait
+ * for each other.
  */
 final class DestinationPoller implements AutoCloseable {
 
@@ -38,11 +40,13 @@ final class DestinationPoller implements AutoCloseable {
     private volatile boolean running;
     private volatile Exception lastError;
 
-    DestinationPoller(String system, Admin admin, List<TrackedGroup> groups, long minPeriodMillis,
-                      TrackedGroup.Translator best) {
+    DestinationPoller(String system, java.util.Map<String, Object> destinationConfig, List<TrackedGroup> groups,
+                      long minPeriodMillis, TrackedGroup.Translator best) {
         this.system = system;
         this.best = best;
-        this.admin = admin;
+        java.util.Map<String, Object> config = new HashMap<>(destinationConfig);
+        config.put("client.id", "bench-poller-" + system);
+        this.admin = Admin.create(config);
         this.groups = groups;
         this.minPeriodMillis = minPeriodMillis;
     }
@@ -72,7 +76,7 @@ final class DestinationPoller implements AutoCloseable {
                 }
             }
             long took = (System.nanoTime() - sent) / 1_000_000L;
-            long wait = Math.max(minPeriodMillis, 8 * took) - took;
+            long wait = Math.max(minPeriodMillis, Math.min(8 * took, 5_000)) - took;
             if (wait > 0 && running) {
                 try {
                     Thread.sleep(wait);
@@ -178,10 +182,15 @@ final class DestinationPoller implements AutoCloseable {
         return groups;
     }
 
+    void closeAdmin() {
+        admin.close(java.time.Duration.ofSeconds(5));
+    }
+
     Exception lastError() {
         return lastError;
     }
 
+    /** Stops polling; {@link #pollAll()} still works until {@link #closeAdmin()}. */
     @Override
     public void close() {
         running = false;

@@ -265,8 +265,9 @@ final class SyncScenario {
         Map<String, DestinationPoller> pollers = new LinkedHashMap<>();
         for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
             long period = e.getKey().equals(BenchSettings.MM2_DEFAULT) ? 1_000 : 100;
-            DestinationPoller poller = new DestinationPoller(e.getKey(), session.destinationAdmin, e.getValue(),
-                    period, session.syncs::bestTranslation);
+            DestinationPoller poller = new DestinationPoller(e.getKey(),
+                    session.clusters.destination().clientProperties(), e.getValue(), period,
+                    session.syncs::bestTranslation);
             pollers.put(e.getKey(), poller);
             poller.start();
         }
@@ -374,6 +375,7 @@ final class SyncScenario {
             }
         } finally {
             pollers.values().forEach(DestinationPoller::close);
+            pollers.values().forEach(DestinationPoller::closeAdmin);
         }
     }
 
