@@ -22,6 +22,8 @@ public final class SextantMetrics {
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<GroupType, Timer> latency = new ConcurrentHashMap<>();
     private final AtomicLong groupsTracked = new AtomicLong();
+    private final Map<GroupType, io.micrometer.core.instrument.DistributionSummary> replayBounds =
+            new ConcurrentHashMap<>();
 
     private final Map<GroupType, Counter> commitsRead = new java.util.EnumMap<>(GroupType.class);
 
@@ -93,7 +95,8 @@ public final class SextantMetrics {
     }
 
     public void replayBound(GroupType type, long bound) {
-        registry.summary("sextant.replay.bound", "group_type", type.label()).record(bound);
+        replayBounds.computeIfAbsent(type, t -> registry.summary("sextant.replay.bound", "group_type", t.label()))
+                .record(bound);
     }
 
     /** A position applied ahead of the mirror's log end (the mirror lags; a consumer there waits for it). */

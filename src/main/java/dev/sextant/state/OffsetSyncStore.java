@@ -65,6 +65,24 @@ public final class OffsetSyncStore {
         return out;
     }
 
+    /** Hands the newest sync of every partition that has history to {@code action} (one scan of the store). */
+    public void forEachNewest(java.util.function.Consumer<OffsetSyncPoint> action) {
+        OffsetSyncPoint last = null;
+        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                OffsetSyncPoint p = OffsetSyncKeys.decode(kv.key, kv.value);
+                if (last != null && (!last.topic().equals(p.topic()) || last.partition() != p.partition())) {
+                    action.accept(last);
+                }
+                last = p;
+            }
+        }
+        if (last != null) {
+            action.accept(last);
+        }
+    }
+
     /**
      * The syncs of a partition that nothing at or above {@code floor} needs: every sync below the newest one at or
      * below the floor (that one still translates the floor itself).

@@ -13,7 +13,6 @@ import dev.sextant.state.GroupType;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
-import dev.sextant.state.PositionStore;
 import dev.sextant.translate.OffsetTranslation;
 import dev.sextant.translate.OffsetTranslator;
 import java.util.ArrayList;
@@ -37,6 +36,10 @@ import org.apache.kafka.common.TopicPartition;
  *   pending groups ──▶ translate ──▶ guards (destination view) ──▶ plans ──▶ ConsumerGroupApplier (async)
  * </pre>
  *
+ * <p>A flush costs what changed: it visits the partitions marked since they were last settled
+ * ({@link PendingGroups}), and works out a group's dead-letter reason from the few positions with a problem
+ * ({@link IndexedPositions}), never from a scan of the group.
+ *
  * <p>Invariants: stores are only touched on the stream thread (outcomes come back through a queue); a group has at
  * most one write in flight; a position leaves the pending set only once the destination holds its translation or it
  * was refused for a reason that needs no retry; a dead-letter record is written when a group's reason changes, not
@@ -51,10 +54,16 @@ final class GroupSyncFlusher {
     private static final long DIVERGED_BACKOFF_MS = 10_000;
     private static final long RETRY_BACKOFF_MS = 1_000;
     private static final long IMPROVEMENT_CHECK_MS = 1_000;
+    private static final long MAX_PARK_MS = 30_000;
+    private static final java.util.Comparator<PositionKey> BY_PARTITION =
+            java.util.Comparator.comparing(PositionKey::topic).thenComparingInt(PositionKey::partition);
+    /** When partitions of a group have different problems, the group is reported under the first of these. */
+    private static final List<Reason> REASON_ORDER = List.of(Reason.TYPE_CONFLICT, Reason.GROUP_ACTIVE,
+            Reason.DESTINATION_DIVERGED, Reason.TOPIC_NOT_MIRRORED, Reason.UNTRANSLATABLE);
 
     private final SyncSettings settings;
     private final SyncRuntime runtime;
-    private final PositionStore positions;
+    private final IndexedPositions positions;
     private final GroupStore groups;
     private final OffsetTranslator translator;
     private final DestinationView view;
@@ -63,9 +72,10 @@ final class GroupSyncFlusher {
     private final PendingGroups pending = new PendingGroups();
     private final BoundedPositions bounded;
     private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
+    private final Map<String, String> destinationTopics = new HashMap<>();
     private long nextImprovementCheck;
 
-    GroupSyncFlusher(SyncSettings settings, SyncRuntime runtime, PositionStore positions, GroupStore groups,
+    GroupSyncFlusher(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
                      OffsetTranslator translator, BoundedPositions bounded, Consumer<DeadLetterRecord> deadLetters) {
         this.settings = settings;
         this.runtime = runtime;
@@ -85,16 +95,16 @@ final class GroupSyncFlusher {
 
     /** Rebuilds the in-memory pending set from the store (after a restart or a rebalance). */
     void recover() {
-        positions.forEach((key, pos) -> {
+        positions.load((key, pos) -> {
             if (pos.needsApply()) {
-                pending.mark(key.group());
+                pending.mark(key);
             }
             bounded.track(key, pos);
         });
     }
 
-    void markPending(String group) {
-        pending.mark(group);
+    void markPending(PositionKey key) {
+        pending.mark(key);
     }
 
     void forget(String group) {
@@ -108,6 +118,7 @@ final class GroupSyncFlusher {
     void flush() {
         long now = settings.clock().millis();
         drainOutcomes(now);
+        pending.unpark(now);
         if (!view.ready()) {
             return;
         }
@@ -145,21 +156,55 @@ final class GroupSyncFlusher {
         }
     }
 
-    /** Share positions whose topic was known only by id get their name once it is known. */
+    /**
+     * Share positions whose topic was known only by id get their name once it is known. A placeholder stays pending
+     * until then, so the pending partitions are the only ones to look at.
+     */
     private void resolvePlaceholders(String group) {
         GroupRecord record = groups.get(group);
-        for (Map.Entry<PositionKey, PartitionPosition> e : positions.group(group)) {
-            PositionKey key = e.getKey();
-            if (record != null && SharePlaceholders.isPlaceholder(key.topic())) {
-                SharePlaceholders.resolve(record, key.topic(), runtime.topicNames()).ifPresent(name -> {
-                    positions.delete(key);
-                    PositionKey named = new PositionKey(group, name, key.partition());
-                    if (positions.get(named) == null) {
-                        positions.put(named, e.getValue());
-                    }
-                });
-            }
+        if (record == null) {
+            return;
         }
+        for (PositionKey key : pending.keys(group)) {
+            if (!SharePlaceholders.isPlaceholder(key.topic())) {
+                continue;
+            }
+            PartitionPosition pos = positions.get(key);
+            if (pos == null) {
+                pending.clean(key);
+                continue;
+            }
+            SharePlaceholders.resolve(record, key.topic(), runtime.topicNames()).ifPresent(name -> {
+                positions.delete(key);
+                pending.clean(key);
+                PositionKey named = new PositionKey(group, name, key.partition());
+                if (positions.get(named) == null) {
+                    positions.put(named, pos);
+                    pending.mark(named);
+                }
+            });
+        }
+    }
+
+    /**
+     * How long a partition waiting on something outside Sextant is left alone. A missing mirror topic costs a map
+     * lookup to check: a second. An untranslatable offset costs a history lookup, and most often is below the oldest
+     * sync MirrorMaker 2 emitted, which no later sync changes: a second at first, then half the time it has waited,
+     * at most {@link #MAX_PARK_MS}; never past the moment its wait becomes a dead-letter reason, so that is reported
+     * on time.
+     */
+    private long parkFor(PartitionPosition pos, long now) {
+        if (pos.status() != PositionStatus.UNTRANSLATABLE) {
+            return RETRY_BACKOFF_MS;
+        }
+        long waited = pos.pendingSince() < 0 ? 0 : now - pos.pendingSince();
+        long delay = Math.max(RETRY_BACKOFF_MS, Math.min(MAX_PARK_MS, waited / 2));
+        long untilReported = settings.pendingTimeoutMs() - waited;
+        return untilReported > 0 ? Math.max(1, Math.min(delay, untilReported)) : delay;
+    }
+
+    private String destinationTopic(String sourceTopic) {
+        return destinationTopics.computeIfAbsent(sourceTopic, settings::destinationTopic);
     }
 
     private List<PlannedPartition> plan(String group, GroupType type, long now) {
@@ -174,39 +219,43 @@ final class GroupSyncFlusher {
             guard = PositionStatus.GROUP_ACTIVE;
         }
         List<PlannedPartition> plan = new ArrayList<>();
-        List<Map.Entry<PositionKey, PartitionPosition>> current = new ArrayList<>();
-        boolean unresolved = false;
-        for (Map.Entry<PositionKey, PartitionPosition> entry : positions.group(group)) {
-            PositionKey key = entry.getKey();
-            PartitionPosition pos = entry.getValue();
-            if (SharePlaceholders.isPlaceholder(key.topic())) {
-                unresolved = true; // its topic's name is not known yet
-                current.add(entry);
+        for (PositionKey key : pending.keys(group)) {
+            PartitionPosition pos = positions.get(key);
+            if (pos == null) {
+                pending.clean(key); // deleted meanwhile
                 continue;
+            }
+            if (SharePlaceholders.isPlaceholder(key.topic())) {
+                continue; // its topic's name is not known yet: stays pending
             }
             boolean improvable = pos.status() == PositionStatus.APPLIED && pos.bound() > 0;
             if (!pos.needsApply() && !improvable) {
-                current.add(entry);
+                pending.clean(key);
                 continue;
             }
             Optional<OffsetTranslation> translation = translator.translate(key.topic(), key.partition(), pos.sourceOffset());
             PartitionPosition next;
+            boolean settled = false; // true: nothing left to do for this partition until it changes again
+            boolean park = false; // true: retried a little later, not at every flush
             if (translation.isEmpty()) {
                 next = pos.needsApply() ? pos.withStatus(PositionStatus.UNTRANSLATABLE, now) : pos;
-                unresolved |= next.needsApply();
+                settled = !next.needsApply();
+                park = !settled;
             } else {
                 OffsetTranslation t = translation.get();
                 next = pos.withTranslation(t);
-                String destinationTopic = settings.destinationTopic(key.topic());
+                String destinationTopic = destinationTopic(key.topic());
+                DestinationView.PartitionPresence presence = view.partition(destinationTopic, key.partition());
                 if (!pos.needsApply() && t.destinationOffset() <= pos.appliedOffset()) {
                     next = pos; // nothing better than what the destination holds
+                    settled = true;
                 } else if (guard != null) {
                     next = next.withStatus(guard, now);
-                } else if (view.partition(destinationTopic, key.partition()) == DestinationView.PartitionPresence.UNKNOWN) {
-                    unresolved = true; // looked up at the next refresh of the view
-                } else if (view.partition(destinationTopic, key.partition()) == DestinationView.PartitionPresence.ABSENT) {
+                } else if (presence == DestinationView.PartitionPresence.UNKNOWN) {
+                    // looked up at the next refresh of the view
+                } else if (presence == DestinationView.PartitionPresence.ABSENT) {
                     next = next.withStatus(PositionStatus.TOPIC_NOT_MIRRORED, now);
-                    unresolved = true;
+                    park = true;
                 } else {
                     long end = view.endOffset(destinationTopic, key.partition());
                     if (end >= 0 && t.destinationOffset() > end) {
@@ -220,15 +269,19 @@ final class GroupSyncFlusher {
                 positions.put(key, next);
                 bounded.track(key, next);
             }
-            current.add(Map.entry(key, next));
+            if (settled) {
+                pending.clean(key);
+            } else if (park) {
+                pending.park(key, now + parkFor(next, now));
+            }
         }
         if (plan.isEmpty()) {
-            updateReason(group, type, null, now, current);
+            updateReason(group, type, null, now);
             if (guard != null) {
                 pending.backoff(group, now + GUARD_BACKOFF_MS);
-            } else if (!unresolved) {
-                pending.done(group);
             }
+            // otherwise what is still pending is retried: untranslatable offsets and unmirrored topics a second
+            // later (parked), partitions the view does not know yet at the next flush
         }
         return plan;
     }
@@ -253,8 +306,12 @@ final class GroupSyncFlusher {
         for (PlannedPartition planned : plan) {
             GroupOutcome.PartitionOutcome result = outcome.partitions().get(planned.key());
             PartitionPosition pos = positions.get(planned.key());
-            if (result == null || pos == null) {
-                continue; // deleted meanwhile, or not part of the answer
+            if (pos == null) {
+                pending.clean(planned.key()); // deleted meanwhile
+                continue;
+            }
+            if (result == null) {
+                continue; // not part of the answer: stays pending
             }
             PartitionPosition next;
             if (result.status() == PositionStatus.APPLIED || result.status() == PositionStatus.REWIND_SKIPPED) {
@@ -269,21 +326,18 @@ final class GroupSyncFlusher {
             }
             positions.put(planned.key(), next);
             bounded.track(planned.key(), next);
+            if (!next.needsApply()) {
+                pending.clean(planned.key()); // a commit that arrived meanwhile keeps it pending
+            }
         }
         if (applied > 0) {
             metrics.applied(type, applied);
         }
-        List<Map.Entry<PositionKey, PartitionPosition>> current = positions.group(group);
-        updateReason(group, type, outcome.reason() == null ? null : outcome.detail(), now, current);
-        boolean stillPending = current.stream().anyMatch(e -> e.getValue().needsApply());
-        if (!stillPending) {
-            pending.done(group);
-        } else if (outcome.reason() == Reason.DESTINATION_DIVERGED) {
+        updateReason(group, type, outcome.reason() == null ? null : outcome.detail(), now);
+        if (outcome.reason() == Reason.DESTINATION_DIVERGED) {
             pending.backoff(group, now + DIVERGED_BACKOFF_MS);
         } else if (outcome.reason() != null) {
             pending.backoff(group, now + GUARD_BACKOFF_MS);
-        } else {
-            pending.mark(group);
         }
     }
 
@@ -291,14 +345,13 @@ final class GroupSyncFlusher {
      * Works out the group's current dead-letter reason from its positions and writes a dead-letter record when it
      * differs from the one last reported.
      */
-    private void updateReason(String group, GroupType type, String detail, long now,
-                              List<Map.Entry<PositionKey, PartitionPosition>> parts) {
+    private void updateReason(String group, GroupType type, String detail, long now) {
+        Map<PositionKey, PartitionPosition> parts = positions.problems(group);
         Reason reason = null;
-        for (Reason candidate : List.of(Reason.TYPE_CONFLICT, Reason.GROUP_ACTIVE, Reason.DESTINATION_DIVERGED,
-                Reason.TOPIC_NOT_MIRRORED, Reason.UNTRANSLATABLE)) {
-            if (parts.stream().anyMatch(e -> reasonOf(e.getValue(), now) == candidate)) {
-                reason = candidate;
-                break;
+        for (PartitionPosition p : parts.values()) {
+            Reason r = reasonOf(p, now);
+            if (r != null && (reason == null || REASON_ORDER.indexOf(r) < REASON_ORDER.indexOf(reason))) {
+                reason = r;
             }
         }
         GroupRecord record = groups.get(group);
@@ -315,7 +368,9 @@ final class GroupSyncFlusher {
         final Reason reported = reason;
         List<DeadLetterRecord.PartitionDetail> details = new ArrayList<>();
         long newestCommit = -1;
-        for (Map.Entry<PositionKey, PartitionPosition> e : parts) {
+        List<Map.Entry<PositionKey, PartitionPosition>> sorted = new ArrayList<>(parts.entrySet());
+        sorted.sort(Map.Entry.comparingByKey(BY_PARTITION));
+        for (Map.Entry<PositionKey, PartitionPosition> e : sorted) {
             PartitionPosition p = e.getValue();
             if (reasonOf(p, now) != reported) {
                 continue;
@@ -391,14 +446,15 @@ final class GroupSyncFlusher {
             }
         }
 
-        /** Groups with a bounded position on a partition that received a newer sync since the last call. */
-        Set<String> improvable() {
-            Set<String> out = new HashSet<>();
+        /** Bounded positions on a partition that received a newer sync since the last call. */
+        Set<PositionKey> improvable() {
+            Set<PositionKey> out = new HashSet<>();
             groupsByPartition.entrySet().removeIf(e -> e.getValue().isEmpty());
             for (Map.Entry<TopicPartition, Set<String>> e : groupsByPartition.entrySet()) {
                 Long newest = newestUpstream.apply(e.getKey());
                 if (newest != null && !newest.equals(newestSeen.put(e.getKey(), newest))) {
-                    out.addAll(e.getValue());
+                    TopicPartition tp = e.getKey();
+                    e.getValue().forEach(group -> out.add(new PositionKey(group, tp.topic(), tp.partition())));
                 }
             }
             return out;

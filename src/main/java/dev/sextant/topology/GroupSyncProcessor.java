@@ -10,6 +10,7 @@ import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.GroupType;
+import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncPoint;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PartitionPosition;
@@ -36,7 +37,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * order) and keeps the group registry and the position store current; every {@code sync.interval.ms} it hands the
  * pending groups to the {@link GroupSyncFlusher}.
  *
- * <p>Per commit this costs one decode, one filter lookup and one store write; nothing here talks to the destination.
+ * <p>Per commit this costs one decode, one filter lookup and one write to the (cached) position store; nothing here
+ * talks to the destination.
  * Records it cannot decode are counted and become {@code UNDECODABLE} dead-letter records; it never throws on
  * input.
  */
@@ -48,12 +50,14 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     private final Map<String, Boolean> groupIncluded = new HashMap<>();
     private final Map<String, Boolean> topicIncluded = new HashMap<>();
     private ProcessorContext<Object, Object> context;
-    private PositionStore positions;
+    private final NewestSyncs newestSyncs;
+    private IndexedPositions positions;
     private GroupStore groups;
     private GroupSyncFlusher flusher;
 
-    GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime) {
+    GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime, NewestSyncs newestSyncs) {
         this.settings = settings;
+        this.newestSyncs = newestSyncs;
         this.runtime = runtime;
         this.metrics = runtime.metrics();
     }
@@ -63,7 +67,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         this.context = context;
         KeyValueStore<Bytes, byte[]> positionStore = context.getStateStore(PositionStore.NAME);
         KeyValueStore<String, byte[]> groupStore = context.getStateStore(GroupStore.NAME);
-        positions = PositionStore.of(positionStore);
+        positions = new IndexedPositions(PositionStore.of(positionStore));
         groups = GroupStore.of(groupStore);
         OffsetTranslator translator;
         GroupSyncFlusher.BoundedPositions bounded;
@@ -73,9 +77,12 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         } else {
             ReadOnlyKeyValueStore<Bytes, byte[]> historyStore = context.getStateStore(SextantTopology.HISTORY_STORE);
             OffsetSyncStore history = OffsetSyncStore.reader(historyStore);
-            translator = new OffsetSyncTranslator(history);
-            bounded = new GroupSyncFlusher.BoundedPositions(tp -> history.newest(tp.topic(), tp.partition())
-                    .map(OffsetSyncPoint::upstreamOffset).orElse(null));
+            translator = new OffsetSyncTranslator(history, newestSyncs);
+            bounded = new GroupSyncFlusher.BoundedPositions(tp -> {
+                OffsetSyncPoint head = newestSyncs.get(tp.topic(), tp.partition());
+                return head != null ? Long.valueOf(head.upstreamOffset())
+                        : history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null);
+            });
         }
         flusher = new GroupSyncFlusher(settings, runtime, positions, groups, translator, bounded, this::deadLetter);
         flusher.recover();
@@ -140,7 +147,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         positions.put(key, old == null
                 ? PartitionPosition.committed(commit.offset(), commit.commitTimestamp())
                 : old.withCommit(commit.offset(), commit.commitTimestamp()));
-        flusher.markPending(commit.group());
+        flusher.markPending(key);
     }
 
     private void onGroupType(ConsumerOffsetsRecord.GroupTypeSeen seen) {
@@ -199,7 +206,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         }
         positions.put(key, old == null ? PartitionPosition.committed(share.offset(), share.timestamp())
                 : old.withCommit(share.offset(), share.timestamp()));
-        flusher.markPending(group);
+        flusher.markPending(key);
     }
 
     private void onGroupDeleted(ConsumerOffsetsRecord.GroupDeleted deleted) {

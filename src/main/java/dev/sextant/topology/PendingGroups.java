@@ -1,31 +1,63 @@
 package dev.sextant.topology;
 
 import dev.sextant.apply.PlannedPartition;
+import dev.sextant.state.PositionKey;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The groups of one task that have something to apply, in the order they became pending. This is how commits are
- * coalesced: a group committing a thousand times between two flushes is one entry here and one write on the
- * destination. A group is in flight from the moment its write is sent until its outcome is back; it is never sent
- * twice at once.
+ * The groups of one task that have something to apply, in the order they became pending, each with the partitions
+ * that need a look. This is how commits are coalesced: a group committing a thousand times between two flushes is
+ * one entry here and one write on the destination; and a flush looks at the partitions that changed, not at every
+ * partition the group ever committed. A group is pending while it has such a partition; it is in flight from the
+ * moment its write is sent until its outcome is back, and is never sent twice at once.
  *
  * <p>In memory only: after a restart it is rebuilt from the changelogged position store.
  */
 final class PendingGroups {
 
-    private final Set<String> pending = new LinkedHashSet<>();
+    private final Map<String, Set<PositionKey>> pending = new LinkedHashMap<>();
     private final Map<String, Long> notBefore = new HashMap<>();
     private final Map<String, List<PlannedPartition>> inFlight = new HashMap<>();
+    /** Partitions waiting for something outside Sextant (an offset sync, a mirrored topic), by retry time. */
+    private final java.util.TreeMap<Long, List<PositionKey>> parked = new java.util.TreeMap<>();
 
-    void mark(String group) {
-        pending.add(group);
+    /** The partition needs a look at the next flush of its group. */
+    void mark(PositionKey key) {
+        pending.computeIfAbsent(key.group(), g -> new LinkedHashSet<>()).add(key);
     }
 
+    /** The partition needs nothing more; the group stops being pending with its last such partition. */
+    void clean(PositionKey key) {
+        Set<PositionKey> keys = pending.get(key.group());
+        if (keys != null && keys.remove(key) && keys.isEmpty()) {
+            pending.remove(key.group());
+            notBefore.remove(key.group());
+        }
+    }
+
+    /**
+     * The partition waits for something outside Sextant: it stops being looked at until {@code until}, then is
+     * pending again. A new commit marks it pending before that.
+     */
+    void park(PositionKey key, long until) {
+        clean(key);
+        parked.computeIfAbsent(until, t -> new ArrayList<>()).add(key);
+    }
+
+    /** Partitions parked until {@code now} or earlier are pending again. */
+    void unpark(long now) {
+        while (!parked.isEmpty() && parked.firstKey() <= now) {
+            parked.pollFirstEntry().getValue().forEach(this::mark);
+        }
+    }
+
+    /** Forgets the group (deleted on the source, or its type is not synced). */
     void done(String group) {
         pending.remove(group);
         notBefore.remove(group);
@@ -33,12 +65,19 @@ final class PendingGroups {
 
     /** Keeps the group pending but leaves it alone until {@code until}. */
     void backoff(String group, long until) {
-        pending.add(group);
-        notBefore.put(group, until);
+        if (pending.containsKey(group)) {
+            notBefore.put(group, until);
+        }
     }
 
     boolean isPending(String group) {
-        return pending.contains(group);
+        return pending.containsKey(group);
+    }
+
+    /** A copy of the group's partitions that need a look. */
+    List<PositionKey> keys(String group) {
+        Set<PositionKey> keys = pending.get(group);
+        return keys == null ? List.of() : new ArrayList<>(keys);
     }
 
     int size() {
@@ -52,7 +91,7 @@ final class PendingGroups {
     /** Up to {@code max} pending groups that are not in flight and not backing off. */
     List<String> due(long now, int max) {
         List<String> due = new ArrayList<>();
-        for (String group : pending) {
+        for (String group : pending.keySet()) {
             if (due.size() >= max) {
                 break;
             }

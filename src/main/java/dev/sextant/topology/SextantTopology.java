@@ -3,6 +3,7 @@ package dev.sextant.topology;
 import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
+import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.PositionStore;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,13 +55,14 @@ public final class SextantTopology {
         SextantMetrics metrics = runtime.metrics();
         Topology topology = new Topology();
         DeadLetterSerde deadLetters = new DeadLetterSerde();
+        NewestSyncs newestSyncs = new NewestSyncs(); // one per instance, like the global store it mirrors
 
         if (!settings.identityTranslation()) {
             topology.addGlobalStore(
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HISTORY_STORE), Serdes.Bytes(),
                             Serdes.ByteArray()).withLoggingDisabled(),
                     "offset-sync-history-source", Serdes.Bytes().deserializer(), Serdes.ByteArray().deserializer(),
-                    settings.historyTopic(), "offset-sync-history-updater", OffsetSyncHistoryUpdater::new);
+                    settings.historyTopic(), "offset-sync-history-updater", () -> new OffsetSyncHistoryUpdater(newestSyncs));
             topology.addSource(AutoOffsetReset.earliest(), "offset-syncs-source",
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     Pattern.compile(Pattern.quote(settings.offsetSyncsTopic())));
@@ -92,9 +94,11 @@ public final class SextantTopology {
             groupInputs.add("share-positions-source");
         }
         topology.addProcessor(GROUP_PROCESSOR,
-                () -> new GroupSyncProcessor(settings, runtime), groupInputs.toArray(String[]::new));
+                () -> new GroupSyncProcessor(settings, runtime, newestSyncs), groupInputs.toArray(String[]::new));
+        // Cached: a partition committed many times between two Streams commits is one RocksDB and one changelog
+        // write, and the flush reads what the commits just wrote from memory.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PositionStore.NAME),
-                Serdes.Bytes(), Serdes.ByteArray()), GROUP_PROCESSOR);
+                Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), GROUP_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GroupStore.NAME),
                 Serdes.String(), Serdes.ByteArray()), GROUP_PROCESSOR);
 

@@ -1,5 +1,6 @@
 package dev.sextant.translate;
 
+import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncPoint;
 import dev.sextant.state.OffsetSyncStore;
 import java.util.Optional;
@@ -14,17 +15,30 @@ import java.util.Optional;
  * <p>Unlike MirrorMaker 2, which keeps 64 syncs per partition spaced ever more widely into the past, the history
  * here is complete, so the bound is the spacing of syncs around {@code C} (MirrorMaker 2's {@code offset.lag.max})
  * however far behind the consumer is.
+ *
+ * <p>A commit at or above the partition's newest sync (a consumer that keeps up) is answered from
+ * {@link NewestSyncs} in memory; only older commits look the history up in RocksDB.
  */
 public final class OffsetSyncTranslator implements OffsetTranslator {
 
     private final OffsetSyncStore history;
+    private final NewestSyncs newest;
 
     public OffsetSyncTranslator(OffsetSyncStore history) {
+        this(history, new NewestSyncs());
+    }
+
+    public OffsetSyncTranslator(OffsetSyncStore history, NewestSyncs newest) {
         this.history = history;
+        this.newest = newest;
     }
 
     @Override
     public Optional<OffsetTranslation> translate(String sourceTopic, int partition, long offset) {
+        OffsetSyncPoint head = newest.get(sourceTopic, partition);
+        if (head != null && head.upstreamOffset() <= offset) {
+            return Optional.of(apply(head, offset));
+        }
         return history.latestAtOrBelow(sourceTopic, partition, offset).map(sync -> apply(sync, offset));
     }
 

@@ -174,6 +174,65 @@ class GroupSyncTopologyTest {
     }
 
     @Test
+    void aCommitReadBeforeItsSyncIsAppliedOnceTheSyncArrives() {
+        start(false, true);
+        destination.topic("source.orders", 2);
+        commit("billing", "orders", 0, 150);
+        commit("billing", "orders", 1, 150);
+        flush();
+        assertEquals(PositionStatus.UNTRANSLATABLE, position("billing", "orders", 0).status());
+
+        sync("orders", 0, 100, 90);
+        sync("orders", 0, 200, 190);
+        sync("orders", 1, 150, 140);
+        tick(1_000); // an untranslatable partition is retried a second later, not at every flush
+        flush();
+
+        assertEquals(91L, destination.committed("billing", "source.orders", 0), "below the newest sync: from RocksDB");
+        assertEquals(140L, destination.committed("billing", "source.orders", 1), "at the newest sync");
+        assertEquals(PositionStatus.APPLIED, position("billing", "orders", 0).status());
+    }
+
+    @Test
+    void anOffsetBelowTheOldestSyncIsReportedOnceAtThePendingTimeoutWhileTheRestSyncs() {
+        start(false, true);
+        destination.topic("source.orders", 2);
+        sync("orders", 0, 100, 90);
+        sync("orders", 1, 0, 0);
+        commit("billing", "orders", 0, 5); // below the oldest sync: MirrorMaker 2 never said where it went
+        commit("billing", "orders", 1, 0);
+        flush();
+        assertEquals(0L, destination.committed("billing", "source.orders", 1));
+        assertTrue(deadLetters.isEmpty());
+
+        for (long waited = 0; waited < PENDING_TIMEOUT + 1_000; waited += 500) {
+            tick(500);
+            commit("billing", "orders", 1, 1 + waited / 500); // the group keeps committing meanwhile
+        }
+        DeadLetterRecord record = deadLetters.readValue();
+        assertEquals(Reason.UNTRANSLATABLE, record.reason());
+        assertEquals(List.of(0), record.partitions().stream().map(DeadLetterRecord.PartitionDetail::partition).toList());
+        assertTrue(deadLetters.isEmpty(), "one record per transition");
+        flush();
+        assertEquals(PositionStatus.APPLIED, position("billing", "orders", 1).status());
+        assertEquals(1L + (PENDING_TIMEOUT + 500) / 500, position("billing", "orders", 1).appliedSourceOffset(),
+                "the partition that translates followed every commit");
+    }
+
+    @Test
+    void afterASourceLogIsReplacedNoCommitTranslatesThroughTheOldLogsSyncs() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sync("orders", 0, 500, 490);
+        sync("orders", 0, 10, 600); // upstream went back, downstream on: a new log, the old history is gone
+
+        commit("billing", "orders", 0, 700);
+        flush();
+
+        assertEquals(601L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
     void coalescesManyCommitsIntoOneWritePerGroup() {
         start(false, true);
         destination.topic("source.orders", 1);

@@ -1,0 +1,45 @@
+package dev.sextant.state;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The newest offset sync of every source partition, in memory, next to the {@link OffsetSyncStore} of one instance.
+ * A consumer that keeps up commits above its partition's newest sync, so most translations are answered here
+ * without opening a RocksDB iterator.
+ *
+ * <p>Written only by the thread that writes the history (the global-store updater), after the store; read by every
+ * stream thread. An entry is never newer than the store; a missing entry only means "ask the store".
+ */
+public final class NewestSyncs {
+
+    private final Map<TopicPartition, OffsetSyncPoint> newest = new ConcurrentHashMap<>();
+
+    /** The newest sync of the partition, or null when it is not known here. */
+    public OffsetSyncPoint get(String topic, int partition) {
+        return newest.get(new TopicPartition(topic, partition));
+    }
+
+    /** A sync was stored: it is the newest unless a higher one is known. */
+    public void stored(OffsetSyncPoint sync) {
+        newest.merge(new TopicPartition(sync.topic(), sync.partition()), sync,
+                (old, next) -> next.upstreamOffset() >= old.upstreamOffset() ? next : old);
+    }
+
+    /** The partition's newest sync after deletions, as the store now has it (null: no history left). */
+    public void replace(String topic, int partition, OffsetSyncPoint newestNow) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        if (newestNow == null) {
+            newest.remove(tp);
+        } else {
+            newest.put(tp, newestNow);
+        }
+    }
+
+    /** True when {@code upstreamOffset} is this partition's newest sync as known here. */
+    public boolean isNewest(String topic, int partition, long upstreamOffset) {
+        OffsetSyncPoint head = get(topic, partition);
+        return head != null && head.upstreamOffset() == upstreamOffset;
+    }
+}

@@ -1,0 +1,104 @@
+package dev.sextant.topology;
+
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
+import dev.sextant.state.PositionStore;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * The owning task's positions: the changelogged store, plus in memory
+ * <ul>
+ *   <li>the positions that still need a write on the destination, so a flush reads what it works on from a hash
+ *       map rather than from the store;</li>
+ *   <li>the positions a dead-letter reason can come from (a guard, a missing topic, an untranslatable offset), by
+ *       group, so a group's reason is worked out from those few instead of from a scan of all its partitions.</li>
+ * </ul>
+ *
+ * <p>Invariant: every write of the task goes through here, so the memory holds exactly the stored positions that
+ * {@linkplain PartitionPosition#needsApply need applying} and those whose status is a {@linkplain #isProblem
+ * problem}; {@link #load} rebuilds both after a restart or a rebalance.
+ */
+final class IndexedPositions {
+
+    private final PositionStore store;
+    private final Map<String, Map<PositionKey, PartitionPosition>> problems = new HashMap<>();
+    private final Map<PositionKey, PartitionPosition> unapplied = new HashMap<>();
+
+    IndexedPositions(PositionStore store) {
+        this.store = store;
+    }
+
+    static boolean isProblem(PositionStatus status) {
+        return switch (status) {
+            case TYPE_CONFLICT, GROUP_ACTIVE, DESTINATION_DIVERGED, TOPIC_NOT_MIRRORED, UNTRANSLATABLE -> true;
+            default -> false;
+        };
+    }
+
+    PartitionPosition get(PositionKey key) {
+        PartitionPosition position = unapplied.get(key);
+        return position != null ? position : store.get(key);
+    }
+
+    void put(PositionKey key, PartitionPosition position) {
+        store.put(key, position);
+        if (position.needsApply()) {
+            unapplied.put(key, position);
+        } else {
+            unapplied.remove(key);
+        }
+        if (isProblem(position.status())) {
+            problems.computeIfAbsent(key.group(), g -> new HashMap<>()).put(key, position);
+        } else {
+            unindex(key);
+        }
+    }
+
+    void delete(PositionKey key) {
+        store.delete(key);
+        unapplied.remove(key);
+        unindex(key);
+    }
+
+    void deleteGroup(String group) {
+        for (Map.Entry<PositionKey, PartitionPosition> e : store.group(group)) {
+            delete(e.getKey());
+        }
+    }
+
+    /** Every partition of the group, read from the store (a prefix scan: not for the per-commit path). */
+    List<Map.Entry<PositionKey, PartitionPosition>> group(String group) {
+        return store.group(group);
+    }
+
+    /** The group's positions whose status is a problem; empty when it has none. */
+    Map<PositionKey, PartitionPosition> problems(String group) {
+        return problems.getOrDefault(group, Map.of());
+    }
+
+    /** Reads every stored position once, rebuilding the index, and hands each to {@code action}. */
+    void load(BiConsumer<PositionKey, PartitionPosition> action) {
+        problems.clear();
+        unapplied.clear();
+        store.forEach((key, position) -> {
+            if (position.needsApply()) {
+                unapplied.put(key, position);
+            }
+            if (isProblem(position.status())) {
+                problems.computeIfAbsent(key.group(), g -> new HashMap<>()).put(key, position);
+            }
+            action.accept(key, position);
+        });
+    }
+
+    private void unindex(PositionKey key) {
+        Map<PositionKey, PartitionPosition> ofGroup = problems.get(key.group());
+        if (ofGroup != null && ofGroup.remove(key) != null && ofGroup.isEmpty()) {
+            problems.remove(key.group());
+        }
+    }
+}

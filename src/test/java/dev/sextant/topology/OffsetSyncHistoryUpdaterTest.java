@@ -1,0 +1,91 @@
+package dev.sextant.topology;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.sextant.state.NewestSyncs;
+import dev.sextant.state.OffsetSyncKeys;
+import dev.sextant.state.OffsetSyncPoint;
+import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.translate.OffsetSyncTranslator;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The in-memory heads ({@link NewestSyncs}) must always agree with the history store they shortcut, whatever mix of
+ * syncs, tombstones and resets the history topic carries; and translations through them must equal translations
+ * through the store alone.
+ */
+class OffsetSyncHistoryUpdaterTest {
+
+    private final KeyValueStore<Bytes, byte[]> store = Stores.keyValueStoreBuilder(
+            Stores.inMemoryKeyValueStore(SextantTopology.HISTORY_STORE), Serdes.Bytes(), Serdes.ByteArray())
+            .withLoggingDisabled().build();
+    private final MockProcessorContext<Void, Void> context = new MockProcessorContext<>();
+    private final NewestSyncs newest = new NewestSyncs();
+
+    private OffsetSyncHistoryUpdater started() {
+        store.init(context.getStateStoreContext(), store);
+        context.addStateStore(store);
+        OffsetSyncHistoryUpdater updater = new OffsetSyncHistoryUpdater(newest);
+        updater.init(context);
+        return updater;
+    }
+
+    @Test
+    void headsMatchTheStoreAndTranslateLikeItUnderRandomSyncsTombstonesAndResets() {
+        OffsetSyncHistoryUpdater updater = started();
+        OffsetSyncStore history = OffsetSyncStore.reader(store);
+        OffsetSyncTranslator fromStore = new OffsetSyncTranslator(history);
+        OffsetSyncTranslator withHeads = new OffsetSyncTranslator(history, newest);
+        Random random = new Random(42);
+        long[] next = new long[3];
+        List<long[]> stored = new ArrayList<>();
+        for (int step = 0; step < 5_000; step++) {
+            int partition = random.nextInt(3);
+            int op = random.nextInt(20);
+            if (op == 0) {
+                updater.process(new Record<>(OffsetSyncKeys.resetMarker("orders", partition), new byte[0], 0L));
+                stored.removeIf(s -> s[0] == partition);
+                next[partition] = random.nextInt(50);
+            } else if (op < 5 && !stored.isEmpty()) {
+                long[] victim = stored.remove(random.nextInt(stored.size()));
+                updater.process(new Record<>(OffsetSyncKeys.key("orders", (int) victim[0], victim[1]), null, 0L));
+            } else {
+                long upstream = next[partition];
+                next[partition] += 1 + random.nextInt(100);
+                updater.process(new Record<>(OffsetSyncKeys.key("orders", partition, upstream),
+                        OffsetSyncKeys.value(upstream + 7), 0L));
+                stored.add(new long[] {partition, upstream});
+            }
+            for (int p = 0; p < 3; p++) {
+                assertEquals(history.newest("orders", p).orElse(null), newest.get("orders", p),
+                        "head of partition " + p + " after step " + step);
+                long committed = random.nextInt((int) next[p] + 100);
+                assertEquals(fromStore.translate("orders", p, committed), withHeads.translate("orders", p, committed));
+            }
+        }
+    }
+
+    @Test
+    void aRestartSeedsTheHeadsFromWhatTheStoreKept() {
+        store.init(context.getStateStoreContext(), store);
+        OffsetSyncStore.writer(store).put(new OffsetSyncPoint("orders", 0, 100, 90));
+        OffsetSyncStore.writer(store).put(new OffsetSyncPoint("orders", 0, 200, 190));
+        OffsetSyncStore.writer(store).put(new OffsetSyncPoint("payments", 2, 50, 40));
+        context.addStateStore(store);
+
+        new OffsetSyncHistoryUpdater(newest).init(context);
+
+        assertEquals(new OffsetSyncPoint("orders", 0, 200, 190), newest.get("orders", 0));
+        assertEquals(new OffsetSyncPoint("payments", 2, 50, 40), newest.get("payments", 2));
+        assertEquals(null, newest.get("orders", 1));
+    }
+}
