@@ -89,7 +89,7 @@ public final class SextantApplication implements AutoCloseable {
         this.config = config;
         this.metrics = new SextantMetrics(registry);
         this.settings = settings(config, Clock.systemUTC());
-        this.destination = new AdminDestinationClient(config.destinationClientConfig());
+        this.destination = new AdminDestinationClient(config.destinationClientConfig(), config.syncWriteParallelism());
         this.view = new DestinationView(destination);
         this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sextant-destination-view");

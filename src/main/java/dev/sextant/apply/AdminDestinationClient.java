@@ -1,13 +1,16 @@
 package dev.sextant.apply;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
@@ -21,17 +24,44 @@ import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
-/** {@link DestinationClient} over the Kafka Admin API. */
+/**
+ * {@link DestinationClient} over the Kafka Admin API.
+ *
+ * <p>A Kafka Admin client has one request in flight per broker, and every group's offset write is its own request
+ * to the group's coordinator. Writes therefore go through a small pool of Admin clients ({@code writers}), a group
+ * always through the same one; reads (groups, topics, end offsets, offsets to check) go through the main client.
+ */
 public final class AdminDestinationClient implements DestinationClient {
 
     private final Admin admin;
+    private final List<Admin> writers;
 
     public AdminDestinationClient(Map<String, Object> clientConfig) {
-        this(Admin.create(clientConfig));
+        this(clientConfig, 1);
+    }
+
+    /** @param writers Admin clients for offset writes (1: the main client writes too) */
+    public AdminDestinationClient(Map<String, Object> clientConfig, int writers) {
+        this.admin = Admin.create(clientConfig);
+        List<Admin> pool = new ArrayList<>();
+        for (int i = 0; i < writers && writers > 1; i++) {
+            Map<String, Object> config = new HashMap<>(clientConfig);
+            Object id = clientConfig.get(AdminClientConfig.CLIENT_ID_CONFIG);
+            if (id != null && !id.toString().isEmpty()) {
+                config.put(AdminClientConfig.CLIENT_ID_CONFIG, id + "-writer-" + i);
+            }
+            pool.add(Admin.create(config));
+        }
+        this.writers = pool.isEmpty() ? List.of(admin) : List.copyOf(pool);
     }
 
     public AdminDestinationClient(Admin admin) {
         this.admin = admin;
+        this.writers = List.of(admin);
+    }
+
+    private Admin writerFor(String group) {
+        return writers.get(Math.floorMod(group.hashCode(), writers.size()));
     }
 
     @Override
@@ -129,14 +159,14 @@ public final class AdminDestinationClient implements DestinationClient {
     @Override
     public CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
             String group, Map<TopicPartition, OffsetAndMetadata> offsets) {
-        AlterConsumerGroupOffsetsResult result = admin.alterConsumerGroupOffsets(group, offsets);
+        AlterConsumerGroupOffsetsResult result = writerFor(group).alterConsumerGroupOffsets(group, offsets);
         return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
     }
 
     @Override
     public CompletableFuture<Map<TopicPartition, Throwable>> alterShareGroupOffsets(
             String group, Map<TopicPartition, Long> offsets) {
-        var result = admin.alterShareGroupOffsets(group, offsets);
+        var result = writerFor(group).alterShareGroupOffsets(group, offsets);
         return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
     }
 
@@ -172,6 +202,11 @@ public final class AdminDestinationClient implements DestinationClient {
 
     @Override
     public void close() {
+        for (Admin writer : writers) {
+            if (writer != admin) {
+                writer.close(Duration.ofSeconds(5));
+            }
+        }
         admin.close(Duration.ofSeconds(5));
     }
 

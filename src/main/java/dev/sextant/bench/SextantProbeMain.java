@@ -123,18 +123,22 @@ public final class SextantProbeMain {
         try {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
             Set<ObjectName> names = server.queryNames(new ObjectName(
-                    "kafka.admin.client:type=admin-client-metrics,client-id=" + ObjectName.quote(clientId)), null);
-            if (names.isEmpty()) {
-                names = server.queryNames(new ObjectName(
-                        "kafka.admin.client:type=admin-client-metrics,client-id=" + clientId), null);
-            }
+                    "kafka.admin.client:type=admin-client-metrics,*"), null);
             double total = 0;
             for (ObjectName name : names) {
-                total += ((Number) server.getAttribute(name, "request-total")).doubleValue();
+                String id = ObjectName.unquote(quoted(name.getKeyProperty("client-id")));
+                // the main client and its offset writers (sync.write.parallelism), "<id>-writer-<n>"
+                if (id.equals(clientId) || id.startsWith(clientId + "-writer-")) {
+                    total += ((Number) server.getAttribute(name, "request-total")).doubleValue();
+                }
             }
             return total;
         } catch (Exception e) {
             return -1;
         }
+    }
+
+    private static String quoted(String value) {
+        return value == null ? "\"\"" : value.startsWith("\"") ? value : ObjectName.quote(value);
     }
 }

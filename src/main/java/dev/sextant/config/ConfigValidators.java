@@ -97,6 +97,16 @@ final class ConfigValidators {
         }, () -> "at least " + min);
     }
 
+    /** A whole number from {@code min} to {@code max}. */
+    static ConfigDef.Validator between(long min, long max) {
+        return LambdaValidator.with((name, value) -> {
+            long v = value == null ? Long.MIN_VALUE : ((Number) value).longValue();
+            if (v < min || v > max) {
+                throw new ConfigException(name, value, "must be from " + min + " to " + max);
+            }
+        }, () -> "from " + min + " to " + max);
+    }
+
     /** -1 (the broker's default) or a replication factor of at least 1. */
     static ConfigDef.Validator replicationFactor() {
         return LambdaValidator.with((name, value) -> {

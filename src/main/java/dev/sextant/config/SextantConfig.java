@@ -75,6 +75,7 @@ public class SextantConfig extends AbstractConfig {
     public static final String SYNC_INTERVAL_MS_CONFIG = "sync.interval.ms";
     public static final String SYNC_REWIND_CONFIG = "sync.rewind";
     public static final String SYNC_PENDING_TIMEOUT_MS_CONFIG = "sync.pending.timeout.ms";
+    public static final String SYNC_WRITE_PARALLELISM_CONFIG = "sync.write.parallelism";
     public static final String OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG = "offset.syncs.prune.interval.ms";
     public static final String DLQ_TOPIC_CONFIG = "dlq.topic";
     public static final String DLQ_TOPIC_PARTITIONS_CONFIG = "dlq.topic.partitions";
@@ -95,6 +96,7 @@ public class SextantConfig extends AbstractConfig {
     public static final String TOPICS_EXCLUDE_DEFAULT = ".*[-.]internal|.*\\.replica|__.*";
     public static final long SYNC_INTERVAL_MS_DEFAULT = 250L;
     public static final long SYNC_PENDING_TIMEOUT_MS_DEFAULT = 60_000L;
+    public static final int SYNC_WRITE_PARALLELISM_DEFAULT = 4;
     public static final long OFFSET_SYNCS_PRUNE_INTERVAL_MS_DEFAULT = 300_000L;
     public static final String DLQ_TOPIC_DEFAULT = "sextant.conflicts";
     public static final String QUERY_LISTEN_DEFAULT = "0.0.0.0:8080";
@@ -259,6 +261,12 @@ public class SextantConfig extends AbstractConfig {
                 ConfigValidators.atLeast(0), Importance.LOW, GROUP_SYNC, ++order,
                 "How long, in milliseconds, a position that cannot be applied yet (topic not mirrored yet, no offset "
                         + "sync covering the offset yet) is retried before it becomes a dead-letter record.");
+        define(def, SYNC_WRITE_PARALLELISM_CONFIG, Type.INT, SYNC_WRITE_PARALLELISM_DEFAULT,
+                ConfigValidators.between(1, 64), Importance.LOW, GROUP_SYNC, ++order,
+                "How many offset writes Sextant keeps in flight to the destination at once, through as many Admin "
+                        + "clients. A Kafka Admin client sends one request at a time to a broker and each group's "
+                        + "offsets are one request, so with a single client the writes of many groups queue behind "
+                        + "each other; a group always goes through the same client.");
         define(def, OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG, Type.LONG, OFFSET_SYNCS_PRUNE_INTERVAL_MS_DEFAULT,
                 ConfigValidators.atLeast(1_000), Importance.LOW, GROUP_SYNC, ++order,
                 "How often, in milliseconds, the offset-sync history is pruned: per source partition, syncs below "
@@ -671,6 +679,10 @@ public class SextantConfig extends AbstractConfig {
     }
 
     /** {@code sync.interval.ms}. */
+    public int syncWriteParallelism() {
+        return getInt(SYNC_WRITE_PARALLELISM_CONFIG);
+    }
+
     public long syncIntervalMs() {
         return getLong(SYNC_INTERVAL_MS_CONFIG);
     }

@@ -99,6 +99,8 @@ class SextantConfigValidationTest {
             "sync.interval.ms, 9, at least 10",
             "sync.interval.ms, -1, at least 10",
             "sync.pending.timeout.ms, -1, at least 0",
+            "sync.write.parallelism, 0, from 1 to 64",
+            "sync.write.parallelism, 65, from 1 to 64",
             "dlq.topic.partitions, 0, at least 1",
             "dlq.topic.replication.factor, 0, -1",
             "dlq.topic.replication.factor, -2, -1",
