@@ -188,13 +188,13 @@ final class GroupSyncFlusher {
 
     /**
      * How long a partition waiting on something outside Sextant is left alone. A missing mirror topic costs a map
-     * lookup to check: a second. An untranslatable offset costs a history lookup, and most often is below the oldest
-     * sync MirrorMaker 2 emitted, which no later sync changes: a second at first, then half the time it has waited,
-     * at most {@link #MAX_PARK_MS}; never past the moment its wait becomes a dead-letter reason, so that is reported
-     * on time.
+     * lookup to check, and so does a partition without any history yet (its first sync may be on its way): a second.
+     * An offset below the oldest sync of a partition that has history costs a history lookup, and no later sync
+     * changes it: a second at first, then half the time it has waited, at most {@link #MAX_PARK_MS}; never past the
+     * moment its wait becomes a dead-letter reason, so that is reported on time.
      */
-    private long parkFor(PartitionPosition pos, long now) {
-        if (pos.status() != PositionStatus.UNTRANSLATABLE) {
+    private long parkFor(PositionKey key, PartitionPosition pos, long now) {
+        if (pos.status() != PositionStatus.UNTRANSLATABLE || !bounded.hasHistory(key)) {
             return RETRY_BACKOFF_MS;
         }
         long waited = pos.pendingSince() < 0 ? 0 : now - pos.pendingSince();
@@ -272,7 +272,7 @@ final class GroupSyncFlusher {
             if (settled) {
                 pending.clean(key);
             } else if (park) {
-                pending.park(key, now + parkFor(next, now));
+                pending.park(key, now + parkFor(key, next, now));
             }
         }
         if (plan.isEmpty()) {
@@ -444,6 +444,12 @@ final class GroupSyncFlusher {
                     set.remove(key.group());
                 }
             }
+        }
+
+        /** True when the key's source partition has at least one offset sync (always, for identity). */
+        boolean hasHistory(PositionKey key) {
+            return newestUpstream == null
+                    || newestUpstream.apply(new TopicPartition(key.topic(), key.partition())) != null;
         }
 
         /** Bounded positions on a partition that received a newer sync since the last call. */
