@@ -326,8 +326,15 @@ final class GroupSyncFlusher {
             }
             positions.put(planned.key(), next);
             bounded.track(planned.key(), next);
-            if (!next.needsApply()) {
-                pending.clean(planned.key()); // a commit that arrived meanwhile keeps it pending
+            if (next.needsApply()) {
+                continue; // a commit that arrived meanwhile keeps it pending
+            }
+            if (bounded.outdated(planned.key(), next)) {
+                // translated before a newer sync arrived, and the check for newer syncs may have run while this
+                // write was in flight: look again now rather than at the partition's next sync
+                pending.mark(planned.key());
+            } else {
+                pending.clean(planned.key());
             }
         }
         if (applied > 0) {
@@ -422,7 +429,9 @@ final class GroupSyncFlusher {
      */
     static final class BoundedPositions {
 
-        private final Map<TopicPartition, Set<String>> groupsByPartition = new HashMap<>();
+        /** Per source partition: committed offset -> groups whose applied position there is bounded. */
+        private final Map<TopicPartition, java.util.TreeMap<Long, Set<String>>> byOffset = new HashMap<>();
+        private final Map<PositionKey, Long> trackedOffset = new HashMap<>();
         private final Map<TopicPartition, Long> newestSeen = new HashMap<>();
         private final java.util.function.Function<TopicPartition, Long> newestUpstream;
 
@@ -436,14 +445,35 @@ final class GroupSyncFlusher {
                 return;
             }
             TopicPartition tp = new TopicPartition(key.topic(), key.partition());
-            if (pos.status() == PositionStatus.APPLIED && pos.bound() > 0) {
-                groupsByPartition.computeIfAbsent(tp, p -> new HashSet<>()).add(key.group());
-            } else {
-                Set<String> set = groupsByPartition.get(tp);
-                if (set != null) {
-                    set.remove(key.group());
+            Long old = trackedOffset.remove(key);
+            if (old != null) {
+                java.util.TreeMap<Long, Set<String>> offsets = byOffset.get(tp);
+                Set<String> groups = offsets.get(old);
+                groups.remove(key.group());
+                if (groups.isEmpty()) {
+                    offsets.remove(old);
                 }
             }
+            if (pos.status() == PositionStatus.APPLIED && pos.bound() > 0) {
+                trackedOffset.put(key, pos.sourceOffset());
+                byOffset.computeIfAbsent(tp, p -> new java.util.TreeMap<>())
+                        .computeIfAbsent(pos.sourceOffset(), o -> new HashSet<>()).add(key.group());
+            }
+        }
+
+        /**
+         * True when the applied position is bounded and its partition's newest sync lies between the one it was
+         * translated with (upstream {@code C - bound - 1}) and its offset {@code C}: translating again brings it
+         * closer.
+         */
+        boolean outdated(PositionKey key, PartitionPosition pos) {
+            if (newestUpstream == null || pos.status() != PositionStatus.APPLIED || pos.bound() <= 0) {
+                return false;
+            }
+            Long newest = newestUpstream.apply(new TopicPartition(key.topic(), key.partition()));
+            // only the head is known without a history lookup; a newer sync above C is no better, and one between
+            // that is not the head gets its turn when the partition's next sync arrives
+            return newest != null && newest <= pos.sourceOffset() && newest > pos.sourceOffset() - pos.bound() - 1;
         }
 
         /** True when the key's source partition has at least one offset sync (always, for identity). */
@@ -452,16 +482,29 @@ final class GroupSyncFlusher {
                     || newestUpstream.apply(new TopicPartition(key.topic(), key.partition())) != null;
         }
 
-        /** Bounded positions on a partition that received a newer sync since the last call. */
+        /**
+         * Bounded positions that a sync received since the last call can bring closer: the new syncs of a partition
+         * lie above the newest one seen before, so only positions committed above it can use them (a consumer that
+         * keeps up, not one far behind). A partition seen for the first time, or whose history went backwards (a
+         * new log), gives all its positions.
+         */
         Set<PositionKey> improvable() {
             Set<PositionKey> out = new HashSet<>();
-            groupsByPartition.entrySet().removeIf(e -> e.getValue().isEmpty());
-            for (Map.Entry<TopicPartition, Set<String>> e : groupsByPartition.entrySet()) {
-                Long newest = newestUpstream.apply(e.getKey());
-                if (newest != null && !newest.equals(newestSeen.put(e.getKey(), newest))) {
-                    TopicPartition tp = e.getKey();
-                    e.getValue().forEach(group -> out.add(new PositionKey(group, tp.topic(), tp.partition())));
+            byOffset.entrySet().removeIf(e -> e.getValue().isEmpty());
+            for (Map.Entry<TopicPartition, java.util.TreeMap<Long, Set<String>>> e : byOffset.entrySet()) {
+                TopicPartition tp = e.getKey();
+                Long newest = newestUpstream.apply(tp);
+                if (newest == null) {
+                    continue;
                 }
+                Long before = newestSeen.put(tp, newest);
+                if (newest.equals(before)) {
+                    continue;
+                }
+                Map<Long, Set<String>> candidates = before == null || newest < before
+                        ? e.getValue() : e.getValue().tailMap(before, false);
+                candidates.values().forEach(groups ->
+                        groups.forEach(group -> out.add(new PositionKey(group, tp.topic(), tp.partition()))));
             }
             return out;
         }
