@@ -462,18 +462,24 @@ final class GroupSyncFlusher {
         }
 
         /**
-         * True when the applied position is bounded and its partition's newest sync lies between the one it was
-         * translated with (upstream {@code C - bound - 1}) and its offset {@code C}: translating again brings it
-         * closer.
+         * True when an applied, bounded position may have missed a closer sync, one between the sync it was
+         * translated with (upstream {@code U = C - bound - 1}) and its offset {@code C}, that {@link #improvable}
+         * will not offer it: the partition's head itself lies there, or the last check already went past {@code C}
+         * (it ran while this position's write was in flight, with syncs newer than {@code U}).
          */
         boolean outdated(PositionKey key, PartitionPosition pos) {
             if (newestUpstream == null || pos.status() != PositionStatus.APPLIED || pos.bound() <= 0) {
                 return false;
             }
-            Long newest = newestUpstream.apply(new TopicPartition(key.topic(), key.partition()));
-            // only the head is known without a history lookup; a newer sync above C is no better, and one between
-            // that is not the head gets its turn when the partition's next sync arrives
-            return newest != null && newest <= pos.sourceOffset() && newest > pos.sourceOffset() - pos.bound() - 1;
+            TopicPartition tp = new TopicPartition(key.topic(), key.partition());
+            long committed = pos.sourceOffset();
+            long used = committed - pos.bound() - 1;
+            Long seen = newestSeen.get(tp);
+            if (seen != null && seen > used && seen >= committed) {
+                return true;
+            }
+            Long newest = newestUpstream.apply(tp);
+            return newest != null && newest <= committed && newest > used;
         }
 
         /** True when the key's source partition has at least one offset sync (always, for identity). */

@@ -60,4 +60,17 @@ class BoundedPositionsTest {
         assertFalse(bounded.outdated(keepsUp, applied(150, 100)), "translated through the head itself");
         assertFalse(bounded.outdated(keepsUp, applied(100, 100)), "exact");
     }
+
+    @Test
+    void aPositionSettledAfterTheCheckWentPastItIsOutdated() {
+        head(100);
+        bounded.track(behind, applied(50, 0));
+        bounded.improvable(); // seen: 100
+        head(300);
+        bounded.improvable(); // seen: 300, while the write of the next position was in flight
+        assertTrue(bounded.outdated(keepsUp, applied(150, 100)),
+                "a sync between 100 and 150 may have come with the ones up to 300; no later check offers it");
+        assertFalse(bounded.outdated(keepsUp, applied(350, 300)), "translated through the newest sync");
+        assertFalse(bounded.outdated(keepsUp, applied(400, 300)));
+    }
 }
