@@ -76,6 +76,17 @@ final class OffsetSyncRecorder implements AutoCloseable {
         }
     }
 
+    /** The oldest sync's upstream offset of a partition, or -1. */
+    long oldestUpstream(String topic, int partition) {
+        NavigableMap<Long, Long> map = syncs.get(new TopicPartition(topic, partition));
+        if (map == null) {
+            return -1;
+        }
+        synchronized (map) {
+            return map.isEmpty() ? -1 : map.firstKey();
+        }
+    }
+
     /** The best translation of {@code committed}: newest sync with upstream &le; it, +1 when past it; -1 if none. */
     long bestTranslation(String topic, int partition, long committed) {
         NavigableMap<Long, Long> map = syncs.get(new TopicPartition(topic, partition));
