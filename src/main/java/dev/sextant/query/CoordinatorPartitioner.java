@@ -1,9 +1,9 @@
 package dev.sextant.query;
 
+import dev.sextant.topology.GroupPartitioner;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.StreamPartitioner;
 
 /**
@@ -16,7 +16,7 @@ final class CoordinatorPartitioner implements StreamPartitioner<String, Object> 
     private volatile int numPartitions = -1;
 
     static int partitionFor(String group, int numPartitions) {
-        return Utils.abs(group.hashCode()) % numPartitions;
+        return GroupPartitioner.partitionFor(group, numPartitions);
     }
 
     @Override
