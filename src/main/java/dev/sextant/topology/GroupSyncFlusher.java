@@ -111,10 +111,6 @@ final class GroupSyncFlusher {
         pending.done(group);
     }
 
-    PendingGroups pending() {
-        return pending;
-    }
-
     void flush() {
         long now = settings.clock().millis();
         drainOutcomes(now);

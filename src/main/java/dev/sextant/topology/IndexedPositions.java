@@ -5,7 +5,6 @@ import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.state.PositionStore;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 
@@ -68,11 +67,6 @@ final class IndexedPositions {
         for (Map.Entry<PositionKey, PartitionPosition> e : store.group(group)) {
             delete(e.getKey());
         }
-    }
-
-    /** Every partition of the group, read from the store (a prefix scan: not for the per-commit path). */
-    List<Map.Entry<PositionKey, PartitionPosition>> group(String group) {
-        return store.group(group);
     }
 
     /** The group's positions whose status is a problem; empty when it has none. */

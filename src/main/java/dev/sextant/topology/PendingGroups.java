@@ -70,22 +70,10 @@ final class PendingGroups {
         }
     }
 
-    boolean isPending(String group) {
-        return pending.containsKey(group);
-    }
-
     /** A copy of the group's partitions that need a look. */
     List<PositionKey> keys(String group) {
         Set<PositionKey> keys = pending.get(group);
         return keys == null ? List.of() : new ArrayList<>(keys);
-    }
-
-    int size() {
-        return pending.size();
-    }
-
-    int inFlightCount() {
-        return inFlight.size();
     }
 
     /** Up to {@code max} pending groups that are not in flight and not backing off. */
