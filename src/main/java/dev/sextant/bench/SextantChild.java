@@ -2,7 +2,7 @@ package dev.sextant.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sextant.local.ParentWatchdogMain;
+import dev.sextant.local.ChildJvm;
 import dev.sextant.local.ShutdownRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Sextant in a child JVM: {@code java <opts> -cp <this jar> ParentWatchdogMain SextantProbeMain -c FILE}, i.e.
@@ -28,16 +27,16 @@ final class SextantChild implements Syncer {
 
     private final String system;
     private final String groupPrefix;
-    private final Process process;
+    private final ChildJvm jvm;
     private final Path metricsFile;
     private final Path logFile;
     private final ObjectMapper json = new ObjectMapper();
     private boolean closed;
 
-    private SextantChild(String system, String groupPrefix, Process process, Path metricsFile, Path logFile) {
+    private SextantChild(String system, String groupPrefix, ChildJvm jvm, Path metricsFile, Path logFile) {
         this.system = system;
         this.groupPrefix = groupPrefix;
-        this.process = process;
+        this.jvm = jvm;
         this.metricsFile = metricsFile;
         this.logFile = logFile;
     }
@@ -64,20 +63,11 @@ final class SextantChild implements Syncer {
             Path metrics = dir.resolve("metrics.json");
             Files.deleteIfExists(metrics);
             Path log = dir.resolve("sextant.log");
-            List<String> command = new ArrayList<>();
-            command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(jvmOptions);
-            command.add("-cp");
-            command.add(absoluteClasspath());
-            command.add(ParentWatchdogMain.class.getName());
-            command.add(SextantProbeMain.class.getName());
-            command.addAll(List.of("-c", configFile.toString(), "--metrics", metrics.toString(),
-                    "--destination-client-id", DESTINATION_CLIENT_ID));
-            ProcessBuilder builder = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            builder.environment().put("SEXTANT_KAFKA_LOG_LEVEL", "WARN"); // the benchmark itself runs quieter
-            Process process = builder.start();
-            SextantChild child = new SextantChild(system, groupPrefix, process, metrics, log);
+            ChildJvm jvm = ChildJvm.start("sextant " + system, jvmOptions, absoluteClasspath(),
+                    SextantProbeMain.class.getName(), List.of("-c", configFile.toString(), "--metrics",
+                            metrics.toString(), "--destination-client-id", DESTINATION_CLIENT_ID),
+                    log, Map.of("SEXTANT_KAFKA_LOG_LEVEL", "WARN")); // the benchmark itself runs quieter
+            SextantChild child = new SextantChild(system, groupPrefix, jvm, metrics, log);
             ShutdownRegistry.register(child);
             return child;
         } catch (IOException e) {
@@ -86,12 +76,12 @@ final class SextantChild implements Syncer {
     }
 
     /** This JVM's classpath with absolute entries (the child runs in another directory). */
-    private static String absoluteClasspath() {
-        List<String> entries = new ArrayList<>();
+    private static List<Path> absoluteClasspath() {
+        List<Path> entries = new ArrayList<>();
         for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-            entries.add(Paths.get(entry).toAbsolutePath().toString());
+            entries.add(Paths.get(entry).toAbsolutePath());
         }
-        return String.join(java.io.File.pathSeparator, entries);
+        return entries;
     }
 
     /** The latest metrics snapshot, or null before the first one. */
@@ -118,7 +108,7 @@ final class SextantChild implements Syncer {
             if (m != null && "RUNNING".equals(m.path("state").asText())) {
                 return;
             }
-            if (!process.isAlive()) {
+            if (!jvm.isAlive()) {
                 throw new IllegalStateException("Sextant exited during startup; see " + logFile);
             }
             if (System.nanoTime() > deadline) {
@@ -140,12 +130,12 @@ final class SextantChild implements Syncer {
 
     @Override
     public long pid() {
-        return process.pid();
+        return jvm.pid();
     }
 
     @Override
     public boolean isAlive() {
-        return process.isAlive();
+        return jvm.isAlive();
     }
 
     @Override
@@ -172,26 +162,11 @@ final class SextantChild implements Syncer {
         }
         closed = true;
         ShutdownRegistry.unregister(this);
-        try {
-            process.destroy(); // SIGTERM: Sextant's shutdown hook closes Kafka Streams
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            process.destroyForcibly();
-            Thread.currentThread().interrupt();
-        } finally {
-            try {
-                process.getOutputStream().close();
-            } catch (IOException ignored) {
-                // gone
-            }
-        }
+        jvm.stop(Duration.ofSeconds(30)); // SIGTERM first: Sextant's shutdown hook closes Kafka Streams
     }
 
     @Override
     public String toString() {
-        return system + " (Sextant, pid " + process.pid() + ")";
+        return system + " (Sextant, pid " + jvm.pid() + ")";
     }
 }

@@ -11,6 +11,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,14 +20,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Invariants:
  * <ul>
- *   <li>The child's classpath is the watchdog directory (first) plus exactly the given jars. Sextant's own jar or
- *       {@code target/classes} is never on it, so the child sees only its own Kafka version.</li>
+ *   <li>The child's classpath is the watchdog directory (first) plus exactly the given entries. A Kafka child gets
+ *       only Kafka's jars, never Sextant's jar or {@code target/classes}, so it sees only its own Kafka version.</li>
  *   <li>The child's stdin is a pipe whose write end this object keeps open until {@link #stop}; when this JVM
  *       dies for any reason, the pipe closes and the child exits by itself.</li>
  *   <li>The child's output never goes through a pipe to this JVM (a full pipe would block the child).</li>
  * </ul>
  */
-final class ChildJvm {
+public final class ChildJvm {
 
     private final String name;
     private final Process process;
@@ -44,11 +45,18 @@ final class ChildJvm {
      */
     static ChildJvm start(String name, List<String> jvmOptions, List<Path> classpath, String mainClass,
                           List<String> args, Path outputFile) {
+        return start(name, jvmOptions, classpath, mainClass, args, outputFile, Map.of());
+    }
+
+    /** As {@link #start(String, List, List, String, List, Path)}, with {@code environment} added to the child's. */
+    public static ChildJvm start(String name, List<String> jvmOptions, List<Path> classpath, String mainClass,
+                                 List<String> args, Path outputFile, Map<String, String> environment) {
         List<String> command = command(jvmOptions, classpath, mainClass, args);
         ProcessBuilder builder = new ProcessBuilder(command)
                 .directory(outputFile.toAbsolutePath().getParent().toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(outputFile.toFile()));
+        builder.environment().putAll(environment);
         // stdin stays ProcessBuilder.Redirect.PIPE (the default): that pipe is the parent-death signal
         try {
             return new ChildJvm(name, builder.start(), outputFile);
@@ -92,11 +100,11 @@ final class ChildJvm {
         return name;
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
@@ -121,7 +129,7 @@ final class ChildJvm {
      * SIGTERM, so the child's shutdown hooks run; after {@code grace} SIGKILL. Returns when the process is gone.
      * Idempotent.
      */
-    void stop(Duration grace) {
+    public void stop(Duration grace) {
         try {
             if (process.isAlive()) {
                 process.destroy();
