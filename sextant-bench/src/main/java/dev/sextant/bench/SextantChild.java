@@ -1,0 +1,172 @@
+package dev.sextant.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sextant.testkit.ChildJvm;
+import dev.sextant.testkit.ShutdownRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Sextant in a child JVM: {@code java <opts> -cp <this jar> ParentWatchdogMain SextantProbeMain -c FILE}, i.e.
+ * {@code sextant run} plus a metrics file (see {@link SextantProbeMain}). The child dies with this JVM (its stdin
+ * pipe closes) and is registered for the JVM's shutdown hook.
+ */
+final class SextantChild implements Syncer {
+
+    static final String DESTINATION_CLIENT_ID = "sextant-bench-destination";
+
+    private final String system;
+    private final String groupPrefix;
+    private final ChildJvm jvm;
+    private final Path metricsFile;
+    private final Path logFile;
+    private final ObjectMapper json = new ObjectMapper();
+    private boolean closed;
+
+    private SextantChild(String system, String groupPrefix, ChildJvm jvm, Path metricsFile, Path logFile) {
+        this.system = system;
+        this.groupPrefix = groupPrefix;
+        this.jvm = jvm;
+        this.metricsFile = metricsFile;
+        this.logFile = logFile;
+    }
+
+    /**
+     * Starts Sextant with {@code config} (plus the destination client id the probe reads) in {@code dir}.
+     *
+     * @param jvmOptions heap and GC options, the same the MirrorMaker processes get
+     */
+    static SextantChild start(String system, String groupPrefix, Map<String, String> config, Path dir,
+                              List<String> jvmOptions) {
+        try {
+            Files.createDirectories(dir);
+            String stateDir = config.get("state.dir");
+            if (stateDir != null) {
+                dev.sextant.bench.Bench.deleteRecursively(Paths.get(stateDir)); // a fresh instance, never old state
+            }
+            Map<String, String> props = new LinkedHashMap<>(config);
+            props.put("destination.client.id", DESTINATION_CLIENT_ID);
+            Path configFile = dir.resolve("sextant.properties");
+            StringBuilder text = new StringBuilder("# written by the Sextant benchmark\n");
+            props.forEach((k, v) -> text.append(k).append('=').append(v.replace("\\", "\\\\")).append('\n'));
+            Files.writeString(configFile, text);
+            Path metrics = dir.resolve("metrics.json");
+            Files.deleteIfExists(metrics);
+            Path log = dir.resolve("sextant.log");
+            ChildJvm jvm = ChildJvm.start("sextant " + system, jvmOptions, absoluteClasspath(),
+                    SextantProbeMain.class.getName(), List.of("-c", configFile.toString(), "--metrics",
+                            metrics.toString(), "--destination-client-id", DESTINATION_CLIENT_ID),
+                    log, Map.of("SEXTANT_KAFKA_LOG_LEVEL", "WARN")); // the benchmark itself runs quieter
+            SextantChild child = new SextantChild(system, groupPrefix, jvm, metrics, log);
+            ShutdownRegistry.register(child);
+            return child;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start Sextant in " + dir, e);
+        }
+    }
+
+    /** This JVM's classpath with absolute entries (the child runs in another directory). */
+    private static List<Path> absoluteClasspath() {
+        List<Path> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            entries.add(Paths.get(entry).toAbsolutePath());
+        }
+        return entries;
+    }
+
+    /** The latest metrics snapshot, or null before the first one. */
+    JsonNode metrics() {
+        try {
+            return json.readTree(Files.readAllBytes(metricsFile));
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            return null; // replaced while reading: the next call sees the new one
+        }
+    }
+
+    double commitsRead() {
+        JsonNode m = metrics();
+        return m == null ? 0 : m.path("commitsRead").asDouble();
+    }
+
+    /** Waits until Kafka Streams reports RUNNING. */
+    void awaitRunning(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            JsonNode m = metrics();
+            if (m != null && "RUNNING".equals(m.path("state").asText())) {
+                return;
+            }
+            if (!jvm.isAlive()) {
+                throw new IllegalStateException("Sextant exited during startup; see " + logFile);
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Sextant not RUNNING within " + timeout + "; see " + logFile);
+            }
+            Bench.sleep(100);
+        }
+    }
+
+    @Override
+    public String system() {
+        return system;
+    }
+
+    @Override
+    public String groupPrefix() {
+        return groupPrefix;
+    }
+
+    @Override
+    public long pid() {
+        return jvm.pid();
+    }
+
+    @Override
+    public boolean isAlive() {
+        return jvm.isAlive();
+    }
+
+    @Override
+    public double destinationAdminRequests() {
+        JsonNode m = metrics();
+        return m == null ? -1 : m.path("wireAdminRequests").asDouble(-1);
+    }
+
+    /** {@code sextant.admin.requests}: the Admin calls Sextant itself counts (list once per flush, alter per group). */
+    double countedAdminRequests() {
+        JsonNode m = metrics();
+        return m == null ? -1 : m.path("adminRequestsTotal").asDouble(-1);
+    }
+
+    @Override
+    public Path logFile() {
+        return logFile;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ShutdownRegistry.unregister(this);
+        jvm.stop(Duration.ofSeconds(30)); // SIGTERM first: Sextant's shutdown hook closes Kafka Streams
+    }
+
+    @Override
+    public String toString() {
+        return system + " (Sextant, pid " + jvm.pid() + ")";
+    }
+}

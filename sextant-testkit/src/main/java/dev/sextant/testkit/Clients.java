@@ -1,0 +1,267 @@
+package dev.sextant.testkit;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/** Small, real client operations the integration tests share. */
+public final class Clients {
+
+    private Clients() {
+    }
+
+    /**
+     * Produces {@code perPartition} records to every partition; the value of each record is its offset in a fresh
+     * topic, so a consumer on the mirror can tell exactly which source record it reads.
+     */
+    public static void produceNumbered(LocalKafkaBroker cluster, String topic, int partitions, int perPartition) {
+        produceNumbered(cluster, topic, partitions, perPartition, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #produceNumbered(LocalKafkaBroker, String, int, int)}, at most {@code perSecond} records a second.
+     * MirrorMaker 2 emits an offset sync every {@code offset.lag.max} records only while it keeps up: with more than
+     * 10 syncs in flight it delays them, so a burst leaves wider gaps between syncs than {@code offset.lag.max}.
+     */
+    public static void produceNumbered(LocalKafkaBroker cluster, String topic, int partitions, int perPartition,
+                                       int perSecond) {
+        Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        long start = System.nanoTime();
+        long sent = 0;
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = 0; i < perPartition; i++) {
+                for (int p = 0; p < partitions; p++) {
+                    producer.send(new ProducerRecord<>(topic, p, null, Integer.toString(i)));
+                    sent++;
+                }
+                long due = (System.nanoTime() - start) / 1_000_000L * perSecond / 1000L;
+                if (sent > due + 50) {
+                    producer.flush();
+                    pace(sent, perSecond, start);
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    /** Produces records {@code first .. first+count-1} (values = their offsets) to every partition of a fresh topic. */
+    public static void produceNumberedFrom(LocalKafkaBroker cluster, String topic, int partitions, int first,
+                                           int count) {
+        Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
+                new StringSerializer())) {
+            for (int i = first; i < first + count; i++) {
+                for (int p = 0; p < partitions; p++) {
+                    producer.send(new ProducerRecord<>(topic, p, null, Integer.toString(i)));
+                }
+            }
+            producer.flush();
+        }
+    }
+
+    private static void pace(long sent, int perSecond, long startNanos) {
+        long wakeAt = startNanos + sent * 1_000_000_000L / perSecond;
+        long wait = wakeAt - System.nanoTime();
+        if (wait > 0) {
+            try {
+                Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L)); // rate pacing, not a wait for a condition
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Upstream offsets of MirrorMaker 2's offset syncs for one source partition, as found on its topic. */
+    public static List<Long> mirrorMakerSyncs(LocalKafkaBroker source, String topic, int partition) {
+        String syncTopic = "mm2-offset-syncs.destination.internal";
+        Map<String, Object> props = new HashMap<>(source.clientProperties());
+        List<Long> upstream = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props,
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            TopicPartition tp = new TopicPartition(syncTopic, 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            while (consumer.position(tp) < end) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    // MirrorMaker 2's OffsetSync layout, read here independently of Sextant's decoder:
+                    // key = int16 topic length, topic UTF-8, int32 partition; value = int64 upstream, int64 downstream
+                    java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(r.key());
+                    byte[] name = new byte[key.getShort()];
+                    key.get(name);
+                    if (new String(name, java.nio.charset.StandardCharsets.UTF_8).equals(topic)
+                            && key.getInt() == partition) {
+                        upstream.add(java.nio.ByteBuffer.wrap(r.value()).getLong());
+                    }
+                }
+            }
+        }
+        return upstream;
+    }
+
+    /** Commits offsets for {@code group} as a consumer that read up to them (a "simple", assign-mode group). */
+    public static void commit(LocalKafkaBroker cluster, String group, String topic, Map<Integer, Long> offsets) {
+        Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                new StringDeserializer())) {
+            Map<TopicPartition, OffsetAndMetadata> commit = new HashMap<>();
+            offsets.forEach((p, o) -> commit.put(new TopicPartition(topic, p), new OffsetAndMetadata(o)));
+            consumer.commitSync(commit);
+        }
+    }
+
+    /** Committed offsets of a consumer group, by partition of {@code topic}; empty when none. */
+    public static Map<Integer, OffsetAndMetadata> committed(LocalClusters clusters, LocalKafkaBroker cluster,
+                                                            String group, String topic) {
+        try (Admin admin = clusters.admin(cluster)) {
+            Map<Integer, OffsetAndMetadata> out = new HashMap<>();
+            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
+                    .forEach((tp, om) -> {
+                        if (om != null && tp.topic().equals(topic)) {
+                            out.put(tp.partition(), om);
+                        }
+                    });
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot read offsets of " + group, e);
+        }
+    }
+
+    /**
+     * Resumes {@code group} on {@code topic} from its committed offsets (auto.offset.reset=none: no committed
+     * offset is an error) and reads every partition to its end. Returns the values read, per partition, in order.
+     */
+    public static Map<Integer, List<Integer>> resumeAndReadToEnd(LocalKafkaBroker cluster, String group, String topic,
+                                                                 Map<Integer, Long> endOffsets) {
+        Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        Map<Integer, List<Integer>> values = new HashMap<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                new StringDeserializer())) {
+            List<TopicPartition> tps = new ArrayList<>();
+            endOffsets.keySet().forEach(p -> {
+                tps.add(new TopicPartition(topic, p));
+                values.put(p, new ArrayList<>());
+            });
+            consumer.assign(tps);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (tps.stream().anyMatch(tp -> consumer.position(tp) < endOffsets.get(tp.partition()))) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("could not read " + topic + " to its end");
+                }
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    values.get(r.partition()).add(Integer.parseInt(r.value()));
+                }
+            }
+        }
+        return values;
+    }
+
+    /** Sets the group config share.auto.offset.reset=earliest, so a new share group starts at the log start. */
+    public static void shareFromEarliest(LocalClusters clusters, LocalKafkaBroker cluster, String group) {
+        try (Admin admin = clusters.admin(cluster)) {
+            var resource = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.GROUP, group);
+            var op = new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
+                    "share.auto.offset.reset", "earliest"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
+            admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot configure share group " + group, e);
+        }
+    }
+
+    /**
+     * A share consumer in {@code group} receives and acknowledges (ACCEPT) records of {@code topic} until it has
+     * acknowledged at least {@code atLeast}, then commits and closes. Returns the acknowledged offsets per partition.
+     */
+    public static Map<Integer, java.util.SortedSet<Long>> consumeShare(LocalKafkaBroker cluster, String group,
+                                                                       String topic, int atLeast) {
+        Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put("share.acknowledgement.mode", "explicit");
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
+        Map<Integer, java.util.SortedSet<Long>> acked = new HashMap<>();
+        int total = 0;
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaShareConsumer<String, String>(props,
+                new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (total < atLeast) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("share group " + group + " received only " + total + " records");
+                }
+                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
+                    consumer.acknowledge(r, org.apache.kafka.clients.consumer.AcknowledgeType.ACCEPT);
+                    acked.computeIfAbsent(r.partition(), p -> new java.util.TreeSet<>()).add(r.offset());
+                    total++;
+                }
+                consumer.commitSync();
+            }
+        }
+        return acked;
+    }
+
+    /** The first offset not in {@code acked} (the contiguous acknowledged prefix from 0). */
+    public static long contiguousPrefix(java.util.SortedSet<Long> acked) {
+        long next = 0;
+        for (long offset : acked) {
+            if (offset != next) {
+                break;
+            }
+            next++;
+        }
+        return next;
+    }
+
+    /** Share-partition start offsets of a share group, by partition of {@code topic}. */
+    public static Map<Integer, Long> shareStartOffsets(LocalClusters clusters, LocalKafkaBroker cluster, String group,
+                                                       String topic) {
+        try (Admin admin = clusters.admin(cluster)) {
+            Map<Integer, Long> out = new HashMap<>();
+            admin.listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()))
+                    .partitionsToOffsetInfo(group).get(30, TimeUnit.SECONDS).forEach((tp, info) -> {
+                        if (info != null && tp.topic().equals(topic)) {
+                            out.put(tp.partition(), info.startOffset());
+                        }
+                    });
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot list share offsets of " + group, e);
+        }
+    }
+}

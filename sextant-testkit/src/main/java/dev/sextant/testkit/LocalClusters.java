@@ -1,0 +1,402 @@
+package dev.sextant.testkit;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Two single-node Kafka clusters, {@code source} and {@code destination}, and optionally MirrorMaker 2 mirroring
+ * source to destination, each in its own child JVM; for tests, the demo and the benchmark.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>After {@link #start} returns, both brokers answer and MirrorMaker (if requested) has started; if anything
+ *       fails, whatever was started is stopped before the exception propagates.</li>
+ *   <li>{@link #close()} stops MirrorMaker first, then both brokers (in parallel), then deletes the root
+ *       directory. It is idempotent, and runs from a JVM shutdown hook if the owner never calls it.</li>
+ *   <li>If this JVM is SIGKILLed, the children exit by themselves ({@link ParentWatchdogMain}); the next
+ *       {@code start} deletes the leftover directories.</li>
+ * </ul>
+ */
+public final class LocalClusters implements AutoCloseable {
+
+    /** Prefix of the temp directories made here: {@code <tmp>/sextant-local-<pid>-<random>}. */
+    static final String TEMP_PREFIX = "sextant-local";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalClusters.class);
+
+    private final Path root;
+    private final LocalKafkaBroker source;
+    private final LocalKafkaBroker destination;
+    private final LocalMirrorMaker mirrorMaker; // null when started without MirrorMaker
+    private final Duration startupTime;
+    private boolean closed;
+
+    private LocalClusters(Path root, LocalKafkaBroker source, LocalKafkaBroker destination,
+                          LocalMirrorMaker mirrorMaker, Duration startupTime) {
+        this.root = root;
+        this.source = source;
+        this.destination = destination;
+        this.mirrorMaker = mirrorMaker;
+        this.startupTime = startupTime;
+    }
+
+    /** Source, destination and MirrorMaker with default options. */
+    public static LocalClusters start() {
+        return builder().start();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** What to start. Defaults: both brokers with default options and MirrorMaker with default options. */
+    public static final class Builder {
+        private LocalMirrorMaker.Options mirrorMakerOptions = LocalMirrorMaker.Options.defaults();
+        private boolean withMirrorMaker = true;
+        private int offsetsTopicPartitions = 3;
+        private Duration readyTimeout = Duration.ofSeconds(90);
+        private KafkaDistribution brokerDistribution;
+        private int sourcePort;
+        private int destinationPort;
+
+        private Builder() {
+        }
+
+        /** Fixed client ports for the two brokers (0: a free port, the default). */
+        public Builder ports(int sourcePort, int destinationPort) {
+            this.sourcePort = sourcePort;
+            this.destinationPort = destinationPort;
+            return this;
+        }
+
+        /** Start MirrorMaker with these options (default {@link LocalMirrorMaker.Options#defaults()}). */
+        public Builder mirrorMaker(LocalMirrorMaker.Options options) {
+            this.mirrorMakerOptions = Objects.requireNonNull(options);
+            this.withMirrorMaker = true;
+            return this;
+        }
+
+        /** Start only the two brokers. */
+        public Builder withoutMirrorMaker() {
+            this.withMirrorMaker = false;
+            return this;
+        }
+
+        /** Partitions of {@code __consumer_offsets} on both clusters (default 3). */
+        public Builder offsetsTopicPartitions(int partitions) {
+            this.offsetsTopicPartitions = partitions;
+            return this;
+        }
+
+        /** Per-broker startup deadline, including format and (cold) jar resolution time; default 90 s. */
+        public Builder readyTimeout(Duration readyTimeout) {
+            this.readyTimeout = Objects.requireNonNull(readyTimeout);
+            return this;
+        }
+
+        /** Broker jars; default {@link KafkaDistribution#broker()}. */
+        public Builder brokerDistribution(KafkaDistribution distribution) {
+            this.brokerDistribution = Objects.requireNonNull(distribution);
+            return this;
+        }
+
+        public LocalClusters start() {
+            return LocalClusters.start(this);
+        }
+    }
+
+    private static LocalClusters start(Builder b) {
+        long started = System.nanoTime();
+        LocalFiles.deleteStaleTempDirs(TEMP_PREFIX);
+        Path root = LocalFiles.createOwnedTempDir(TEMP_PREFIX);
+        KafkaDistribution brokers = b.brokerDistribution != null ? b.brokerDistribution : KafkaDistribution.broker();
+        KafkaDistribution mirror = b.mirrorMakerOptions.distribution() != null
+                ? b.mirrorMakerOptions.distribution() : KafkaDistribution.mirrorMaker();
+        // dedicated threads: the common pool has a single thread on a 2-core machine, which would serialise us
+        ExecutorService pool = Executors.newFixedThreadPool(3, runnable -> {
+            Thread t = new Thread(runnable, "sextant-local-start");
+            t.setDaemon(true);
+            return t;
+        });
+        CompletableFuture<LocalKafkaBroker> sourceFuture = null;
+        CompletableFuture<LocalKafkaBroker> destinationFuture = null;
+        LocalMirrorMaker mm = null;
+        try {
+            // resolve once up front so the two broker threads do not both wait on the same resolution
+            brokers.classpath();
+            CompletableFuture<List<Path>> mirrorJars = b.withMirrorMaker
+                    ? CompletableFuture.supplyAsync(mirror::classpath, pool) // overlaps with the broker starts
+                    : CompletableFuture.completedFuture(List.of());
+            sourceFuture = CompletableFuture.supplyAsync(
+                    brokerStarter(LocalMirrorMaker.SOURCE_ALIAS, b.sourcePort, brokers, root, b), pool);
+            destinationFuture = CompletableFuture.supplyAsync(
+                    brokerStarter(LocalMirrorMaker.DESTINATION_ALIAS, b.destinationPort, brokers, root, b), pool);
+            LocalKafkaBroker src = join(sourceFuture);
+            LocalKafkaBroker dst = join(destinationFuture);
+            if (b.withMirrorMaker) {
+                join(mirrorJars);
+                mm = LocalMirrorMaker.start(src.bootstrapServers(), dst.bootstrapServers(), b.mirrorMakerOptions,
+                        root);
+            }
+            LocalClusters clusters = new LocalClusters(root, src, dst, mm,
+                    Duration.ofNanos(System.nanoTime() - started));
+            ShutdownRegistry.register(clusters);
+            LOG.info("Local clusters ready in {} ms", clusters.startupTime.toMillis());
+            return clusters;
+        } catch (RuntimeException e) {
+            if (mm != null) {
+                mm.close();
+            }
+            closeWhenStarted(sourceFuture);
+            closeWhenStarted(destinationFuture);
+            LocalFiles.deleteRecursively(root);
+            throw e;
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    private static Supplier<LocalKafkaBroker> brokerStarter(String name, int port, KafkaDistribution dist, Path root,
+                                                            Builder b) {
+        return () -> LocalKafkaBroker.builder(name)
+                .port(port)
+                .distribution(dist)
+                .parentDirectory(root)
+                .offsetsTopicPartitions(b.offsetsTopicPartitions)
+                .readyTimeout(b.readyTimeout)
+                .start();
+    }
+
+    /** Waits for a start that may still be running (so a failed sibling never leaks a broker), then closes it. */
+    private static void closeWhenStarted(CompletableFuture<LocalKafkaBroker> future) {
+        if (future == null) {
+            return;
+        }
+        try {
+            future.join().close();
+        } catch (RuntimeException alreadyReported) {
+            // this start failed too; its own cleanup already ran
+        }
+    }
+
+    private static <T> T join(CompletableFuture<T> future) {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    public LocalKafkaBroker source() {
+        return source;
+    }
+
+    public LocalKafkaBroker destination() {
+        return destination;
+    }
+
+    /** MirrorMaker, unless started {@link Builder#withoutMirrorMaker() without}. */
+    public Optional<LocalMirrorMaker> mirrorMaker() {
+        return Optional.ofNullable(mirrorMaker);
+    }
+
+    /** Wall time from {@code start} to ready (resolution, format, brokers and MirrorMaker). */
+    public Duration startupTime() {
+        return startupTime;
+    }
+
+    /** The temp directory holding everything (deleted on close). */
+    public Path directory() {
+        return root;
+    }
+
+    /** Creates a topic with replication factor 1 and waits until the broker confirmed it. */
+    public void createTopic(LocalKafkaBroker cluster, String name, int partitions) {
+        try (Admin admin = admin(cluster)) {
+            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while creating " + name, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot create topic " + name + " on " + cluster.name(), e);
+        }
+    }
+
+    /**
+     * Latest offsets (high watermarks) of every partition of {@code topic}, by partition number.
+     *
+     * @throws UnknownTopicOrPartitionException if the topic does not exist
+     */
+    public Map<Integer, Long> endOffsets(LocalKafkaBroker cluster, String topic) {
+        try (Admin admin = admin(cluster)) {
+            return endOffsets(admin, topic);
+        }
+    }
+
+    /**
+     * Waits until the destination's {@code source.<topic>} has exactly {@code expectedEndOffsets} (partition to end
+     * offset), i.e. MirrorMaker has copied every record produced so far.
+     *
+     * @throws IllegalStateException with the last seen offsets if they did not match in time
+     */
+    public void awaitMirrored(String topic, Map<Integer, Long> expectedEndOffsets, Duration timeout) {
+        String mirrored = LocalMirrorMaker.mirroredTopic(topic);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Object lastSeen = "nothing (topic " + mirrored + " not found)";
+        try (Admin admin = admin(destination)) {
+            while (true) {
+                try {
+                    Map<Integer, Long> actual = endOffsets(admin, mirrored);
+                    if (actual.equals(expectedEndOffsets)) {
+                        return;
+                    }
+                    lastSeen = actual;
+                } catch (UnknownTopicOrPartitionException e) {
+                    // MirrorMaker has not created the topic yet (it looks for new topics every few seconds)
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("destination " + mirrored + " did not reach end offsets "
+                            + expectedEndOffsets + " within " + timeout + "; last seen " + lastSeen);
+                }
+                Thread.sleep(200); // poll interval, not a wait for a condition
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for " + mirrored, e);
+        }
+    }
+
+    /** Waits until the destination's {@code source.<topic>} has the source topic's current end offsets. */
+    public void awaitMirrored(String topic, Duration timeout) {
+        awaitMirrored(topic, endOffsets(source, topic), timeout);
+    }
+
+    /** An Admin client for one of the clusters; the caller closes it. */
+    public Admin admin(LocalKafkaBroker cluster) {
+        Map<String, Object> config = cluster.clientProperties();
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "sextant-local-" + cluster.name());
+        return Admin.create(config);
+    }
+
+    private static Map<Integer, Long> endOffsets(Admin admin, String topic) {
+        try {
+            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
+                    .get(10, TimeUnit.SECONDS).get(topic);
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            for (TopicPartitionInfo partition : description.partitions()) {
+                request.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest());
+            }
+            Map<Integer, Long> offsets = new HashMap<>();
+            admin.listOffsets(request).all().get(10, TimeUnit.SECONDS)
+                    .forEach((tp, info) -> offsets.put(tp.partition(), info.offset()));
+            return offsets;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException unknown) {
+                throw unknown;
+            }
+            throw new IllegalStateException("cannot read end offsets of " + topic, e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("timed out reading end offsets of " + topic, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading end offsets of " + topic, e);
+        }
+    }
+
+    /** A few human-readable lines: what runs where, with pids and log files. */
+    public String describe() {
+        StringBuilder out = new StringBuilder();
+        out.append("Local Kafka clusters (").append(root).append(")\n");
+        for (LocalKafkaBroker broker : List.of(source, destination)) {
+            out.append(String.format("  %-12s Kafka %-6s %-16s pid %-7d log %s%n", broker.name(), broker.version(),
+                    broker.bootstrapServers(), broker.pid(), broker.logFile()));
+        }
+        if (mirrorMaker != null) {
+            LocalMirrorMaker.Options o = mirrorMaker.options();
+            String version = o.distribution() != null ? o.distribution().version()
+                    : KafkaDistribution.mirrorMaker().version();
+            out.append(String.format("  %-12s MM2   %-6s %s->%s topics '%s'  pid %-7d log %s%n", "mirror-maker",
+                    version, LocalMirrorMaker.SOURCE_ALIAS, LocalMirrorMaker.DESTINATION_ALIAS, o.topics(),
+                    mirrorMaker.pid(), mirrorMaker.logFile()));
+        } else {
+            out.append("  (no MirrorMaker)\n");
+        }
+        return out.toString().stripTrailing();
+    }
+
+    /** Stops MirrorMaker, then both brokers in parallel, then deletes the directory. Idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ShutdownRegistry.unregister(this);
+        long started = System.nanoTime();
+        List<RuntimeException> failures = new ArrayList<>();
+        if (mirrorMaker != null) {
+            try {
+                mirrorMaker.close();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        // plain threads, not the common pool (one thread on 2 cores): each broker needs ~2 s to shut down
+        Thread stopSource = new Thread(source::close, "sextant-local-stop-source");
+        stopSource.start();
+        try {
+            destination.close();
+        } catch (RuntimeException e) {
+            failures.add(e);
+        }
+        try {
+            stopSource.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        try {
+            LocalFiles.deleteRecursively(root);
+        } catch (RuntimeException e) {
+            failures.add(e);
+        }
+        LOG.info("Local clusters stopped in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.subList(1, failures.size()).forEach(first::addSuppressed);
+            throw first;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "local clusters in " + root;
+    }
+}

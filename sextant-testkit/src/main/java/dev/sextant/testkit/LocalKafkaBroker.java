@@ -1,0 +1,419 @@
+package dev.sextant.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.Uuid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real single-node KRaft Kafka cluster (one combined broker+controller) in its own child JVM, listening on
+ * 127.0.0.1 only.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>Once {@link Builder#start()} returns, the broker answers {@code Admin.describeCluster()}, i.e. it is
+ *       usable; if it cannot get there, {@code start()} throws and leaves no process or directory behind.</li>
+ *   <li>Everything of the broker (config, data, logs) lives in {@link #directory()}, which {@link #close()}
+ *       deletes. Ports are fresh for every start, so clusters never collide with each other or a stale run.</li>
+ *   <li>The cluster is configured for one node: every internal topic has replication factor 1.</li>
+ * </ul>
+ */
+public final class LocalKafkaBroker implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalKafkaBroker.class);
+
+    /** Small heap and C1 only: a test broker needs little memory, and C2 compilation costs seconds on 2 cores. */
+    static final List<String> BROKER_JVM_OPTIONS = List.of(
+            "-Xms128m", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseG1GC", "-XX:-UsePerfData",
+            "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true");
+    /** The format tool runs ~1 s; the serial GC and C1 start fastest. */
+    static final List<String> FORMAT_JVM_OPTIONS = List.of(
+            "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData");
+
+    static final Duration STOP_GRACE = Duration.ofSeconds(20);
+    private static final int START_ATTEMPTS = 3;
+
+    private final String name;
+    private final Path directory;
+    private final boolean ownsParentDirectory;
+    private final int port;
+    private final int controllerPort;
+    private final String clusterId;
+    private final KafkaDistribution distribution;
+    private final ChildJvm process;
+    private boolean closed;
+
+    private LocalKafkaBroker(String name, Path directory, boolean ownsParentDirectory, int port, int controllerPort,
+                             String clusterId, KafkaDistribution distribution, ChildJvm process) {
+        this.name = name;
+        this.directory = directory;
+        this.ownsParentDirectory = ownsParentDirectory;
+        this.port = port;
+        this.controllerPort = controllerPort;
+        this.clusterId = clusterId;
+        this.distribution = distribution;
+        this.process = process;
+    }
+
+    /** A builder for a broker called {@code name} (also its directory name and log file name). */
+    public static Builder builder(String name) {
+        return new Builder(name);
+    }
+
+    /** Options of a broker; every option has a default suitable for tests. */
+    public static final class Builder {
+        private final String name;
+        private KafkaDistribution distribution;
+        private Path parentDirectory;
+        private int offsetsTopicPartitions = 3;
+        private Duration readyTimeout = Duration.ofSeconds(60);
+        private int fixedPort;
+        private final Map<String, String> overrides = new LinkedHashMap<>();
+
+        private Builder(String name) {
+            if (!name.matches("[A-Za-z0-9._-]+")) {
+                throw new IllegalArgumentException("broker name must be a simple file name: " + name);
+            }
+            this.name = name;
+        }
+
+        /** The jars to run; default {@link KafkaDistribution#broker()}. */
+        public Builder distribution(KafkaDistribution distribution) {
+            this.distribution = Objects.requireNonNull(distribution);
+            return this;
+        }
+
+        /**
+         * The directory in which the broker creates its own subdirectory {@code <name>}; default a new temp
+         * directory, deleted on close.
+         */
+        public Builder parentDirectory(Path parentDirectory) {
+            this.parentDirectory = Objects.requireNonNull(parentDirectory);
+            return this;
+        }
+
+        /** Partitions of {@code __consumer_offsets} (default 3: few partitions keep raw reads quick). */
+        public Builder offsetsTopicPartitions(int partitions) {
+            if (partitions < 1) {
+                throw new IllegalArgumentException("partitions must be positive: " + partitions);
+            }
+            this.offsetsTopicPartitions = partitions;
+            return this;
+        }
+
+        /** How long to wait for the broker to answer (default 60 s); format time counts too. */
+        public Builder readyTimeout(Duration readyTimeout) {
+            this.readyTimeout = Objects.requireNonNull(readyTimeout);
+            return this;
+        }
+
+        /** Sets or replaces one {@code server.properties} entry (applied last). */
+        public Builder property(String key, String value) {
+            overrides.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
+            return this;
+        }
+
+        /** A fixed client port (the controller port stays a free one); default: a free port. */
+        public Builder port(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("port must be 0..65535, got " + port);
+            }
+            this.fixedPort = port;
+            return this;
+        }
+
+        /** Formats the storage, starts the broker and waits until it answers. */
+        public LocalKafkaBroker start() {
+            KafkaDistribution dist = distribution != null ? distribution : KafkaDistribution.broker();
+            boolean ownsParent = parentDirectory == null;
+            Path parent = ownsParent ? LocalFiles.createOwnedTempDir(LocalClusters.TEMP_PREFIX) : parentDirectory;
+            try {
+                List<Path> classpath = dist.classpath();
+                for (int attempt = 1; ; attempt++) {
+                    try {
+                        LocalKafkaBroker broker = startOnce(dist, classpath, parent, ownsParent);
+                        ShutdownRegistry.register(broker);
+                        return broker;
+                    } catch (PortTakenException e) {
+                        if (attempt >= START_ATTEMPTS) {
+                            throw new IllegalStateException(e.getMessage(), e);
+                        }
+                        LOG.warn("{}: a port was taken before the broker could bind it; retrying with new ports", name);
+                    }
+                }
+            } catch (RuntimeException e) {
+                if (ownsParent) {
+                    LocalFiles.deleteRecursively(parent);
+                }
+                throw e;
+            }
+        }
+
+        private LocalKafkaBroker startOnce(KafkaDistribution dist, List<Path> classpath, Path parent,
+                                           boolean ownsParent) {
+            long started = System.nanoTime();
+            long deadline = started + readyTimeout.toNanos();
+            Path dir = parent.resolve(name);
+            LocalFiles.deleteRecursively(dir); // a previous attempt's dir: format refuses a formatted log dir
+            List<Integer> ports = FreePorts.pick(2);
+            int port = fixedPort > 0 ? fixedPort : ports.get(0);
+            int controllerPort = ports.get(1);
+            String clusterId = Uuid.randomUuid().toString(); // in-process: saves a JVM start of "random-uuid"
+            Path configFile = dir.resolve("server.properties");
+            Path log4jFile = dir.resolve("log4j2.properties");
+            Path logFile = dir.resolve(name + ".log");
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot create " + dir, e);
+            }
+            Map<String, String> config = serverProperties(port, controllerPort, dir.resolve("data"),
+                    offsetsTopicPartitions);
+            config.putAll(overrides);
+            PropertiesFiles.write(configFile, "Kafka broker '" + name + "' (generated by Sextant's LocalKafkaBroker)",
+                    config);
+            PropertiesFiles.write(log4jFile, "Logging of broker '" + name + "'", PropertiesFiles.log4j2(logFile));
+            List<String> logOptions = List.of("-Dlog4j2.configurationFile=" + log4jFile.toAbsolutePath());
+
+            ChildJvm format = ChildJvm.start(name + "-format", concat(FORMAT_JVM_OPTIONS, logOptions), classpath,
+                    "kafka.tools.StorageTool",
+                    List.of("format", "-t", clusterId, "-c", configFile.toString(), "--standalone"),
+                    dir.resolve("format.out"));
+            int exit = format.awaitExit(remaining(deadline));
+            long formatMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
+            if (exit != 0) {
+                throw new IllegalStateException(name + ": formatting the storage failed (exit " + exit + "):\n"
+                        + LocalFiles.tail(format.outputFile(), 30));
+            }
+
+            ChildJvm broker = ChildJvm.start(name, concat(BROKER_JVM_OPTIONS, logOptions), classpath, "kafka.Kafka",
+                    List.of(configFile.toString()), dir.resolve(name + ".out"));
+            LocalKafkaBroker result = new LocalKafkaBroker(name, dir, ownsParent, port, controllerPort, clusterId,
+                    dist, broker);
+            try {
+                result.awaitReady(deadline);
+            } catch (RuntimeException e) {
+                broker.stop(Duration.ofSeconds(5));
+                String output = LocalFiles.tail(logFile, 40) + "\n" + LocalFiles.tail(broker.outputFile(), 20);
+                if (output.contains("Address already in use")) {
+                    throw new PortTakenException(name + ": port " + port + " or " + controllerPort
+                            + " was taken:\n" + output);
+                }
+                throw new IllegalStateException(e.getMessage() + "\nlast lines of " + logFile + ":\n" + output, e);
+            }
+            LOG.info("{}: Kafka {} ready at {} in {} ms (format {} ms; pid {})", name, dist.version(),
+                    result.bootstrapServers(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                    formatMillis, broker.pid());
+            return result;
+        }
+    }
+
+    /**
+     * The {@code server.properties} of a one-node combined broker+controller on 127.0.0.1 (settings verified on a
+     * 2-core machine; see the notes on local Kafka).
+     */
+    static Map<String, String> serverProperties(int port, int controllerPort, Path logDir, int offsetsPartitions) {
+        String plaintext = "PLAINTEXT://127.0.0.1:" + port;
+        String controller = "CONTROLLER://127.0.0.1:" + controllerPort;
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", "1");
+        // with --standalone formatting: a dynamic quorum bootstrapped from this endpoint, no controller.quorum.voters
+        p.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
+        p.put("listeners", plaintext + "," + controller);
+        p.put("advertised.listeners", plaintext + "," + controller);
+        p.put("controller.listener.names", "CONTROLLER");
+        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+        p.put("log.dirs", logDir.toAbsolutePath().toString());
+        p.put("num.partitions", "1");
+        // tests create their topics explicitly; a typo must fail instead of creating a topic
+        p.put("auto.create.topics.enable", "false");
+        // one node: every internal topic must have replication factor 1 or it can never be created
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.num.partitions", Integer.toString(offsetsPartitions));
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("transaction.state.log.num.partitions", "3");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("share.coordinator.state.topic.num.partitions", "3");
+        // no 3 s wait for more members before the first classic-group rebalance
+        p.put("group.initial.rebalance.delay.ms", "0");
+        // few threads: two brokers and MirrorMaker share 2 cores
+        p.put("num.network.threads", "2");
+        p.put("num.io.threads", "2");
+        p.put("background.threads", "2");
+        p.put("num.recovery.threads.per.data.dir", "1");
+        p.put("log.cleaner.threads", "1");
+        // the cleaner's dedupe buffer is allocated on the heap (128 MB by default, half of our 256 MB heap)
+        p.put("log.cleaner.dedupe.buffer.size", Integer.toString(16 * 1024 * 1024));
+        return p;
+    }
+
+    /** Polls until {@code describeCluster()} lists a node, or fails if the process died or the deadline passed. */
+    private void awaitReady(long deadlineNanos) {
+        // wait for the port first: an Admin client against a closed port logs a warning per reconnect attempt
+        while (!portOpen()) {
+            checkAliveAndInTime(deadlineNanos);
+            pause();
+        }
+        Map<String, Object> config = new LinkedHashMap<>(clientProperties());
+        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000);
+        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
+        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "sextant-local-readiness-" + name);
+        try (Admin admin = Admin.create(config)) {
+            while (true) {
+                checkAliveAndInTime(deadlineNanos);
+                try {
+                    Collection<Node> nodes = admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
+                    if (!nodes.isEmpty()) {
+                        return;
+                    }
+                } catch (ExecutionException | TimeoutException e) {
+                    // not ready yet (still starting, or fenced): try again until the deadline
+                }
+                pause();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(name + ": interrupted while waiting for the broker", e);
+        }
+    }
+
+    private boolean portOpen() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(FreePorts.LOOPBACK, port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void checkAliveAndInTime(long deadlineNanos) {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(name + ": the broker process exited during startup");
+        }
+        if (System.nanoTime() > deadlineNanos) {
+            throw new IllegalStateException(name + ": the broker did not become ready in time");
+        }
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(100); // poll interval, not a wait for a condition
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static Duration remaining(long deadlineNanos) {
+        return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** The broker's name, e.g. {@code source}. */
+    public String name() {
+        return name;
+    }
+
+    /** {@code 127.0.0.1:<port>} of the PLAINTEXT listener. */
+    public String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    /** The minimum client config to reach this broker: {@code bootstrap.servers}. Mutable copy. */
+    public Map<String, Object> clientProperties() {
+        Map<String, Object> config = new LinkedHashMap<>();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return config;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public int controllerPort() {
+        return controllerPort;
+    }
+
+    public String clusterId() {
+        return clusterId;
+    }
+
+    /** The Kafka version running (from its distribution). */
+    public String version() {
+        return distribution.version();
+    }
+
+    /** Kafka's log4j log of this broker (deleted with the directory on close). */
+    public Path logFile() {
+        return directory.resolve(name + ".log");
+    }
+
+    /** The broker's directory: server.properties, data/, logs. */
+    public Path directory() {
+        return directory;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /**
+     * Stops the broker (SIGTERM, SIGKILL after 20 s) and deletes its directory. Idempotent; safe from any thread.
+     */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ShutdownRegistry.unregister(this);
+        long started = System.nanoTime();
+        process.stop(STOP_GRACE);
+        LocalFiles.deleteRecursively(ownsParentDirectory ? directory.getParent() : directory);
+        LOG.info("{}: stopped in {} ms", name, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+
+    @Override
+    public String toString() {
+        return "broker " + name + " at " + bootstrapServers() + " (pid " + pid() + ")";
+    }
+
+    /** The broker could not bind a port picked for it (another process took it in between). */
+    private static final class PortTakenException extends RuntimeException {
+        PortTakenException(String message) {
+            super(message);
+        }
+    }
+}

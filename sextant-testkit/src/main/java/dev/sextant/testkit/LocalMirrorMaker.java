@@ -1,0 +1,468 @@
+package dev.sextant.testkit;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * MirrorMaker 2 in dedicated mode ({@code org.apache.kafka.connect.mirror.MirrorMaker}) in its own child JVM,
+ * mirroring cluster alias {@value #SOURCE_ALIAS} to {@value #DESTINATION_ALIAS} only.
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>Only the {@code source->destination} flow runs ({@code --clusters destination}), so MirrorMaker writes
+ *       nothing to the source except its offset-syncs topic.</li>
+ *   <li>By default it emits no checkpoints and syncs no group offsets, so it never writes the consumer groups
+ *       Sextant syncs on the destination; both can be switched on through {@link Options}.</li>
+ *   <li>Mirrored topics are named {@code source.<topic>} (MirrorMaker's DefaultReplicationPolicy).</li>
+ *   <li>It must be closed before its brokers (otherwise its shutdown hangs ~25 s); {@link LocalClusters} and the
+ *       shutdown hook do that.</li>
+ * </ul>
+ */
+public final class LocalMirrorMaker implements AutoCloseable {
+
+    public static final String SOURCE_ALIAS = "source";
+    public static final String DESTINATION_ALIAS = "destination";
+    /** Logged by {@code MirrorMaker.start()} once all herders have started. */
+    static final String STARTED_LINE = "Kafka MirrorMaker started";
+
+    static final List<String> JVM_OPTIONS = List.of(
+            "-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
+            "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true");
+
+    private static final Logger LOG = LoggerFactory.getLogger(LocalMirrorMaker.class);
+    private static final String NAME = "mirror-maker";
+
+    private final Options options;
+    private final Path directory;
+    private final boolean ownsParentDirectory;
+    private final String sourceBootstrap;
+    private final String destinationBootstrap;
+    private final ChildJvm process;
+    private boolean closed;
+
+    private LocalMirrorMaker(Options options, Path directory, boolean ownsParentDirectory, String sourceBootstrap,
+                             String destinationBootstrap, ChildJvm process) {
+        this.options = options;
+        this.directory = directory;
+        this.ownsParentDirectory = ownsParentDirectory;
+        this.sourceBootstrap = sourceBootstrap;
+        this.destinationBootstrap = destinationBootstrap;
+        this.process = process;
+    }
+
+    /** What MirrorMaker mirrors and how. Immutable. */
+    public static final class Options {
+        private final String topics;
+        private final String groups;
+        private final int offsetLagMax;
+        private final boolean syncGroupOffsetsEnabled;
+        private final int syncGroupOffsetsIntervalSeconds;
+        private final boolean emitCheckpointsEnabled;
+        private final int emitCheckpointsIntervalSeconds;
+        private final int refreshIntervalSeconds;
+        private final Duration readyTimeout;
+        private final KafkaDistribution distribution;
+        private final Map<String, String> extraProperties;
+        private final List<String> jvmOptions;
+        private final List<Path> extraClasspath;
+
+        /** A builder starting from the defaults; see {@link Builder}. */
+        public static Builder builder() {
+            return new Builder();
+        }
+
+        /** All defaults: mirror every topic, no checkpoints, no group-offset sync. */
+        public static Options defaults() {
+            return builder().build();
+        }
+
+        private Options(Builder b) {
+            this.topics = b.topics;
+            this.groups = b.groups;
+            this.offsetLagMax = b.offsetLagMax;
+            this.syncGroupOffsetsEnabled = b.syncGroupOffsetsEnabled;
+            this.syncGroupOffsetsIntervalSeconds = b.syncGroupOffsetsIntervalSeconds;
+            this.emitCheckpointsEnabled = b.emitCheckpointsEnabled;
+            this.emitCheckpointsIntervalSeconds = b.emitCheckpointsIntervalSeconds;
+            this.refreshIntervalSeconds = b.refreshIntervalSeconds;
+            this.readyTimeout = b.readyTimeout;
+            this.distribution = b.distribution;
+            this.extraProperties = Map.copyOf(b.extraProperties);
+            this.jvmOptions = b.jvmOptions;
+            this.extraClasspath = List.copyOf(b.extraClasspath);
+        }
+
+        public String topics() {
+            return topics;
+        }
+
+        public String groups() {
+            return groups;
+        }
+
+        public int offsetLagMax() {
+            return offsetLagMax;
+        }
+
+        public boolean syncGroupOffsetsEnabled() {
+            return syncGroupOffsetsEnabled;
+        }
+
+        public int syncGroupOffsetsIntervalSeconds() {
+            return syncGroupOffsetsIntervalSeconds;
+        }
+
+        public boolean emitCheckpointsEnabled() {
+            return emitCheckpointsEnabled;
+        }
+
+        public int emitCheckpointsIntervalSeconds() {
+            return emitCheckpointsIntervalSeconds;
+        }
+
+        public int refreshIntervalSeconds() {
+            return refreshIntervalSeconds;
+        }
+
+        public Duration readyTimeout() {
+            return readyTimeout;
+        }
+
+        /** The distribution to run; {@code null} means {@link KafkaDistribution#mirrorMaker()}. */
+        public KafkaDistribution distribution() {
+            return distribution;
+        }
+
+        public Map<String, String> extraProperties() {
+            return extraProperties;
+        }
+
+        /** The child JVM's options; {@code null} means the small-heap defaults ({@code JVM_OPTIONS}). */
+        public List<String> jvmOptions() {
+            return jvmOptions;
+        }
+
+        /** Classpath entries after the distribution's jars (e.g. a directory with a custom policy class). */
+        public List<Path> extraClasspath() {
+            return extraClasspath;
+        }
+
+        /** Builds {@link Options}; the defaults suit tests and the demo. */
+        public static final class Builder {
+            private String topics = ".*";
+            private String groups = ".*";
+            private int offsetLagMax = 100;
+            private boolean syncGroupOffsetsEnabled;
+            private int syncGroupOffsetsIntervalSeconds = 1;
+            private boolean emitCheckpointsEnabled;
+            private int emitCheckpointsIntervalSeconds = 1;
+            private int refreshIntervalSeconds = 5;
+            private Duration readyTimeout = Duration.ofSeconds(60);
+            private KafkaDistribution distribution;
+            private final Map<String, String> extraProperties = new LinkedHashMap<>();
+            private List<String> jvmOptions;
+            private final List<Path> extraClasspath = new ArrayList<>();
+
+            private Builder() {
+            }
+
+            /**
+             * Regex (or comma-separated list) of source topics to mirror; default {@code .*}. MirrorMaker's default
+             * {@code topics.exclude} still skips internal topics ({@code __.*}, {@code .*[-.]internal},
+             * {@code .*\.replica}).
+             */
+            public Builder topics(String topics) {
+                this.topics = Objects.requireNonNull(topics);
+                return this;
+            }
+
+            /** Regex of consumer groups to checkpoint/sync when those are enabled; default {@code .*}. */
+            public Builder groups(String groups) {
+                this.groups = Objects.requireNonNull(groups);
+                return this;
+            }
+
+            /** Records between two offset-sync emissions per partition; default 100 (MirrorMaker's own default). */
+            public Builder offsetLagMax(int offsetLagMax) {
+                this.offsetLagMax = nonNegative(offsetLagMax, "offsetLagMax");
+                return this;
+            }
+
+            /** Whether MirrorMaker writes translated group offsets to the destination; default false. */
+            public Builder syncGroupOffsetsEnabled(boolean enabled) {
+                this.syncGroupOffsetsEnabled = enabled;
+                return this;
+            }
+
+            public Builder syncGroupOffsetsIntervalSeconds(int seconds) {
+                this.syncGroupOffsetsIntervalSeconds = positive(seconds, "syncGroupOffsetsIntervalSeconds");
+                return this;
+            }
+
+            /** Whether MirrorMaker writes checkpoints ({@code source.checkpoints.internal}); default false. */
+            public Builder emitCheckpointsEnabled(boolean enabled) {
+                this.emitCheckpointsEnabled = enabled;
+                return this;
+            }
+
+            public Builder emitCheckpointsIntervalSeconds(int seconds) {
+                this.emitCheckpointsIntervalSeconds = positive(seconds, "emitCheckpointsIntervalSeconds");
+                return this;
+            }
+
+            /** How often new topics and groups are noticed; default 5 s (MirrorMaker's default is 10 min). */
+            public Builder refreshIntervalSeconds(int seconds) {
+                this.refreshIntervalSeconds = positive(seconds, "refreshIntervalSeconds");
+                return this;
+            }
+
+            /** How long to wait for "Kafka MirrorMaker started"; default 60 s. */
+            public Builder readyTimeout(Duration readyTimeout) {
+                this.readyTimeout = Objects.requireNonNull(readyTimeout);
+                return this;
+            }
+
+            /** The jars to run; default {@link KafkaDistribution#mirrorMaker()}. */
+            public Builder distribution(KafkaDistribution distribution) {
+                this.distribution = Objects.requireNonNull(distribution);
+                return this;
+            }
+
+            /** Sets or replaces one {@code mm2.properties} entry (applied last). */
+            public Builder property(String key, String value) {
+                extraProperties.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
+                return this;
+            }
+
+            /**
+             * Replaces the child JVM's options (heap, JIT, GC); default: a small heap with the C1 compiler only,
+             * which starts fastest. The benchmark gives MirrorMaker the same options as Sextant.
+             */
+            public Builder jvmOptions(List<String> options) {
+                this.jvmOptions = List.copyOf(options);
+                return this;
+            }
+
+            /**
+             * Appends a classpath entry after the distribution's jars: a directory or jar with classes that
+             * {@code mm2.properties} names (replication policy, filters). It must only need MirrorMaker's own
+             * classpath (connect-mirror 4.3.1 and its 4.3.1 clients).
+             */
+            public Builder extraClasspath(Path entry) {
+                this.extraClasspath.add(Objects.requireNonNull(entry));
+                return this;
+            }
+
+            public Options build() {
+                return new Options(this);
+            }
+
+            private static int positive(int value, String what) {
+                if (value < 1) {
+                    throw new IllegalArgumentException(what + " must be positive: " + value);
+                }
+                return value;
+            }
+
+            private static int nonNegative(int value, String what) {
+                if (value < 0) {
+                    throw new IllegalArgumentException(what + " must not be negative: " + value);
+                }
+                return value;
+            }
+        }
+    }
+
+    /**
+     * Starts MirrorMaker between two running clusters and waits until it logged that it started.
+     *
+     * @param parentDirectory where its subdirectory {@code mirror-maker} goes; {@code null} for a new temp
+     *                        directory (deleted on close)
+     */
+    public static LocalMirrorMaker start(String sourceBootstrap, String destinationBootstrap, Options options,
+                                         Path parentDirectory) {
+        long started = System.nanoTime();
+        KafkaDistribution dist = options.distribution() != null
+                ? options.distribution() : KafkaDistribution.mirrorMaker();
+        boolean ownsParent = parentDirectory == null;
+        Path parent = ownsParent ? LocalFiles.createOwnedTempDir(LocalClusters.TEMP_PREFIX) : parentDirectory;
+        Path dir = parent.resolve(NAME);
+        ChildJvm process = null;
+        try {
+            List<Path> classpath = new ArrayList<>(dist.classpath());
+            classpath.addAll(options.extraClasspath());
+            Files.createDirectories(dir);
+            Path configFile = dir.resolve("mm2.properties");
+            Path log4jFile = dir.resolve("log4j2.properties");
+            Path logFile = dir.resolve(NAME + ".log");
+            PropertiesFiles.write(configFile, "MirrorMaker 2 (generated by Sextant's LocalMirrorMaker)",
+                    mm2Properties(sourceBootstrap, destinationBootstrap, options));
+            PropertiesFiles.write(log4jFile, "Logging of MirrorMaker 2", PropertiesFiles.log4j2(logFile));
+            List<String> jvmOptions = new ArrayList<>(options.jvmOptions() != null ? options.jvmOptions()
+                    : JVM_OPTIONS);
+            jvmOptions.add("-Dlog4j2.configurationFile=" + log4jFile.toAbsolutePath());
+            process = ChildJvm.start(NAME, jvmOptions, classpath, "org.apache.kafka.connect.mirror.MirrorMaker",
+                    List.of(configFile.toString(), "--clusters", DESTINATION_ALIAS), dir.resolve(NAME + ".out"));
+            awaitStarted(process, logFile, started + options.readyTimeout().toNanos());
+            LocalMirrorMaker mm = new LocalMirrorMaker(options, dir, ownsParent, sourceBootstrap,
+                    destinationBootstrap, process);
+            ShutdownRegistry.register(mm);
+            LOG.info("MirrorMaker {} started in {} ms (pid {}), mirroring {} -> {} topics '{}'", dist.version(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), process.pid(), sourceBootstrap,
+                    destinationBootstrap, options.topics());
+            return mm;
+        } catch (IOException e) {
+            cleanUpFailedStart(process, ownsParent ? parent : dir);
+            throw new UncheckedIOException("cannot prepare " + dir, e);
+        } catch (RuntimeException e) {
+            cleanUpFailedStart(process, ownsParent ? parent : dir);
+            throw e;
+        }
+    }
+
+    private static void cleanUpFailedStart(ChildJvm process, Path dir) {
+        if (process != null) {
+            process.stop(Duration.ofSeconds(5));
+        }
+        LocalFiles.deleteRecursively(dir);
+    }
+
+    private static void awaitStarted(ChildJvm process, Path logFile, long deadlineNanos) {
+        LocalFiles.LogWatcher watcher = new LocalFiles.LogWatcher(logFile, STARTED_LINE);
+        while (!watcher.seen()) {
+            String problem = !process.isAlive() ? "exited during startup"
+                    : System.nanoTime() > deadlineNanos ? "did not log '" + STARTED_LINE + "' in time" : null;
+            if (problem != null) {
+                throw new IllegalStateException("MirrorMaker " + problem + "; last lines of " + logFile + ":\n"
+                        + LocalFiles.tail(logFile, 40) + "\n" + LocalFiles.tail(process.outputFile(), 20));
+            }
+            try {
+                Thread.sleep(100); // poll interval, not a wait for a condition
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for MirrorMaker", e);
+            }
+        }
+    }
+
+    /**
+     * The {@code mm2.properties}: one flow source->destination, replication factor 1 everywhere, and the worker
+     * settings that make it start in ~2 s instead of ~13 s and flush offset syncs every second.
+     */
+    static Map<String, String> mm2Properties(String sourceBootstrap, String destinationBootstrap, Options o) {
+        String flow = SOURCE_ALIAS + "->" + DESTINATION_ALIAS;
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("clusters", SOURCE_ALIAS + ", " + DESTINATION_ALIAS);
+        p.put(SOURCE_ALIAS + ".bootstrap.servers", sourceBootstrap);
+        p.put(DESTINATION_ALIAS + ".bootstrap.servers", destinationBootstrap);
+        p.put(flow + ".enabled", "true");
+        p.put(DESTINATION_ALIAS + "->" + SOURCE_ALIAS + ".enabled", "false");
+        p.put(flow + ".topics", o.topics());
+        p.put(flow + ".groups", o.groups());
+
+        // off by default: Sextant, not MirrorMaker, owns the destination's group offsets. With checkpoints off,
+        // MirrorMaker logs one harmless ERROR ("MirrorCheckpointConnector can't run with emit.checkpoints.enabled
+        // set to false") and simply does not run that connector.
+        p.put("sync.group.offsets.enabled", Boolean.toString(o.syncGroupOffsetsEnabled()));
+        p.put("sync.group.offsets.interval.seconds", Integer.toString(o.syncGroupOffsetsIntervalSeconds()));
+        p.put("emit.checkpoints.enabled", Boolean.toString(o.emitCheckpointsEnabled()));
+        p.put("emit.checkpoints.interval.seconds", Integer.toString(o.emitCheckpointsIntervalSeconds()));
+        p.put("offset.lag.max", Integer.toString(o.offsetLagMax()));
+        p.put("refresh.topics.interval.seconds", Integer.toString(o.refreshIntervalSeconds()));
+        p.put("refresh.groups.interval.seconds", Integer.toString(o.refreshIntervalSeconds()));
+        // no authorizer on the local brokers: ACL sync would only log errors
+        p.put("sync.topic.acls.enabled", "false");
+        p.put("tasks.max", "1");
+
+        // single-node clusters: every topic MirrorMaker creates must have replication factor 1
+        for (String key : List.of("replication.factor", "checkpoints.topic.replication.factor",
+                "heartbeats.topic.replication.factor", "offset-syncs.topic.replication.factor",
+                "offset.storage.replication.factor", "status.storage.replication.factor",
+                "config.storage.replication.factor")) {
+            p.put(key, "1");
+        }
+        p.put("offset.storage.partitions", "1");
+        p.put("status.storage.partitions", "1");
+        // one node needs no REST server (and then binds no port)
+        p.put("dedicated.mode.enable.internal.rest", "false");
+
+        // Worker settings only reach the Connect herder when prefixed with the TARGET alias (MirrorMakerConfig
+        // copies <target>.* into the worker config); unprefixed they are silently ignored.
+        for (String prefix : List.of("", SOURCE_ALIAS + ".", DESTINATION_ALIAS + ".")) {
+            // skip the reflective plugin scan: ~4 s per herder and ~450 MB RSS on 2 cores
+            p.put(prefix + "plugin.discovery", "service_load");
+        }
+        for (String prefix : List.of(SOURCE_ALIAS + ".", DESTINATION_ALIAS + ".")) {
+            // offset syncs of the last records are only published on task commit (default every 60 s)
+            p.put(prefix + "offset.flush.interval.ms", "1000");
+        }
+        p.putAll(o.extraProperties());
+        return p;
+    }
+
+    /** The destination name of a mirrored source topic: {@code source.<topic>}. */
+    public static String mirroredTopic(String sourceTopic) {
+        return SOURCE_ALIAS + "." + sourceTopic;
+    }
+
+    public Options options() {
+        return options;
+    }
+
+    public String sourceBootstrapServers() {
+        return sourceBootstrap;
+    }
+
+    public String destinationBootstrapServers() {
+        return destinationBootstrap;
+    }
+
+    /** MirrorMaker's log4j log (deleted with the directory on close). */
+    public Path logFile() {
+        return directory.resolve(NAME + ".log");
+    }
+
+    /** Its directory: mm2.properties and logs. */
+    public Path directory() {
+        return directory;
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Stops MirrorMaker (SIGTERM, SIGKILL after 20 s) and deletes its directory. Idempotent; thread-safe. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ShutdownRegistry.unregister(this);
+        long started = System.nanoTime();
+        process.stop(LocalKafkaBroker.STOP_GRACE);
+        LocalFiles.deleteRecursively(ownsParentDirectory ? directory.getParent() : directory);
+        LOG.info("MirrorMaker stopped in {} ms", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+    }
+
+    @Override
+    public String toString() {
+        return "MirrorMaker " + SOURCE_ALIAS + "->" + DESTINATION_ALIAS + " (pid " + pid() + ")";
+    }
+}

@@ -1,0 +1,103 @@
+package dev.sextant.testkit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class LocalMirrorMakerConfigTest {
+
+    @Test
+    void defaultsMirrorEverythingOneWayWithoutTouchingGroups() {
+        Map<String, String> p = LocalMirrorMaker.mm2Properties("127.0.0.1:1", "127.0.0.1:2",
+                LocalMirrorMaker.Options.defaults());
+
+        assertEquals("source, destination", p.get("clusters"));
+        assertEquals("127.0.0.1:1", p.get("source.bootstrap.servers"));
+        assertEquals("127.0.0.1:2", p.get("destination.bootstrap.servers"));
+        assertEquals("true", p.get("source->destination.enabled"));
+        assertEquals("false", p.get("destination->source.enabled"));
+        assertEquals(".*", p.get("source->destination.topics"));
+        assertEquals("false", p.get("sync.group.offsets.enabled"));
+        assertEquals("false", p.get("emit.checkpoints.enabled"));
+        assertEquals("100", p.get("offset.lag.max"));
+        assertEquals("5", p.get("refresh.topics.interval.seconds"));
+        assertEquals("5", p.get("refresh.groups.interval.seconds"));
+        assertEquals("false", p.get("dedicated.mode.enable.internal.rest"));
+    }
+
+    @Test
+    void workerSettingsArePrefixedWithTheTargetAlias() {
+        Map<String, String> p = LocalMirrorMaker.mm2Properties("a:1", "b:2", LocalMirrorMaker.Options.defaults());
+
+        assertEquals("service_load", p.get("destination.plugin.discovery"));
+        assertEquals("1000", p.get("destination.offset.flush.interval.ms"));
+    }
+
+    @Test
+    void everyCreatedTopicHasReplicationFactorOne() {
+        Map<String, String> p = LocalMirrorMaker.mm2Properties("a:1", "b:2", LocalMirrorMaker.Options.defaults());
+
+        for (String key : new String[] {"replication.factor", "checkpoints.topic.replication.factor",
+                "heartbeats.topic.replication.factor", "offset-syncs.topic.replication.factor",
+                "offset.storage.replication.factor", "status.storage.replication.factor",
+                "config.storage.replication.factor"}) {
+            assertEquals("1", p.get(key), key);
+        }
+    }
+
+    @Test
+    void optionsAndExtraPropertiesOverrideDefaults() {
+        LocalMirrorMaker.Options options = LocalMirrorMaker.Options.builder()
+                .topics("orders|payments")
+                .groups("g.*")
+                .offsetLagMax(0)
+                .syncGroupOffsetsEnabled(true)
+                .syncGroupOffsetsIntervalSeconds(2)
+                .emitCheckpointsEnabled(true)
+                .emitCheckpointsIntervalSeconds(3)
+                .refreshIntervalSeconds(1)
+                .property("tasks.max", "2")
+                .build();
+
+        Map<String, String> p = LocalMirrorMaker.mm2Properties("a:1", "b:2", options);
+
+        assertEquals("orders|payments", p.get("source->destination.topics"));
+        assertEquals("g.*", p.get("source->destination.groups"));
+        assertEquals("0", p.get("offset.lag.max"));
+        assertEquals("true", p.get("sync.group.offsets.enabled"));
+        assertEquals("2", p.get("sync.group.offsets.interval.seconds"));
+        assertEquals("true", p.get("emit.checkpoints.enabled"));
+        assertEquals("3", p.get("emit.checkpoints.interval.seconds"));
+        assertEquals("1", p.get("refresh.topics.interval.seconds"));
+        assertEquals("2", p.get("tasks.max"));
+    }
+
+    @Test
+    void jvmOptionsAndExtraClasspathDefaultToTheSmallHeapAndNothing() {
+        LocalMirrorMaker.Options defaults = LocalMirrorMaker.Options.defaults();
+        assertEquals(null, defaults.jvmOptions());
+        assertEquals(java.util.List.of(), defaults.extraClasspath());
+
+        LocalMirrorMaker.Options options = LocalMirrorMaker.Options.builder()
+                .jvmOptions(java.util.List.of("-Xmx512m"))
+                .extraClasspath(java.nio.file.Path.of("/tmp/classes"))
+                .build();
+        assertEquals(java.util.List.of("-Xmx512m"), options.jvmOptions());
+        assertEquals(java.util.List.of(java.nio.file.Path.of("/tmp/classes")), options.extraClasspath());
+    }
+
+    @Test
+    void mirroredTopicFollowsDefaultReplicationPolicy() {
+        assertEquals("source.orders", LocalMirrorMaker.mirroredTopic("orders"));
+    }
+
+    @Test
+    void builderRejectsInvalidValues() {
+        LocalMirrorMaker.Options.Builder builder = LocalMirrorMaker.Options.builder();
+        assertThrows(IllegalArgumentException.class, () -> builder.offsetLagMax(-1));
+        assertThrows(IllegalArgumentException.class, () -> builder.refreshIntervalSeconds(0));
+        assertThrows(IllegalArgumentException.class, () -> builder.emitCheckpointsIntervalSeconds(0));
+    }
+}

@@ -1,0 +1,29 @@
+package dev.sextant.testing;
+
+import dev.sextant.deadletter.DeadLetterReader;
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.deadletter.Reason;
+import dev.sextant.testkit.Await;
+import dev.sextant.testkit.LocalClusters;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Waits for records on the dead-letter topic of the local source cluster. */
+public final class DeadLetters {
+
+    private DeadLetters() {
+    }
+
+    /** The first record of {@code group} with {@code reason}, waiting for it up to {@code timeout}. */
+    public static DeadLetterRecord await(LocalClusters clusters, String group, Reason reason, Duration timeout) {
+        try (DeadLetterReader reader = new DeadLetterReader(clusters.source().clientProperties(), "sextant.conflicts")) {
+            List<DeadLetterRecord> seen = new ArrayList<>(reader.readToEnd(Duration.ofSeconds(10)));
+            return Await.value(timeout, reason + " dead letter for " + group, () -> {
+                seen.addAll(reader.poll(Duration.ofMillis(100)));
+                return seen.stream().filter(r -> group.equals(r.group()) && r.reason() == reason).findFirst()
+                        .orElse(null);
+            });
+        }
+    }
+}
