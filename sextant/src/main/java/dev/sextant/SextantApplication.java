@@ -5,6 +5,7 @@ import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationClient;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
@@ -18,15 +19,15 @@ import dev.sextant.query.StreamsGroupRouter;
 import dev.sextant.query.StreamsLocalStores;
 import dev.sextant.query.TopicConflictSource;
 import dev.sextant.query.Views;
+import dev.sextant.source.AdminSourceOffsets;
+import dev.sextant.source.AdminSourceTopicNames;
+import dev.sextant.source.SourceOffsets;
+import dev.sextant.source.SourceTopicNames;
+import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
 import dev.sextant.topology.SextantTopology;
-import dev.sextant.topology.SyncSettings;
 import dev.sextant.topology.SyncRuntime;
-import dev.sextant.source.AdminSourceOffsets;
-import dev.sextant.source.SourceOffsets;
-import dev.sextant.source.AdminSourceTopicNames;
-import dev.sextant.source.SourceTopicNames;
-import dev.sextant.apply.ShareGroupApplier;
+import dev.sextant.topology.SyncSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
@@ -46,13 +47,14 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -167,7 +169,7 @@ public final class SextantApplication implements AutoCloseable {
             return 0;
         }
         long count = 0;
-        try (var it = streams.store(StoreQueryParameters.fromNameAndType(SextantTopology.HISTORY_STORE,
+        try (var it = streams.store(StoreQueryParameters.fromNameAndType(OffsetSyncStore.NAME,
                 QueryableStoreTypes.<Bytes, byte[]>keyValueStore())).all()) {
             while (it.hasNext()) {
                 it.next();
@@ -221,7 +223,7 @@ public final class SextantApplication implements AutoCloseable {
 
     private QueryApi queryApi(HostAndPort advertised) {
         sourceInputs = new AdminSourceInputs(config.sourceClientConfig())
-                .input(SextantTopology.CONSUMER_OFFSETS_TOPIC, "consumer-group offset commits", true)
+                .input(Topic.GROUP_METADATA_TOPIC_NAME, "consumer-group offset commits", true)
                 .input(config.dlqTopic(), "Sextant's dead-letter topic", true);
         if (!settings.identityTranslation()) {
             sourceInputs.input(config.offsetSyncsTopic(), "MirrorMaker 2's offset syncs (appears once MirrorMaker 2 "
@@ -313,8 +315,8 @@ public final class SextantApplication implements AutoCloseable {
     private static int consumerOffsetsPartitions(Admin admin) throws InterruptedException,
             java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
         try {
-            return admin.describeTopics(List.of(SextantTopology.CONSUMER_OFFSETS_TOPIC)).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get(SextantTopology.CONSUMER_OFFSETS_TOPIC).partitions().size();
+            return admin.describeTopics(List.of(Topic.GROUP_METADATA_TOPIC_NAME)).allTopicNames()
+                    .get(30, TimeUnit.SECONDS).get(Topic.GROUP_METADATA_TOPIC_NAME).partitions().size();
         } catch (java.util.concurrent.ExecutionException e) {
             if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) {
                 throw e;

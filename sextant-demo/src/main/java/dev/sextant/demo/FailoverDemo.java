@@ -4,14 +4,14 @@ import dev.sextant.SextantApplication;
 import dev.sextant.client.FailoverSeek;
 import dev.sextant.client.SextantClient;
 import dev.sextant.config.SextantConfigLoader;
-import dev.sextant.testkit.LocalClusters;
-import dev.sextant.testkit.LocalMirrorMaker;
-import dev.sextant.testkit.ShutdownRegistry;
-import dev.sextant.state.GroupType;
+import dev.sextant.domain.GroupKind;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.state.PositionStore;
+import dev.sextant.testkit.LocalClusters;
+import dev.sextant.testkit.LocalMirrorMaker;
+import dev.sextant.testkit.ShutdownRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -230,7 +230,7 @@ public final class FailoverDemo {
                     lost++;
                 }
             }
-            out.add(new Resumption(group, GroupType.CONSUMER.label(), p, source, e.getValue(), first,
+            out.add(new Resumption(group, GroupKind.CONSUMER.label(), p, source, e.getValue(), first,
                     Math.max(0, source - first), lost));
         }
         return out;
@@ -262,7 +262,7 @@ public final class FailoverDemo {
                     lost++;
                 }
             }
-            out.add(new Resumption(SHARE, GroupType.SHARE.label(), p, e.getValue(), lowest, lowest,
+            out.add(new Resumption(SHARE, GroupKind.SHARE.label(), p, e.getValue(), lowest, lowest,
                     Math.max(0, e.getValue() - lowest), lost));
         }
         return out;

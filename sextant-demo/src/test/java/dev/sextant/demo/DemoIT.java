@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sextant.demo.FailoverDemo;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

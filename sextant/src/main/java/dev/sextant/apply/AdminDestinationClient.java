@@ -75,12 +75,12 @@ public final class AdminDestinationClient implements DestinationClient {
         for (GroupListing listing : listings) {
             GroupType kind = listing.type().orElse(GroupType.UNKNOWN);
             String protocol = listing.protocol();
-            dev.sextant.state.GroupType phase = switch (kind) {
-                case CONSUMER -> dev.sextant.state.GroupType.CONSUMER;
+            dev.sextant.domain.GroupKind phase = switch (kind) {
+                case CONSUMER -> dev.sextant.domain.GroupKind.CONSUMER;
                 // classic groups with another protocol type (connect, ...) are not consumer groups
                 case CLASSIC -> protocol == null || protocol.isEmpty() || protocol.equals("consumer")
-                        ? dev.sextant.state.GroupType.CONSUMER : null;
-                case SHARE -> dev.sextant.state.GroupType.SHARE;
+                        ? dev.sextant.domain.GroupKind.CONSUMER : null;
+                case SHARE -> dev.sextant.domain.GroupKind.SHARE;
                 default -> null;
             };
             GroupState state = listing.groupState().orElse(GroupState.UNKNOWN);

@@ -1,7 +1,7 @@
 package dev.sextant.apply;
 
 import dev.sextant.apply.GroupOutcome.PartitionOutcome;
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import java.util.HashMap;

@@ -1,6 +1,6 @@
 package dev.sextant.apply;
 
-import dev.sextant.state.GroupType;
+import dev.sextant.domain.GroupKind;
 
 /**
  * A group as listed on the destination.
@@ -10,5 +10,5 @@ import dev.sextant.state.GroupType;
  * @param active    true while it has members (any state but Empty and Dead)
  * @param state     the destination's group state, for messages
  */
-public record DestinationGroup(String groupId, GroupType type, String typeLabel, boolean active, String state) {
+public record DestinationGroup(String groupId, GroupKind type, String typeLabel, boolean active, String state) {
 }

@@ -1,6 +1,6 @@
 package dev.sextant.apply;
 
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import java.util.Map;

@@ -1,6 +1,7 @@
 package dev.sextant.deadletter;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.sextant.domain.Reason;
 import java.util.List;
 
 /**

@@ -1,16 +1,16 @@
 package dev.sextant.decode;
 
-import java.nio.ByteBuffer;
-import java.util.HashMap;
-import java.util.Map;
-
-import dev.sextant.decode.CoordinatorBytes.KnownType;
 import dev.sextant.decode.ConsumerOffsetsRecord.GroupDeleted;
 import dev.sextant.decode.ConsumerOffsetsRecord.GroupMemberRecord;
 import dev.sextant.decode.ConsumerOffsetsRecord.GroupTypeSeen;
 import dev.sextant.decode.ConsumerOffsetsRecord.OffsetCommit;
 import dev.sextant.decode.ConsumerOffsetsRecord.OffsetDeleted;
 import dev.sextant.decode.ConsumerOffsetsRecord.ShareGroupTopics;
+import dev.sextant.decode.CoordinatorBytes.KnownType;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.coordinator.group.generated.ConsumerGroupCurrentMemberAssignmentKey;
 import org.apache.kafka.coordinator.group.generated.ConsumerGroupMemberMetadataKey;
@@ -117,34 +117,34 @@ public final class ConsumerOffsetsDecoder {
             case 2: { // GroupMetadata (classic)
                 String group = CoordinatorBytes.readKey(keyBuf, GroupMetadataKey::new, type).group();
                 if (value == null) {
-                    return new GroupDeleted(group, GroupKind.CLASSIC);
+                    return new GroupDeleted(group, GroupType.CLASSIC);
                 }
                 GroupMetadataValue v = CoordinatorBytes.readValue(value, GroupMetadataValue::new, type, group);
-                return new GroupTypeSeen(group, GroupKind.CLASSIC, v.protocolType());
+                return new GroupTypeSeen(group, GroupType.CLASSIC, v.protocolType());
             }
             case 3: { // ConsumerGroupMetadata; the value is read only to validate it
                 String group = CoordinatorBytes.readKey(keyBuf, ConsumerGroupMetadataKey::new, type).groupId();
                 if (value == null) {
-                    return new GroupDeleted(group, GroupKind.CONSUMER);
+                    return new GroupDeleted(group, GroupType.CONSUMER);
                 }
                 CoordinatorBytes.readValue(value, ConsumerGroupMetadataValue::new, type, group);
-                return new GroupTypeSeen(group, GroupKind.CONSUMER, CONSUMER_PROTOCOL);
+                return new GroupTypeSeen(group, GroupType.CONSUMER, CONSUMER_PROTOCOL);
             }
             case 11: { // ShareGroupMetadata
                 String group = CoordinatorBytes.readKey(keyBuf, ShareGroupMetadataKey::new, type).groupId();
                 if (value == null) {
-                    return new GroupDeleted(group, GroupKind.SHARE);
+                    return new GroupDeleted(group, GroupType.SHARE);
                 }
                 CoordinatorBytes.readValue(value, ShareGroupMetadataValue::new, type, group);
-                return new GroupTypeSeen(group, GroupKind.SHARE, SHARE_PROTOCOL);
+                return new GroupTypeSeen(group, GroupType.SHARE, SHARE_PROTOCOL);
             }
             case 17: { // StreamsGroupMetadata
                 String group = CoordinatorBytes.readKey(keyBuf, StreamsGroupMetadataKey::new, type).groupId();
                 if (value == null) {
-                    return new GroupDeleted(group, GroupKind.STREAMS);
+                    return new GroupDeleted(group, GroupType.STREAMS);
                 }
                 CoordinatorBytes.readValue(value, StreamsGroupMetadataValue::new, type, group);
-                return new GroupTypeSeen(group, GroupKind.STREAMS, STREAMS_PROTOCOL);
+                return new GroupTypeSeen(group, GroupType.STREAMS, STREAMS_PROTOCOL);
             }
             case 15: { // ShareGroupStatePartitionMetadata
                 String group = CoordinatorBytes.readKey(keyBuf, ShareGroupStatePartitionMetadataKey::new, type)
@@ -202,15 +202,15 @@ public final class ConsumerOffsetsDecoder {
     }
 
     private static GroupMemberRecord consumer(String group) {
-        return new GroupMemberRecord(group, GroupKind.CONSUMER);
+        return new GroupMemberRecord(group, GroupType.CONSUMER);
     }
 
     private static GroupMemberRecord share(String group) {
-        return new GroupMemberRecord(group, GroupKind.SHARE);
+        return new GroupMemberRecord(group, GroupType.SHARE);
     }
 
     private static GroupMemberRecord streams(String group) {
-        return new GroupMemberRecord(group, GroupKind.STREAMS);
+        return new GroupMemberRecord(group, GroupType.STREAMS);
     }
 
     /** Initializing and initialized topics; deleting topics are left out (their state is on its way out). */

@@ -2,7 +2,7 @@ package dev.sextant.decode;
 
 import java.util.Map;
 import java.util.Objects;
-
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.Uuid;
 
 /**
@@ -59,19 +59,19 @@ public sealed interface ConsumerOffsetsRecord {
      *                     protocol type the broker reports in ListGroups: {@code "consumer"}, {@code "share"},
      *                     {@code "streams"}
      */
-    record GroupTypeSeen(String group, GroupKind kind, String protocolType) implements ConsumerOffsetsRecord {
+    record GroupTypeSeen(String group, GroupType type, String protocolType) implements ConsumerOffsetsRecord {
         public GroupTypeSeen {
             Objects.requireNonNull(group, "group");
-            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(type, "type");
             Objects.requireNonNull(protocolType, "protocolType");
         }
     }
 
     /** A tombstone of one of the four group-defining types (2, 3, 11, 17): the group of that kind is gone. */
-    record GroupDeleted(String group, GroupKind kind) implements ConsumerOffsetsRecord {
+    record GroupDeleted(String group, GroupType type) implements ConsumerOffsetsRecord {
         public GroupDeleted {
             Objects.requireNonNull(group, "group");
-            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(type, "type");
         }
     }
 
@@ -95,10 +95,10 @@ public sealed interface ConsumerOffsetsRecord {
      * assignments, subscriptions, topologies. Sextant needs only that the group id exists with this kind; the value
      * is not decoded beyond its version prefix.
      */
-    record GroupMemberRecord(String group, GroupKind kind) implements ConsumerOffsetsRecord {
+    record GroupMemberRecord(String group, GroupType type) implements ConsumerOffsetsRecord {
         public GroupMemberRecord {
             Objects.requireNonNull(group, "group");
-            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(type, "type");
         }
     }
 

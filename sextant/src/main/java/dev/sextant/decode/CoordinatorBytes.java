@@ -1,7 +1,6 @@
 package dev.sextant.decode;
 
 import java.nio.ByteBuffer;
-
 import org.apache.kafka.common.protocol.ByteBufferAccessor;
 import org.apache.kafka.common.protocol.Readable;
 

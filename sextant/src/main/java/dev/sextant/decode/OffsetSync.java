@@ -1,7 +1,6 @@
 package dev.sextant.decode;
 
 import java.util.Objects;
-
 import org.apache.kafka.common.TopicPartition;
 
 /**

@@ -1,13 +1,13 @@
 package dev.sextant.decode;
 
-import java.nio.ByteBuffer;
-import java.util.ArrayList;
-import java.util.List;
-
 import dev.sextant.decode.CoordinatorBytes.KnownType;
 import dev.sextant.decode.ShareStateRecord.ShareSnapshot;
 import dev.sextant.decode.ShareStateRecord.ShareStateDeleted;
 import dev.sextant.decode.ShareStateRecord.ShareUpdate;
+import dev.sextant.domain.StateBatch;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.kafka.coordinator.share.generated.CoordinatorRecordType;
 import org.apache.kafka.coordinator.share.generated.ShareSnapshotKey;
 import org.apache.kafka.coordinator.share.generated.ShareSnapshotValue;

@@ -1,8 +1,8 @@
 package dev.sextant.decode;
 
+import dev.sextant.domain.StateBatch;
 import java.util.List;
 import java.util.Objects;
-
 import org.apache.kafka.common.Uuid;
 
 /**

@@ -10,8 +10,9 @@ import dev.sextant.apply.PlannedPartition;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
-import dev.sextant.deadletter.Reason;
-import dev.sextant.state.GroupType;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.Reason;
+import dev.sextant.state.InMemorySyncHistory;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.IdentityTranslator;
@@ -107,9 +108,9 @@ public final class ManualFailover {
             translator = new IdentityTranslator();
         } else {
             String topic = config.applicationId() + "-offset-sync-history";
-            OffsetSyncHistoryLoader.History history = OffsetSyncHistoryLoader.load(config.sourceClientConfig(),
-                    topic, TIMEOUT.multipliedBy(2));
-            translator = new OffsetSyncTranslator(history.store());
+            InMemorySyncHistory history = OffsetSyncHistoryLoader.load(config.sourceClientConfig(), topic,
+                    TIMEOUT.multipliedBy(2));
+            translator = new OffsetSyncTranslator(history);
             historySize = history.size();
         }
         List<Row> rows = new ArrayList<>();
@@ -199,7 +200,7 @@ public final class ManualFailover {
                         + "yet?): " + String.join(", ", absent) + "; nothing written", Map.of());
             }
             Optional<DestinationGroup> there = view.group(plan.group());
-            if (there.isPresent() && there.get().type() != GroupType.CONSUMER) {
+            if (there.isPresent() && there.get().type() != GroupKind.CONSUMER) {
                 return new Result(Status.REFUSED, Reason.TYPE_CONFLICT, "group '" + plan.group() + "' exists on the "
                         + "destination as a " + there.get().typeLabel() + " group; a consumer group is never written "
                         + "over another type; nothing written", Map.of());

@@ -1,8 +1,7 @@
 package dev.sextant.failover;
 
-import dev.sextant.state.OffsetSyncKeys;
-import dev.sextant.state.OffsetSyncPoint;
-import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.state.HistoryRecords;
+import dev.sextant.state.InMemorySyncHistory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -27,17 +26,12 @@ public final class OffsetSyncHistoryLoader {
     private OffsetSyncHistoryLoader() {
     }
 
-    /** The loaded history, and how many syncs it holds. */
-    public record History(OffsetSyncStore store, long size) {
-    }
-
     /**
      * @param clientConfig source cluster client settings
      * @throws IllegalStateException when the topic does not exist or cannot be read to its end within the timeout
      */
-    public static History load(Map<String, Object> clientConfig, String topic, Duration timeout) {
-        SortedKeyValueStore store = new SortedKeyValueStore("offset-sync-history");
-        OffsetSyncStore history = OffsetSyncStore.writer(store);
+    public static InMemorySyncHistory load(Map<String, Object> clientConfig, String topic, Duration timeout) {
+        InMemorySyncHistory history = new InMemorySyncHistory();
         Map<String, Object> props = new HashMap<>(clientConfig);
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -62,25 +56,11 @@ public final class OffsetSyncHistoryLoader {
                             + " to its end within " + timeout.toSeconds() + " s");
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    replay(history, record.key(), record.value());
+                    HistoryRecords.replay(record.key() == null ? null : Bytes.wrap(record.key()), record.value(),
+                            history);
                 }
             }
         }
-        return new History(OffsetSyncStore.reader(store), store.approximateNumEntries());
-    }
-
-    /** One record of the history topic, with the global store's rules. */
-    static void replay(OffsetSyncStore history, byte[] rawKey, byte[] value) {
-        if (rawKey == null) {
-            return;
-        }
-        OffsetSyncPoint point = OffsetSyncKeys.decode(Bytes.wrap(rawKey), value);
-        if (point.upstreamOffset() == OffsetSyncKeys.RESET) {
-            history.deletePartition(point.topic(), point.partition());
-        } else if (value == null) {
-            history.delete(point.topic(), point.partition(), point.upstreamOffset());
-        } else {
-            history.put(point);
-        }
+        return history;
     }
 }

@@ -1,7 +1,7 @@
 package dev.sextant.metrics;
 
-import dev.sextant.deadletter.Reason;
-import dev.sextant.state.GroupType;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.Reason;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -20,17 +20,17 @@ public final class SextantMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
-    private final Map<GroupType, Timer> latency = new ConcurrentHashMap<>();
+    private final Map<GroupKind, Timer> latency = new ConcurrentHashMap<>();
     private final AtomicLong groupsTracked = new AtomicLong();
-    private final Map<GroupType, io.micrometer.core.instrument.DistributionSummary> replayBounds =
+    private final Map<GroupKind, io.micrometer.core.instrument.DistributionSummary> replayBounds =
             new ConcurrentHashMap<>();
 
-    private final Map<GroupType, Counter> commitsRead = new java.util.EnumMap<>(GroupType.class);
+    private final Map<GroupKind, Counter> commitsRead = new java.util.EnumMap<>(GroupKind.class);
 
     public SextantMetrics(MeterRegistry registry) {
         this.registry = registry;
         registry.gauge("sextant.groups.tracked", groupsTracked);
-        for (GroupType type : GroupType.values()) {
+        for (GroupKind type : GroupKind.values()) {
             commitsRead.put(type, counter("sextant.commits.read", "group_type", type.label()));
         }
     }
@@ -40,7 +40,7 @@ public final class SextantMetrics {
     }
 
     /** A source commit read from {@code __consumer_offsets} (or a share start offset from the state topic). */
-    public void commitRead(GroupType type) {
+    public void commitRead(GroupKind type) {
         commitsRead.get(type).increment(); // the per-commit path: no lookup by name
     }
 
@@ -58,15 +58,15 @@ public final class SextantMetrics {
         counter("sextant.records.filtered", "by", what).increment();
     }
 
-    public void applied(GroupType type, int partitions) {
+    public void applied(GroupKind type, int partitions) {
         counter("sextant.positions.applied", "group_type", type.label()).increment(partitions);
     }
 
-    public void refused(GroupType type, Reason reason, int partitions) {
+    public void refused(GroupKind type, Reason reason, int partitions) {
         counter("sextant.positions.refused", "group_type", type.label(), "reason", reason.name()).increment(partitions);
     }
 
-    public void retried(GroupType type) {
+    public void retried(GroupKind type) {
         counter("sextant.apply.retries", "group_type", type.label()).increment();
     }
 
@@ -84,7 +84,7 @@ public final class SextantMetrics {
     }
 
     /** Source commit timestamp to the moment the destination acknowledged the write. */
-    public void syncLatency(GroupType type, long millis) {
+    public void syncLatency(GroupKind type, long millis) {
         latency.computeIfAbsent(type, t -> Timer.builder("sextant.sync.latency")
                 .description("source commit to destination apply")
                 .tag("group_type", t.label())
@@ -94,13 +94,13 @@ public final class SextantMetrics {
                 .register(registry)).record(Math.max(0, millis), TimeUnit.MILLISECONDS);
     }
 
-    public void replayBound(GroupType type, long bound) {
+    public void replayBound(GroupKind type, long bound) {
         replayBounds.computeIfAbsent(type, t -> registry.summary("sextant.replay.bound", "group_type", t.label()))
                 .record(bound);
     }
 
     /** A position applied ahead of the mirror's log end (the mirror lags; a consumer there waits for it). */
-    public void beyondLogEnd(GroupType type) {
+    public void beyondLogEnd(GroupKind type) {
         counter("sextant.positions.beyond.log.end", "group_type", type.label()).increment();
     }
 

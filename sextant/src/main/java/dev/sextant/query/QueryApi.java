@@ -2,7 +2,6 @@ package dev.sextant.query;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.config.HostAndPort;
-import dev.sextant.topology.SextantTopology;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -17,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.kafka.common.internals.Topic;
 
 /**
  * The HTTP API's endpoints: which path answers what, and where the data comes from. Routing to the instance that
@@ -211,7 +211,7 @@ public final class QueryApi {
             }
         }
         if (!missing.isEmpty()) {
-            throw QueryException.unavailable("partitions " + missing + " of " + SextantTopology.CONSUMER_OFFSETS_TOPIC
+            throw QueryException.unavailable("partitions " + missing + " of " + Topic.GROUP_METADATA_TOPIC_NAME
                     + " are not served by any instance right now (rebalancing)"
                     + (failures.isEmpty() ? "" : "; " + String.join("; ", failures)) + "; retry");
         }

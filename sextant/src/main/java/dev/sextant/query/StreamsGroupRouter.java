@@ -2,7 +2,6 @@ package dev.sextant.query;
 
 import dev.sextant.config.HostAndPort;
 import dev.sextant.state.PositionStore;
-import dev.sextant.topology.SextantTopology;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -10,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StreamsMetadata;
@@ -79,11 +79,11 @@ public final class StreamsGroupRouter implements GroupRouter {
         try {
             running.queryMetadataForKey(PositionStore.NAME, "", probe);
         } catch (RuntimeException e) {
-            throw QueryException.unavailable("the partitions of " + SextantTopology.CONSUMER_OFFSETS_TOPIC
+            throw QueryException.unavailable("the partitions of " + Topic.GROUP_METADATA_TOPIC_NAME
                     + " are not known yet; retry", e);
         }
         if (probe.numPartitions() <= 0) {
-            throw QueryException.unavailable("the partitions of " + SextantTopology.CONSUMER_OFFSETS_TOPIC
+            throw QueryException.unavailable("the partitions of " + Topic.GROUP_METADATA_TOPIC_NAME
                     + " are not known yet; retry");
         }
         return probe.numPartitions();
@@ -116,7 +116,7 @@ public final class StreamsGroupRouter implements GroupRouter {
     private static Set<Integer> offsetsPartitions(Set<TopicPartition> partitions) {
         Set<Integer> out = new TreeSet<>();
         for (TopicPartition tp : partitions) {
-            if (tp.topic().equals(SextantTopology.CONSUMER_OFFSETS_TOPIC)) {
+            if (tp.topic().equals(Topic.GROUP_METADATA_TOPIC_NAME)) {
                 out.add(tp.partition());
             }
         }

@@ -6,7 +6,6 @@ import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStore;
-import dev.sextant.topology.SextantTopology;
 import dev.sextant.translate.IdentityTranslator;
 import dev.sextant.translate.OffsetSyncTranslator;
 import dev.sextant.translate.OffsetTranslation;
@@ -99,7 +98,7 @@ public final class StreamsLocalStores implements LocalStores {
     }
 
     private ReadOnlyKeyValueStore<Bytes, byte[]> historyStore() {
-        return client().store(StoreQueryParameters.fromNameAndType(SextantTopology.HISTORY_STORE,
+        return client().store(StoreQueryParameters.fromNameAndType(OffsetSyncStore.NAME,
                 QueryableStoreTypes.<Bytes, byte[]>keyValueStore()));
     }
 

@@ -1,7 +1,8 @@
 package dev.sextant.state;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.Reason;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;
@@ -16,7 +17,7 @@ import java.util.Map;
  * @param shareTopics  for share groups, source topic names by topic id (from the group's
  *                     ShareGroupStatePartitionMetadata record), to name the partitions of its share state
  */
-public record GroupRecord(GroupType type, String protocolType, Reason openReason, Map<String, String> shareTopics) {
+public record GroupRecord(GroupKind type, String protocolType, Reason openReason, Map<String, String> shareTopics) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -24,7 +25,7 @@ public record GroupRecord(GroupType type, String protocolType, Reason openReason
         shareTopics = shareTopics == null ? Map.of() : Map.copyOf(shareTopics);
     }
 
-    public static GroupRecord of(GroupType type) {
+    public static GroupRecord of(GroupKind type) {
         return new GroupRecord(type, null, null, Map.of());
     }
 
@@ -32,7 +33,7 @@ public record GroupRecord(GroupType type, String protocolType, Reason openReason
         return new GroupRecord(type, protocolType, reason, shareTopics);
     }
 
-    public GroupRecord withType(GroupType newType, String newProtocolType) {
+    public GroupRecord withType(GroupKind newType, String newProtocolType) {
         return new GroupRecord(newType, newProtocolType, openReason, shareTopics);
     }
 

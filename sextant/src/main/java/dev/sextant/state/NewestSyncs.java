@@ -1,5 +1,6 @@
 package dev.sextant.state;
 
+import dev.sextant.translate.OffsetSyncPoint;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.TopicPartition;

@@ -1,5 +1,6 @@
 package dev.sextant.state;
 
+import dev.sextant.translate.OffsetSyncPoint;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Bytes;

@@ -1,6 +1,13 @@
 package dev.sextant.state;
 
+import dev.sextant.translate.OffsetSyncPoint;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -13,30 +20,54 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * a consumer lagging by a million records translate as precisely as one at the head.
  *
  * <p>Readers (every task that translates) see it through {@link #reader}; the single writer is the global-store
- * updater, through {@link #writer}.
+ * updater, through {@link #writer}. When both are given the instance's {@link NewestSyncs}, the writer keeps those
+ * heads exact (after each store write) and the reader answers a lookup at or above a partition's head from memory:
+ * a consumer that keeps up commits there, so most translations open no RocksDB iterator.
  */
-public final class OffsetSyncStore {
+public final class OffsetSyncStore implements WritableSyncHistory {
+
+    /** The global store's name (Kafka Streams), also used by interactive queries. */
+    public static final String NAME = "offset-sync-history";
 
     private final ReadOnlyKeyValueStore<Bytes, byte[]> store;
     private final KeyValueStore<Bytes, byte[]> writable;
+    private final NewestSyncs newest;
 
-    private OffsetSyncStore(ReadOnlyKeyValueStore<Bytes, byte[]> store, KeyValueStore<Bytes, byte[]> writable) {
+    private OffsetSyncStore(ReadOnlyKeyValueStore<Bytes, byte[]> store, KeyValueStore<Bytes, byte[]> writable,
+                            NewestSyncs newest) {
         this.store = store;
         this.writable = writable;
+        this.newest = newest;
     }
 
     public static OffsetSyncStore reader(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
-        return new OffsetSyncStore(store, null);
+        return new OffsetSyncStore(store, null, null);
+    }
+
+    /** A reader that answers from {@code newest} when the lookup is at or above the partition's head. */
+    public static OffsetSyncStore reader(ReadOnlyKeyValueStore<Bytes, byte[]> store, NewestSyncs newest) {
+        return new OffsetSyncStore(store, null, newest);
     }
 
     public static OffsetSyncStore writer(KeyValueStore<Bytes, byte[]> store) {
-        return new OffsetSyncStore(store, store);
+        return new OffsetSyncStore(store, store, null);
     }
 
-    /** The newest sync of the partition whose upstream offset is at or below {@code upstreamOffset}. */
+    /** A writer that keeps {@code newest} exact; call {@link #seedNewest} once when the store opens. */
+    public static OffsetSyncStore writer(KeyValueStore<Bytes, byte[]> store, NewestSyncs newest) {
+        return new OffsetSyncStore(store, store, newest);
+    }
+
+    @Override
     public Optional<OffsetSyncPoint> latestAtOrBelow(String topic, int partition, long upstreamOffset) {
         if (upstreamOffset < 0) {
             return Optional.empty();
+        }
+        if (newest != null) {
+            OffsetSyncPoint head = newest.get(topic, partition);
+            if (head != null && head.upstreamOffset() <= upstreamOffset) {
+                return Optional.of(head);
+            }
         }
         return first(store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
                 OffsetSyncKeys.key(topic, partition, upstreamOffset)));
@@ -54,19 +85,19 @@ public final class OffsetSyncStore {
     }
 
     /** Every source partition that has history. */
-    public java.util.Set<org.apache.kafka.common.TopicPartition> partitions() {
-        java.util.Set<org.apache.kafka.common.TopicPartition> out = new java.util.LinkedHashSet<>();
+    public Set<TopicPartition> partitions() {
+        Set<TopicPartition> out = new LinkedHashSet<>();
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
             while (it.hasNext()) {
                 OffsetSyncPoint p = OffsetSyncKeys.decode(it.next().key, null);
-                out.add(new org.apache.kafka.common.TopicPartition(p.topic(), p.partition()));
+                out.add(new TopicPartition(p.topic(), p.partition()));
             }
         }
         return out;
     }
 
     /** Hands the newest sync of every partition that has history to {@code action} (one scan of the store). */
-    public void forEachNewest(java.util.function.Consumer<OffsetSyncPoint> action) {
+    public void forEachNewest(Consumer<OffsetSyncPoint> action) {
         OffsetSyncPoint last = null;
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
             while (it.hasNext()) {
@@ -83,16 +114,21 @@ public final class OffsetSyncStore {
         }
     }
 
+    /** What a restart kept on disk is not replayed through the updater: the heads start from the store. */
+    public void seedNewest() {
+        forEachNewest(newest::stored);
+    }
+
     /**
      * The syncs of a partition that nothing at or above {@code floor} needs: every sync below the newest one at or
      * below the floor (that one still translates the floor itself).
      */
-    public java.util.List<OffsetSyncPoint> prunable(String topic, int partition, long floor) {
+    public List<OffsetSyncPoint> prunable(String topic, int partition, long floor) {
         Optional<OffsetSyncPoint> keep = latestAtOrBelow(topic, partition, floor);
         if (keep.isEmpty() || keep.get().upstreamOffset() == 0) {
-            return java.util.List.of();
+            return List.of();
         }
-        java.util.List<OffsetSyncPoint> out = new java.util.ArrayList<>();
+        List<OffsetSyncPoint> out = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = store.range(OffsetSyncKeys.key(topic, partition, 0),
                 OffsetSyncKeys.key(topic, partition, keep.get().upstreamOffset() - 1))) {
             it.forEachRemaining(kv -> out.add(OffsetSyncKeys.decode(kv.key, kv.value)));
@@ -104,36 +140,39 @@ public final class OffsetSyncStore {
         return store.approximateNumEntries();
     }
 
+    @Override
     public void put(OffsetSyncPoint sync) {
         writable().put(OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()),
                 OffsetSyncKeys.value(sync.downstreamOffset()));
+        if (newest != null) {
+            newest.stored(sync);
+        }
     }
 
+    @Override
     public void delete(String topic, int partition, long upstreamOffset) {
         writable().delete(OffsetSyncKeys.key(topic, partition, upstreamOffset));
-    }
-
-    /** Forgets every sync of the partition whose upstream offset is below {@code upstreamOffset}. */
-    public int deleteBelow(String topic, int partition, long upstreamOffset) {
-        if (upstreamOffset <= 0) {
-            return 0;
+        if (newest != null && newest.isNewest(topic, partition, upstreamOffset)) {
+            newest.replace(topic, partition, first(store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
+                    OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE))).orElse(null));
         }
-        return deleteRange(OffsetSyncKeys.key(topic, partition, 0), OffsetSyncKeys.key(topic, partition, upstreamOffset - 1));
     }
 
-    /** Forgets the whole history of the partition (its upstream offsets went backwards: a new log). */
-    public int deletePartition(String topic, int partition) {
-        return deleteRange(OffsetSyncKeys.key(topic, partition, 0), OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE));
+    @Override
+    public void deletePartition(String topic, int partition) {
+        deleteRange(OffsetSyncKeys.key(topic, partition, 0), OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE));
+        if (newest != null) {
+            newest.replace(topic, partition, null);
+        }
     }
 
-    private int deleteRange(Bytes from, Bytes to) {
+    private void deleteRange(Bytes from, Bytes to) {
         KeyValueStore<Bytes, byte[]> target = writable();
-        java.util.List<Bytes> doomed = new java.util.ArrayList<>();
+        List<Bytes> doomed = new ArrayList<>();
         try (KeyValueIterator<Bytes, byte[]> it = target.range(from, to)) {
             it.forEachRemaining(kv -> doomed.add(kv.key));
         }
         doomed.forEach(target::delete);
-        return doomed.size();
     }
 
     private KeyValueStore<Bytes, byte[]> writable() {

@@ -5,11 +5,11 @@ import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.deadletter.DeadLetterRecord;
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
-import dev.sextant.state.GroupType;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
@@ -88,9 +88,9 @@ final class GroupSyncFlusher {
         this.deadLetters = deadLetters;
     }
 
-    private GroupType typeOf(String group) {
+    private GroupKind typeOf(String group) {
         GroupRecord record = groups.get(group);
-        return record == null ? GroupType.CONSUMER : record.type();
+        return record == null ? GroupKind.CONSUMER : record.type();
     }
 
     /** Rebuilds the in-memory pending set from the store (after a restart or a rebalance). */
@@ -130,14 +130,14 @@ final class GroupSyncFlusher {
             if (System.nanoTime() > budgetEnd) {
                 break; // the rest stays pending for the next flush: commits keep flowing meanwhile
             }
-            GroupType type = typeOf(group);
-            if (type == GroupType.CONSUMER ? !settings.syncConsumerGroups() : !settings.syncShareGroups()) {
+            GroupKind type = typeOf(group);
+            if (type == GroupKind.CONSUMER ? !settings.syncConsumerGroups() : !settings.syncShareGroups()) {
                 pending.done(group);
                 continue;
             }
             List<PlannedPartition> plan = plan(group, type, now);
             if (!plan.isEmpty()) {
-                (type == GroupType.SHARE ? sharePlans : consumerPlans).put(group, plan);
+                (type == GroupKind.SHARE ? sharePlans : consumerPlans).put(group, plan);
                 pending.startFlight(group, plan);
             }
         }
@@ -203,8 +203,8 @@ final class GroupSyncFlusher {
         return destinationTopics.computeIfAbsent(sourceTopic, settings::destinationTopic);
     }
 
-    private List<PlannedPartition> plan(String group, GroupType type, long now) {
-        if (type == GroupType.SHARE) {
+    private List<PlannedPartition> plan(String group, GroupKind type, long now) {
+        if (type == GroupKind.SHARE) {
             resolvePlaceholders(group);
         }
         PositionStatus guard = null;
@@ -291,7 +291,7 @@ final class GroupSyncFlusher {
 
     private void settle(GroupOutcome outcome, long now) {
         String group = outcome.group();
-        GroupType type = typeOf(group);
+        GroupKind type = typeOf(group);
         List<PlannedPartition> plan = pending.endFlight(group);
         if (outcome.retry()) {
             metrics.retried(type);
@@ -348,7 +348,7 @@ final class GroupSyncFlusher {
      * Works out the group's current dead-letter reason from its positions and writes a dead-letter record when it
      * differs from the one last reported.
      */
-    private void updateReason(String group, GroupType type, String detail, long now) {
+    private void updateReason(String group, GroupKind type, String detail, long now) {
         Map<PositionKey, PartitionPosition> parts = positions.problems(group);
         Reason reason = null;
         for (PartitionPosition p : parts.values()) {
@@ -402,7 +402,7 @@ final class GroupSyncFlusher {
         };
     }
 
-    private String describe(String group, GroupType type, Reason reason) {
+    private String describe(String group, GroupKind type, Reason reason) {
         Optional<DestinationGroup> there = view.group(group);
         return switch (reason) {
             case TYPE_CONFLICT -> "group exists on the destination as a "

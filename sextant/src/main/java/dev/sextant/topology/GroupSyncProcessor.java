@@ -1,29 +1,29 @@
 package dev.sextant.topology;
 
+import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.ConsumerOffsetsDecoder;
 import dev.sextant.decode.ConsumerOffsetsRecord;
-import dev.sextant.decode.GroupKind;
 import dev.sextant.decode.UndecodableRecordException;
-import dev.sextant.deadletter.DeadLetterRecord;
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
-import dev.sextant.state.GroupType;
 import dev.sextant.state.NewestSyncs;
-import dev.sextant.state.OffsetSyncPoint;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStore;
 import dev.sextant.translate.IdentityTranslator;
+import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.OffsetSyncTranslator;
 import dev.sextant.translate.OffsetTranslator;
-import java.time.Duration;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -75,14 +75,11 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
             translator = new IdentityTranslator();
             bounded = new GroupSyncFlusher.BoundedPositions(null);
         } else {
-            ReadOnlyKeyValueStore<Bytes, byte[]> historyStore = context.getStateStore(SextantTopology.HISTORY_STORE);
-            OffsetSyncStore history = OffsetSyncStore.reader(historyStore);
-            translator = new OffsetSyncTranslator(history, newestSyncs);
-            bounded = new GroupSyncFlusher.BoundedPositions(tp -> {
-                OffsetSyncPoint head = newestSyncs.get(tp.topic(), tp.partition());
-                return head != null ? Long.valueOf(head.upstreamOffset())
-                        : history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null);
-            });
+            ReadOnlyKeyValueStore<Bytes, byte[]> historyStore = context.getStateStore(OffsetSyncStore.NAME);
+            OffsetSyncStore history = OffsetSyncStore.reader(historyStore, newestSyncs);
+            translator = new OffsetSyncTranslator(history);
+            bounded = new GroupSyncFlusher.BoundedPositions(tp ->
+                    history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
         }
         flusher = new GroupSyncFlusher(settings, runtime, positions, groups, translator, bounded, this::deadLetter);
         flusher.recover();
@@ -131,14 +128,14 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         GroupRecord group = groups.get(commit.group());
         if (group == null) {
             // a "simple" group (manual assignment, admin commits) has no metadata record: a consumer group
-            group = GroupRecord.of(GroupType.CONSUMER);
+            group = GroupRecord.of(GroupKind.CONSUMER);
             groups.put(commit.group(), group);
             metrics.groupsTrackedDelta(1);
         }
-        if (group.type() != GroupType.CONSUMER || !settings.syncConsumerGroups()) {
+        if (group.type() != GroupKind.CONSUMER || !settings.syncConsumerGroups()) {
             return;
         }
-        metrics.commitRead(GroupType.CONSUMER);
+        metrics.commitRead(GroupKind.CONSUMER);
         PositionKey key = new PositionKey(commit.group(), commit.topic(), commit.partition());
         PartitionPosition old = positions.get(key);
         if (old != null && old.sourceOffset() == commit.offset()) {
@@ -151,7 +148,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     }
 
     private void onGroupType(ConsumerOffsetsRecord.GroupTypeSeen seen) {
-        GroupType type = seen.kind() == GroupKind.SHARE ? GroupType.SHARE : GroupType.CONSUMER;
+        GroupKind type = seen.type() == GroupType.SHARE ? GroupKind.SHARE : GroupKind.CONSUMER;
         GroupRecord old = groups.get(seen.group());
         if (old == null) {
             metrics.groupsTrackedDelta(1);
@@ -167,7 +164,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         GroupRecord old = groups.get(topics.group());
         if (old == null) {
             metrics.groupsTrackedDelta(1);
-            old = GroupRecord.of(GroupType.SHARE);
+            old = GroupRecord.of(GroupKind.SHARE);
         }
         Map<String, String> names = new HashMap<>(old.shareTopics());
         topics.topicNamesById().forEach((id, name) -> names.put(id.toString(), name));
@@ -185,7 +182,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         }
         GroupRecord record = groups.get(group);
         if (record == null) {
-            record = GroupRecord.of(GroupType.SHARE);
+            record = GroupRecord.of(GroupKind.SHARE);
             groups.put(group, record);
             metrics.groupsTrackedDelta(1);
         }

@@ -1,8 +1,7 @@
 package dev.sextant.topology;
 
+import dev.sextant.state.HistoryRecords;
 import dev.sextant.state.NewestSyncs;
-import dev.sextant.state.OffsetSyncKeys;
-import dev.sextant.state.OffsetSyncPoint;
 import dev.sextant.state.OffsetSyncStore;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -15,8 +14,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * a reset marker deletes the partition's whole history. Kafka Streams replays the topic through this processor when
  * it restores the store, so every instance ends up with the same history.
  *
- * <p>It also keeps the instance's {@link NewestSyncs} (the head of every partition's history) exact: it is the only
- * writer of both, and updates the head after the store.
+ * <p>Its writer also keeps the instance's {@link NewestSyncs} (the head of every partition's history) exact: this is
+ * the only writer of both, and the head is updated after the store.
  */
 final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, Void> {
 
@@ -29,30 +28,13 @@ final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, V
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
-        KeyValueStore<Bytes, byte[]> store = context.getStateStore(SextantTopology.HISTORY_STORE);
-        history = OffsetSyncStore.writer(store);
-        // what a restart kept on disk is not replayed through process(): seed the heads from it
-        history.forEachNewest(newest::stored);
+        KeyValueStore<Bytes, byte[]> store = context.getStateStore(OffsetSyncStore.NAME);
+        history = OffsetSyncStore.writer(store, newest);
+        history.seedNewest();
     }
 
     @Override
     public void process(Record<Bytes, byte[]> record) {
-        if (record.key() == null) {
-            return;
-        }
-        OffsetSyncPoint point = OffsetSyncKeys.decode(record.key(), record.value());
-        if (point.upstreamOffset() == OffsetSyncKeys.RESET) {
-            history.deletePartition(point.topic(), point.partition());
-            newest.replace(point.topic(), point.partition(), null);
-        } else if (record.value() == null) {
-            history.delete(point.topic(), point.partition(), point.upstreamOffset());
-            if (newest.isNewest(point.topic(), point.partition(), point.upstreamOffset())) {
-                newest.replace(point.topic(), point.partition(),
-                        history.newest(point.topic(), point.partition()).orElse(null));
-            }
-        } else {
-            history.put(point);
-            newest.stored(point);
-        }
+        HistoryRecords.replay(record.key(), record.value(), history);
     }
 }

@@ -1,23 +1,23 @@
 package dev.sextant.topology;
 
+import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.OffsetSync;
 import dev.sextant.decode.OffsetSyncDecoder;
 import dev.sextant.decode.UndecodableRecordException;
-import dev.sextant.deadletter.DeadLetterRecord;
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
-import dev.sextant.state.OffsetSyncKeys;
-import dev.sextant.state.OffsetSyncPoint;
-import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.source.SourceOffsets;
+import dev.sextant.state.OffsetSyncKeys;
+import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.translate.OffsetSyncPoint;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.concurrent.CompletableFuture;
-import org.apache.kafka.streams.processor.PunctuationType;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -55,7 +55,7 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
-        ReadOnlyKeyValueStore<Bytes, byte[]> store = context.getStateStore(SextantTopology.HISTORY_STORE);
+        ReadOnlyKeyValueStore<Bytes, byte[]> store = context.getStateStore(OffsetSyncStore.NAME);
         this.history = OffsetSyncStore.reader(store);
         this.nextPrune = settings.clock().millis() + settings.pruneIntervalMs();
         context.schedule(Duration.ofMillis(PRUNE_TICK_MS), PunctuationType.WALL_CLOCK_TIME, ts -> prune());

@@ -4,10 +4,12 @@ import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.NewestSyncs;
+import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.AutoOffsetReset;
@@ -38,14 +40,11 @@ import org.apache.kafka.streams.state.Stores;
  */
 public final class SextantTopology {
 
-    public static final String HISTORY_STORE = "offset-sync-history";
-    public static final String CONSUMER_OFFSETS_TOPIC = "__consumer_offsets";
     static final String DLQ_SINK = "dead-letter-sink";
     static final String SYNC_DLQ_SINK = "offset-sync-dead-letter-sink";
     static final String SHARE_DLQ_SINK = "share-state-dead-letter-sink";
     static final String SHARE_POSITIONS_SINK = "share-positions-sink";
     static final String GROUP_PROCESSOR = "group-sync-processor";
-    public static final String SHARE_STATE_TOPIC = "__share_group_state";
     static final String HISTORY_SINK = "offset-sync-history-sink";
 
     private SextantTopology() {
@@ -59,7 +58,7 @@ public final class SextantTopology {
 
         if (!settings.identityTranslation()) {
             topology.addGlobalStore(
-                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HISTORY_STORE), Serdes.Bytes(),
+                    Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OffsetSyncStore.NAME), Serdes.Bytes(),
                             Serdes.ByteArray()).withLoggingDisabled(),
                     "offset-sync-history-source", Serdes.Bytes().deserializer(), Serdes.ByteArray().deserializer(),
                     settings.historyTopic(), "offset-sync-history-updater", () -> new OffsetSyncHistoryUpdater(newestSyncs));
@@ -74,12 +73,12 @@ public final class SextantTopology {
 
         topology.addSource(AutoOffsetReset.earliest(), "consumer-offsets-source",
                 Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
-                Pattern.compile(Pattern.quote(CONSUMER_OFFSETS_TOPIC)));
+                Pattern.compile(Pattern.quote(Topic.GROUP_METADATA_TOPIC_NAME)));
         List<String> groupInputs = new ArrayList<>(List.of("consumer-offsets-source"));
         if (settings.syncShareGroups()) {
             topology.addSource(AutoOffsetReset.earliest(), "share-state-source",
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
-                    Pattern.compile(Pattern.quote(SHARE_STATE_TOPIC)));
+                    Pattern.compile(Pattern.quote(Topic.SHARE_GROUP_STATE_TOPIC_NAME)));
             topology.addProcessor("share-state-processor", () -> new ShareStateProcessor(settings, metrics),
                     "share-state-source");
             topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ShareStateProcessor.STORE),

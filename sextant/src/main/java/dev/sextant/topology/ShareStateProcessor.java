@@ -1,13 +1,13 @@
 package dev.sextant.topology;
 
+import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.ShareStateDecoder;
 import dev.sextant.decode.ShareStateRecord;
 import dev.sextant.decode.UndecodableRecordException;
-import dev.sextant.deadletter.DeadLetterRecord;
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.Reason;
+import dev.sextant.domain.SharePartitionState;
 import dev.sextant.metrics.SextantMetrics;
-import dev.sextant.state.GroupType;
-import dev.sextant.state.SharePartitionState;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -54,7 +54,7 @@ final class ShareStateProcessor implements Processor<byte[], byte[], Object, Obj
             String where = context.recordMetadata().map(SextantTopology::where).orElse("?");
             metrics.undecodable("__share_group_state");
             context.forward(new Record<>(e.group().orElse(null), new DeadLetterRecord(e.group().orElse(null),
-                    GroupType.SHARE.label(), Reason.UNDECODABLE, List.of(), "record at " + where + ": "
+                    GroupKind.SHARE.label(), Reason.UNDECODABLE, List.of(), "record at " + where + ": "
                     + e.getMessage(), null, settings.clock().millis(), settings.instance()), record.timestamp()),
                     SextantTopology.SHARE_DLQ_SINK);
             return;
@@ -85,7 +85,7 @@ final class ShareStateProcessor implements Processor<byte[], byte[], Object, Obj
     }
 
     private void forward(ShareStateRecord state, long offset, long timestamp) {
-        metrics.commitRead(GroupType.SHARE);
+        metrics.commitRead(GroupKind.SHARE);
         context.forward(new Record<>(state.group(),
                 new SharePosition(state.topicId(), state.partition(), offset, timestamp).toBytes(), timestamp),
                 SextantTopology.SHARE_POSITIONS_SINK);

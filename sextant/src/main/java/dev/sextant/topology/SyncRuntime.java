@@ -1,7 +1,7 @@
 package dev.sextant.topology;
 
-import dev.sextant.apply.GroupApplier;
 import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.GroupApplier;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;

@@ -1,8 +1,5 @@
 package dev.sextant.translate;
 
-import dev.sextant.state.NewestSyncs;
-import dev.sextant.state.OffsetSyncPoint;
-import dev.sextant.state.OffsetSyncStore;
 import java.util.Optional;
 
 /**
@@ -12,33 +9,26 @@ import java.util.Optional;
  * {@code C - 1} were mirrored after {@code D} but where exactly is unknown, so resuming at {@code D + 1} re-reads
  * at most {@code C - U - 1} of them and never skips one.
  *
- * <p>Unlike MirrorMaker 2, which keeps 64 syncs per partition spaced ever more widely into the past, the history
- * here is complete, so the bound is the spacing of syncs around {@code C} (MirrorMaker 2's {@code offset.lag.max})
- * however far behind the consumer is.
+ * <pre>
+ *   source    U ........ C            (the consumer committed C: it read everything below)
+ *             |          |
+ *   mirror    D  D+1 ... ?            resume at D+1: at most C-U-1 records read twice, none lost
+ * </pre>
  *
- * <p>A commit at or above the partition's newest sync (a consumer that keeps up) is answered from
- * {@link NewestSyncs} in memory; only older commits look the history up in RocksDB.
+ * <p>Unlike MirrorMaker 2, which keeps 64 syncs per partition spaced ever more widely into the past, the history
+ * handed in here is complete, so the bound is the spacing of syncs around {@code C} (MirrorMaker 2's
+ * {@code offset.lag.max}) however far behind the consumer is. Pure: no I/O beyond what {@link SyncHistory} does.
  */
 public final class OffsetSyncTranslator implements OffsetTranslator {
 
-    private final OffsetSyncStore history;
-    private final NewestSyncs newest;
+    private final SyncHistory history;
 
-    public OffsetSyncTranslator(OffsetSyncStore history) {
-        this(history, new NewestSyncs());
-    }
-
-    public OffsetSyncTranslator(OffsetSyncStore history, NewestSyncs newest) {
+    public OffsetSyncTranslator(SyncHistory history) {
         this.history = history;
-        this.newest = newest;
     }
 
     @Override
     public Optional<OffsetTranslation> translate(String sourceTopic, int partition, long offset) {
-        OffsetSyncPoint head = newest.get(sourceTopic, partition);
-        if (head != null && head.upstreamOffset() <= offset) {
-            return Optional.of(apply(head, offset));
-        }
         return history.latestAtOrBelow(sourceTopic, partition, offset).map(sync -> apply(sync, offset));
     }
 

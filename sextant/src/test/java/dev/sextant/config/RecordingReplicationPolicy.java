@@ -2,7 +2,6 @@ package dev.sextant.config;
 
 import java.util.HashMap;
 import java.util.Map;
-
 import org.apache.kafka.common.Configurable;
 import org.apache.kafka.connect.mirror.ReplicationPolicy;
 

@@ -13,7 +13,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.File;
 import java.util.List;
 import java.util.Map;
-
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
 import org.apache.kafka.connect.mirror.IdentityReplicationPolicy;

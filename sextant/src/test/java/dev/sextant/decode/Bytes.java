@@ -2,7 +2,6 @@ package dev.sextant.decode;
 
 import java.util.Arrays;
 import java.util.HexFormat;
-
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.common.protocol.Message;
 import org.apache.kafka.common.protocol.MessageUtil;

@@ -11,13 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Random;
-
 import dev.sextant.decode.ConsumerOffsetsRecord.GroupDeleted;
 import dev.sextant.decode.ConsumerOffsetsRecord.GroupMemberRecord;
 import dev.sextant.decode.ConsumerOffsetsRecord.GroupTypeSeen;
@@ -25,6 +18,13 @@ import dev.sextant.decode.ConsumerOffsetsRecord.OffsetCommit;
 import dev.sextant.decode.ConsumerOffsetsRecord.OffsetDeleted;
 import dev.sextant.decode.ConsumerOffsetsRecord.ShareGroupTopics;
 import dev.sextant.decode.UndecodableRecordException.Problem;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.ApiMessage;
 import org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataKey;
@@ -133,7 +133,7 @@ class ConsumerOffsetsDecoderTest {
     void classicGroupMetadataKeepsProtocolType(int version) throws Exception {
         byte[] k = key(new GroupMetadataKey().setGroup("cg"));
         for (String protocolType : List.of("consumer", "", "connect")) {
-            assertEquals(new GroupTypeSeen("cg", GroupKind.CLASSIC, protocolType),
+            assertEquals(new GroupTypeSeen("cg", GroupType.CLASSIC, protocolType),
                     ConsumerOffsetsDecoder.decode(k, value(version, classicValue(protocolType))));
         }
     }
@@ -142,32 +142,32 @@ class ConsumerOffsetsDecoderTest {
     void simpleGroupWithoutMembers() throws Exception {
         GroupMetadataValue empty = new GroupMetadataValue().setProtocolType("").setGeneration(0).setProtocol(null)
                 .setLeader(null).setMembers(List.of());
-        assertEquals(new GroupTypeSeen("s", GroupKind.CLASSIC, ""),
+        assertEquals(new GroupTypeSeen("s", GroupType.CLASSIC, ""),
                 ConsumerOffsetsDecoder.decode(key(new GroupMetadataKey().setGroup("s")), value(3, empty)));
     }
 
     @Test
     void modernGroupMetadataRevealsKind() throws Exception {
-        assertEquals(new GroupTypeSeen("c", GroupKind.CONSUMER, "consumer"), ConsumerOffsetsDecoder.decode(
+        assertEquals(new GroupTypeSeen("c", GroupType.CONSUMER, "consumer"), ConsumerOffsetsDecoder.decode(
                 key(new ConsumerGroupMetadataKey().setGroupId("c")),
                 value(0, new ConsumerGroupMetadataValue().setEpoch(5).setMetadataHash(99))));
-        assertEquals(new GroupTypeSeen("s", GroupKind.SHARE, "share"), ConsumerOffsetsDecoder.decode(
+        assertEquals(new GroupTypeSeen("s", GroupType.SHARE, "share"), ConsumerOffsetsDecoder.decode(
                 key(new ShareGroupMetadataKey().setGroupId("s")),
                 value(0, new ShareGroupMetadataValue().setEpoch(2).setMetadataHash(7))));
-        assertEquals(new GroupTypeSeen("st", GroupKind.STREAMS, "streams"), ConsumerOffsetsDecoder.decode(
+        assertEquals(new GroupTypeSeen("st", GroupType.STREAMS, "streams"), ConsumerOffsetsDecoder.decode(
                 key(new StreamsGroupMetadataKey().setGroupId("st")),
                 value(0, new StreamsGroupMetadataValue().setEpoch(1).setMetadataHash(3))));
     }
 
     @Test
     void groupDefiningTombstonesAreGroupDeletes() throws Exception {
-        assertEquals(new GroupDeleted("cg", GroupKind.CLASSIC),
+        assertEquals(new GroupDeleted("cg", GroupType.CLASSIC),
                 ConsumerOffsetsDecoder.decode(key(new GroupMetadataKey().setGroup("cg")), null));
-        assertEquals(new GroupDeleted("c", GroupKind.CONSUMER),
+        assertEquals(new GroupDeleted("c", GroupType.CONSUMER),
                 ConsumerOffsetsDecoder.decode(key(new ConsumerGroupMetadataKey().setGroupId("c")), null));
-        assertEquals(new GroupDeleted("s", GroupKind.SHARE),
+        assertEquals(new GroupDeleted("s", GroupType.SHARE),
                 ConsumerOffsetsDecoder.decode(key(new ShareGroupMetadataKey().setGroupId("s")), null));
-        assertEquals(new GroupDeleted("st", GroupKind.STREAMS),
+        assertEquals(new GroupDeleted("st", GroupType.STREAMS),
                 ConsumerOffsetsDecoder.decode(key(new StreamsGroupMetadataKey().setGroupId("st")), null));
     }
 
@@ -200,13 +200,13 @@ class ConsumerOffsetsDecoderTest {
     // ---- every other known type --------------------------------------------------------------------------------
 
     /** Independent of the decoder's own table: notes §3. */
-    private static final Map<Integer, GroupKind> MEMBER_TYPES = Map.ofEntries(
-            Map.entry(4, GroupKind.CONSUMER), Map.entry(5, GroupKind.CONSUMER), Map.entry(6, GroupKind.CONSUMER),
-            Map.entry(7, GroupKind.CONSUMER), Map.entry(8, GroupKind.CONSUMER), Map.entry(16, GroupKind.CONSUMER),
-            Map.entry(10, GroupKind.SHARE), Map.entry(12, GroupKind.SHARE), Map.entry(13, GroupKind.SHARE),
-            Map.entry(14, GroupKind.SHARE),
-            Map.entry(19, GroupKind.STREAMS), Map.entry(20, GroupKind.STREAMS), Map.entry(21, GroupKind.STREAMS),
-            Map.entry(22, GroupKind.STREAMS), Map.entry(23, GroupKind.STREAMS));
+    private static final Map<Integer, GroupType> MEMBER_TYPES = Map.ofEntries(
+            Map.entry(4, GroupType.CONSUMER), Map.entry(5, GroupType.CONSUMER), Map.entry(6, GroupType.CONSUMER),
+            Map.entry(7, GroupType.CONSUMER), Map.entry(8, GroupType.CONSUMER), Map.entry(16, GroupType.CONSUMER),
+            Map.entry(10, GroupType.SHARE), Map.entry(12, GroupType.SHARE), Map.entry(13, GroupType.SHARE),
+            Map.entry(14, GroupType.SHARE),
+            Map.entry(19, GroupType.STREAMS), Map.entry(20, GroupType.STREAMS), Map.entry(21, GroupType.STREAMS),
+            Map.entry(22, GroupType.STREAMS), Map.entry(23, GroupType.STREAMS));
 
     /** A Kafka-built key of this type for group "grp" (test-only reflection: the key classes share no interface). */
     private static byte[] keyOf(CoordinatorRecordType type) throws Exception {
@@ -225,7 +225,7 @@ class ConsumerOffsetsDecoderTest {
     void everyOtherKnownTypeIsAGroupMemberRecordOfTheRightKind() throws Exception {
         List<Integer> seen = new ArrayList<>();
         for (CoordinatorRecordType type : CoordinatorRecordType.values()) {
-            GroupKind kind = MEMBER_TYPES.get((int) type.id());
+            GroupType kind = MEMBER_TYPES.get((int) type.id());
             if (kind == null) {
                 continue;
             }

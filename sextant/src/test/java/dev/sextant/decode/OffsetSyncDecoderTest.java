@@ -7,11 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sextant.decode.UndecodableRecordException.Problem;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Random;
-
-import dev.sextant.decode.UndecodableRecordException.Problem;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.protocol.types.Field;
 import org.apache.kafka.common.protocol.types.Schema;

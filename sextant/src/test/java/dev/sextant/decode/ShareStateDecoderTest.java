@@ -12,15 +12,15 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Arrays;
-import java.util.List;
-import java.util.Optional;
-import java.util.Random;
-
 import dev.sextant.decode.ShareStateRecord.ShareSnapshot;
 import dev.sextant.decode.ShareStateRecord.ShareStateDeleted;
 import dev.sextant.decode.ShareStateRecord.ShareUpdate;
 import dev.sextant.decode.UndecodableRecordException.Problem;
+import dev.sextant.domain.StateBatch;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.coordinator.share.generated.ShareSnapshotKey;
 import org.apache.kafka.coordinator.share.generated.ShareSnapshotValue;

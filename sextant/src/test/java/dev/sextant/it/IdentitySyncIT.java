@@ -3,11 +3,11 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sextant.testkit.LocalClusters;
+import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
+import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
-import dev.sextant.testing.SextantInstance;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;

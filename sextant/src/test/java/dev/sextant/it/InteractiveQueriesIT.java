@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sextant.testkit.LocalClusters;
+import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
+import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import dev.sextant.testkit.OrdersTopic;
-import dev.sextant.testing.SextantInstance;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

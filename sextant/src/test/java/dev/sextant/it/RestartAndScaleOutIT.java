@@ -3,14 +3,14 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sextant.testkit.LocalClusters;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
+import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
-import dev.sextant.testing.SextantInstance;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,14 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.deadletter.DeadLetterRecord;
-import dev.sextant.deadletter.Reason;
-import dev.sextant.testkit.LocalClusters;
+import dev.sextant.domain.Reason;
+import dev.sextant.testing.DeadLetters;
+import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
-import dev.sextant.testing.DeadLetters;
+import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import dev.sextant.testkit.OrdersTopic;
-import dev.sextant.testing.SextantInstance;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

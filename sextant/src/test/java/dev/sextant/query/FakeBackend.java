@@ -2,7 +2,7 @@ package dev.sextant.query;
 
 import dev.sextant.config.HostAndPort;
 import dev.sextant.deadletter.DeadLetterRecord;
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.Reason;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;

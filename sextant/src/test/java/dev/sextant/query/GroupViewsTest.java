@@ -3,9 +3,9 @@ package dev.sextant.query;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.Reason;
 import dev.sextant.state.GroupRecord;
-import dev.sextant.state.GroupType;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
@@ -53,11 +53,11 @@ class GroupViewsTest {
 
     @Test
     void theStateIsTheOpenReasonElseTheWorstStatusElseInSync() {
-        assertEquals("GROUP_ACTIVE", GroupViews.state(GroupRecord.of(GroupType.CONSUMER).withReason(Reason.GROUP_ACTIVE),
+        assertEquals("GROUP_ACTIVE", GroupViews.state(GroupRecord.of(GroupKind.CONSUMER).withReason(Reason.GROUP_ACTIVE),
                 List.of(APPLIED)));
         assertEquals("PENDING", GroupViews.state(null, List.of(APPLIED, PartitionPosition.committed(1, 1))));
         assertEquals("IN_SYNC", GroupViews.state(null, List.of(APPLIED)));
-        assertEquals("NO_OFFSETS", GroupViews.state(GroupRecord.of(GroupType.SHARE), List.of()));
+        assertEquals("NO_OFFSETS", GroupViews.state(GroupRecord.of(GroupKind.SHARE), List.of()));
     }
 
     @Test

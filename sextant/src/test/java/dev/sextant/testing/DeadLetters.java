@@ -2,7 +2,7 @@ package dev.sextant.testing;
 
 import dev.sextant.deadletter.DeadLetterReader;
 import dev.sextant.deadletter.DeadLetterRecord;
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.Reason;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.LocalClusters;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package dev.sextant.testing;
 
 import dev.sextant.apply.DestinationClient;
 import dev.sextant.apply.DestinationGroup;
-import dev.sextant.state.GroupType;
+import dev.sextant.domain.GroupKind;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -35,15 +35,15 @@ public final class InMemoryDestination implements DestinationClient {
     }
 
     public void activeConsumerGroup(String group) {
-        groups.put(group, new DestinationGroup(group, GroupType.CONSUMER, "consumer", true, "STABLE"));
+        groups.put(group, new DestinationGroup(group, GroupKind.CONSUMER, "consumer", true, "STABLE"));
     }
 
     public void emptyConsumerGroup(String group) {
-        groups.put(group, new DestinationGroup(group, GroupType.CONSUMER, "classic", false, "EMPTY"));
+        groups.put(group, new DestinationGroup(group, GroupKind.CONSUMER, "classic", false, "EMPTY"));
     }
 
     public void shareGroup(String group) {
-        groups.put(group, new DestinationGroup(group, GroupType.SHARE, "share", false, "EMPTY"));
+        groups.put(group, new DestinationGroup(group, GroupKind.SHARE, "share", false, "EMPTY"));
     }
 
     public Long committed(String group, String topic, int partition) {
@@ -121,7 +121,7 @@ public final class InMemoryDestination implements DestinationClient {
             return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
         }
         DestinationGroup existing = groups.get(group);
-        if (existing != null && existing.type() != GroupType.CONSUMER) {
+        if (existing != null && existing.type() != GroupKind.CONSUMER) {
             return CompletableFuture.failedFuture(new GroupIdNotFoundException("The group id does not exist."));
         }
         if (existing != null && existing.active()) {
@@ -137,7 +137,7 @@ public final class InMemoryDestination implements DestinationClient {
                 result.put(tp, null);
             }
         });
-        groups.putIfAbsent(group, new DestinationGroup(group, GroupType.CONSUMER, "classic", false, "EMPTY"));
+        groups.putIfAbsent(group, new DestinationGroup(group, GroupKind.CONSUMER, "classic", false, "EMPTY"));
         return CompletableFuture.completedFuture(result);
     }
 
@@ -146,7 +146,7 @@ public final class InMemoryDestination implements DestinationClient {
     public final AtomicInteger shareAlterCalls = new AtomicInteger();
 
     public void activeShareGroup(String group) {
-        groups.put(group, new DestinationGroup(group, GroupType.SHARE, "share", true, "STABLE"));
+        groups.put(group, new DestinationGroup(group, GroupKind.SHARE, "share", true, "STABLE"));
     }
 
     public Long startOffset(String group, String topic, int partition) {
@@ -161,7 +161,7 @@ public final class InMemoryDestination implements DestinationClient {
             return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
         }
         DestinationGroup existing = groups.get(group);
-        if (existing != null && existing.type() != GroupType.SHARE) {
+        if (existing != null && existing.type() != GroupKind.SHARE) {
             return CompletableFuture.failedFuture(
                     new GroupIdNotFoundException("Group " + group + " is not a share group."));
         }
@@ -179,7 +179,7 @@ public final class InMemoryDestination implements DestinationClient {
                 result.put(tp, null);
             }
         });
-        groups.putIfAbsent(group, new DestinationGroup(group, GroupType.SHARE, "share", false, "EMPTY"));
+        groups.putIfAbsent(group, new DestinationGroup(group, GroupKind.SHARE, "share", false, "EMPTY"));
         return CompletableFuture.completedFuture(result);
     }
 

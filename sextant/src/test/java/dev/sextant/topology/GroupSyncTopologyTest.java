@@ -15,14 +15,14 @@ import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.deadletter.DeadLetterSerde;
-import dev.sextant.deadletter.Reason;
+import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.SourceOffsets;
+import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.state.PositionStore;
-import dev.sextant.source.SourceOffsets;
-import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
 import dev.sextant.translate.Precision;
@@ -449,7 +449,7 @@ class GroupSyncTopologyTest {
         tick(1_000);
         tick(1_000);
 
-        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(SextantTopology.HISTORY_STORE);
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(OffsetSyncStore.NAME);
         OffsetSyncStore history = OffsetSyncStore.reader(store);
         assertEquals(400, history.oldest("orders", 0).orElseThrow().upstreamOffset());
         assertEquals(1000, history.newest("orders", 0).orElseThrow().upstreamOffset());
@@ -467,7 +467,7 @@ class GroupSyncTopologyTest {
         sync("orders", 0, 200, 1100);
         sync("orders", 0, 300, 1200);
         sync("orders", 0, 200, 1100); // read again: the writer's input offset was not committed before a crash
-        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(SextantTopology.HISTORY_STORE);
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(OffsetSyncStore.NAME);
         OffsetSyncStore history = OffsetSyncStore.reader(store);
         assertEquals(100, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "history intact");
 

@@ -2,10 +2,12 @@ package dev.sextant.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sextant.state.HistoryRecords;
+import dev.sextant.state.InMemorySyncHistory;
 import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncKeys;
-import dev.sextant.state.OffsetSyncPoint;
 import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.OffsetSyncTranslator;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +28,7 @@ import org.junit.jupiter.api.Test;
 class OffsetSyncHistoryUpdaterTest {
 
     private final KeyValueStore<Bytes, byte[]> store = Stores.keyValueStoreBuilder(
-            Stores.inMemoryKeyValueStore(SextantTopology.HISTORY_STORE), Serdes.Bytes(), Serdes.ByteArray())
+            Stores.inMemoryKeyValueStore(OffsetSyncStore.NAME), Serdes.Bytes(), Serdes.ByteArray())
             .withLoggingDisabled().build();
     private final MockProcessorContext<Void, Void> context = new MockProcessorContext<>();
     private final NewestSyncs newest = new NewestSyncs();
@@ -44,7 +46,9 @@ class OffsetSyncHistoryUpdaterTest {
         OffsetSyncHistoryUpdater updater = started();
         OffsetSyncStore history = OffsetSyncStore.reader(store);
         OffsetSyncTranslator fromStore = new OffsetSyncTranslator(history);
-        OffsetSyncTranslator withHeads = new OffsetSyncTranslator(history, newest);
+        OffsetSyncTranslator withHeads = new OffsetSyncTranslator(OffsetSyncStore.reader(store, newest));
+        InMemorySyncHistory inMemory = new InMemorySyncHistory(); // what the failover command rebuilds
+        OffsetSyncTranslator fromMemory = new OffsetSyncTranslator(inMemory);
         Random random = new Random(42);
         long[] next = new long[3];
         List<long[]> stored = new ArrayList<>();
@@ -52,17 +56,17 @@ class OffsetSyncHistoryUpdaterTest {
             int partition = random.nextInt(3);
             int op = random.nextInt(20);
             if (op == 0) {
-                updater.process(new Record<>(OffsetSyncKeys.resetMarker("orders", partition), new byte[0], 0L));
+                process(updater, inMemory, OffsetSyncKeys.resetMarker("orders", partition), new byte[0]);
                 stored.removeIf(s -> s[0] == partition);
                 next[partition] = random.nextInt(50);
             } else if (op < 5 && !stored.isEmpty()) {
                 long[] victim = stored.remove(random.nextInt(stored.size()));
-                updater.process(new Record<>(OffsetSyncKeys.key("orders", (int) victim[0], victim[1]), null, 0L));
+                process(updater, inMemory, OffsetSyncKeys.key("orders", (int) victim[0], victim[1]), null);
             } else {
                 long upstream = next[partition];
                 next[partition] += 1 + random.nextInt(100);
-                updater.process(new Record<>(OffsetSyncKeys.key("orders", partition, upstream),
-                        OffsetSyncKeys.value(upstream + 7), 0L));
+                process(updater, inMemory, OffsetSyncKeys.key("orders", partition, upstream),
+                        OffsetSyncKeys.value(upstream + 7));
                 stored.add(new long[] {partition, upstream});
             }
             for (int p = 0; p < 3; p++) {
@@ -70,8 +74,15 @@ class OffsetSyncHistoryUpdaterTest {
                         "head of partition " + p + " after step " + step);
                 long committed = random.nextInt((int) next[p] + 100);
                 assertEquals(fromStore.translate("orders", p, committed), withHeads.translate("orders", p, committed));
+                assertEquals(fromStore.translate("orders", p, committed), fromMemory.translate("orders", p, committed));
             }
         }
+    }
+
+    private static void process(OffsetSyncHistoryUpdater updater, InMemorySyncHistory inMemory, Bytes key,
+                                byte[] value) {
+        updater.process(new Record<>(key, value, 0L));
+        HistoryRecords.replay(key, value, inMemory);
     }
 
     @Test

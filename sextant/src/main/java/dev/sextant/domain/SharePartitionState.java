@@ -1,6 +1,5 @@
-package dev.sextant.state;
+package dev.sextant.domain;
 
-import dev.sextant.decode.StateBatch;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

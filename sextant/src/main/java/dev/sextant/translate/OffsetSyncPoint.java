@@ -1,4 +1,4 @@
-package dev.sextant.state;
+package dev.sextant.translate;
 
 /**
  * One point of MirrorMaker 2's offset mapping: the record at {@code upstreamOffset} of the source partition was

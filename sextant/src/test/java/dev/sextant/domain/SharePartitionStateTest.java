@@ -1,8 +1,7 @@
-package dev.sextant.state;
+package dev.sextant.domain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.sextant.decode.StateBatch;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.sextant.decode;
+package dev.sextant.domain;
 
 /**
  * The delivery state of a contiguous offset range of one share partition, as persisted by the share coordinator.

@@ -1,4 +1,4 @@
-package dev.sextant.deadletter;
+package dev.sextant.domain;
 
 /** Why a position was not applied on the destination; the {@code reason} field of a dead-letter record. */
 public enum Reason {

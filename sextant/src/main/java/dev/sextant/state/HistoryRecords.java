@@ -1,0 +1,38 @@
+package dev.sextant.state;
+
+import dev.sextant.translate.OffsetSyncPoint;
+import org.apache.kafka.common.utils.Bytes;
+
+/**
+ * The records of Sextant's offset-sync history topic ({@code <application.id>-offset-sync-history}, compacted, keyed
+ * by {@link OffsetSyncKeys}) and what each does to a copy of the history:
+ *
+ * <pre>
+ *   key (topic, partition, upstream), value downstream   a sync: stored
+ *   key (topic, partition, upstream), no value           a tombstone (pruned): that sync is forgotten
+ *   key (topic, partition, RESET)                        a reset marker: every sync of the partition is forgotten
+ * </pre>
+ *
+ * Every instance replays the topic in order into its global store, and the failover command into memory, so all
+ * copies agree.
+ */
+public final class HistoryRecords {
+
+    private HistoryRecords() {
+    }
+
+    /** Applies one record of the history topic; a record without a key is ignored. */
+    public static void replay(Bytes key, byte[] value, WritableSyncHistory history) {
+        if (key == null) {
+            return;
+        }
+        OffsetSyncPoint point = OffsetSyncKeys.decode(key, value);
+        if (point.upstreamOffset() == OffsetSyncKeys.RESET) {
+            history.deletePartition(point.topic(), point.partition());
+        } else if (value == null) {
+            history.delete(point.topic(), point.partition(), point.upstreamOffset());
+        } else {
+            history.put(point);
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.sextant.state;
+
+import dev.sextant.translate.OffsetSyncPoint;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The offset-sync history in this JVM's memory, for use outside Kafka Streams: the failover command replays the
+ * history topic into one. Ordered by upstream offset per partition, as the RocksDB store is. Not thread-safe.
+ */
+public final class InMemorySyncHistory implements WritableSyncHistory {
+
+    private final Map<TopicPartition, TreeMap<Long, Long>> syncs = new HashMap<>();
+
+    @Override
+    public Optional<OffsetSyncPoint> latestAtOrBelow(String topic, int partition, long upstreamOffset) {
+        TreeMap<Long, Long> partitionSyncs = syncs.get(new TopicPartition(topic, partition));
+        if (partitionSyncs == null || upstreamOffset < 0) {
+            return Optional.empty();
+        }
+        Map.Entry<Long, Long> floor = partitionSyncs.floorEntry(upstreamOffset);
+        return floor == null ? Optional.empty()
+                : Optional.of(new OffsetSyncPoint(topic, partition, floor.getKey(), floor.getValue()));
+    }
+
+    @Override
+    public void put(OffsetSyncPoint sync) {
+        syncs.computeIfAbsent(new TopicPartition(sync.topic(), sync.partition()), tp -> new TreeMap<>())
+                .put(sync.upstreamOffset(), sync.downstreamOffset());
+    }
+
+    @Override
+    public void delete(String topic, int partition, long upstreamOffset) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        TreeMap<Long, Long> partitionSyncs = syncs.get(tp);
+        if (partitionSyncs != null) {
+            partitionSyncs.remove(upstreamOffset);
+            if (partitionSyncs.isEmpty()) {
+                syncs.remove(tp);
+            }
+        }
+    }
+
+    @Override
+    public void deletePartition(String topic, int partition) {
+        syncs.remove(new TopicPartition(topic, partition));
+    }
+
+    /** Partitions that have at least one sync. */
+    public int partitions() {
+        return syncs.size();
+    }
+
+    /** Syncs held, over every partition. */
+    public long size() {
+        return syncs.values().stream().mapToLong(Map::size).sum();
+    }
+}

@@ -1,0 +1,18 @@
+package dev.sextant.state;
+
+import dev.sextant.translate.OffsetSyncPoint;
+import dev.sextant.translate.SyncHistory;
+
+/**
+ * A copy of the offset-sync history that the records of Sextant's history topic are replayed into
+ * ({@link HistoryRecords#replay}): the global store on every instance, or an in-memory copy for the failover command.
+ */
+public interface WritableSyncHistory extends SyncHistory {
+
+    void put(OffsetSyncPoint sync);
+
+    void delete(String topic, int partition, long upstreamOffset);
+
+    /** Forgets the whole history of the partition (a new source log: see {@link HistoryRecords}). */
+    void deletePartition(String topic, int partition);
+}

@@ -1,0 +1,17 @@
+package dev.sextant.translate;
+
+import java.util.Optional;
+
+/**
+ * The offset syncs known for each source partition, as translation reads them. Implemented by the RocksDB-backed
+ * store the topology keeps ({@code state.OffsetSyncStore}) and by an in-memory copy ({@code state.InMemorySyncHistory},
+ * used by the failover command and by tests), so the translation rule runs the same everywhere.
+ */
+public interface SyncHistory {
+
+    /**
+     * The newest sync of the partition whose upstream offset is at or below {@code upstreamOffset}; empty when there
+     * is none (no history, or every sync lies above it) or when {@code upstreamOffset} is negative.
+     */
+    Optional<OffsetSyncPoint> latestAtOrBelow(String topic, int partition, long upstreamOffset);
+}
