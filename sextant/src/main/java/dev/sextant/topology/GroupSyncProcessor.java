@@ -70,15 +70,15 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         positions = new IndexedPositions(PositionStore.of(positionStore));
         groups = GroupStore.of(groupStore);
         OffsetTranslator translator;
-        GroupSyncFlusher.BoundedPositions bounded;
+        BoundedPositions bounded;
         if (settings.identityTranslation()) {
             translator = new IdentityTranslator();
-            bounded = new GroupSyncFlusher.BoundedPositions(null);
+            bounded = new BoundedPositions(null);
         } else {
             ReadOnlyKeyValueStore<Bytes, byte[]> historyStore = context.getStateStore(OffsetSyncStore.NAME);
             OffsetSyncStore history = OffsetSyncStore.reader(historyStore, newestSyncs);
             translator = new OffsetSyncTranslator(history);
-            bounded = new GroupSyncFlusher.BoundedPositions(tp ->
+            bounded = new BoundedPositions(tp ->
                     history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
         }
         flusher = new GroupSyncFlusher(settings, runtime, positions, groups, translator, bounded, this::deadLetter);

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class BoundedPositionsTest {
 
     private final Map<TopicPartition, Long> heads = new HashMap<>();
-    private final GroupSyncFlusher.BoundedPositions bounded = new GroupSyncFlusher.BoundedPositions(heads::get);
+    private final BoundedPositions bounded = new BoundedPositions(heads::get);
     private final PositionKey keepsUp = new PositionKey("billing", "orders", 0);
     private final PositionKey behind = new PositionKey("audit", "orders", 0);
 

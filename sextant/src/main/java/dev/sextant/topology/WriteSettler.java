@@ -1,0 +1,94 @@
+package dev.sextant.topology;
+
+import dev.sextant.apply.GroupOutcome;
+import dev.sextant.apply.PlannedPartition;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.Reason;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.GroupStore;
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionStatus;
+import java.util.List;
+
+/**
+ * Records what the destination answered for a group's write: applied and rewind-skipped positions are settled (and
+ * their latency measured), refusals recorded, transient failures backed off; then the group's dead-letter reason is
+ * re-evaluated.
+ *
+ * <p>Invariant: a position leaves the pending set only once the destination holds its translation or it was refused
+ * for a reason that needs no retry; a commit that arrived while the write was in flight keeps it pending.
+ */
+final class WriteSettler {
+
+    private final IndexedPositions positions;
+    private final GroupStore groups;
+    private final BoundedPositions bounded;
+    private final PendingGroups pending;
+    private final GroupReasonReporter reasons;
+    private final SextantMetrics metrics;
+
+    WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, PendingGroups pending,
+                 GroupReasonReporter reasons, SextantMetrics metrics) {
+        this.positions = positions;
+        this.groups = groups;
+        this.bounded = bounded;
+        this.pending = pending;
+        this.reasons = reasons;
+        this.metrics = metrics;
+    }
+
+    void settle(GroupOutcome outcome, long now) {
+        String group = outcome.group();
+        GroupKind type = GroupSyncFlusher.kindOf(groups, group);
+        List<PlannedPartition> plan = pending.endFlight(group);
+        if (outcome.retry()) {
+            metrics.retried(type);
+            pending.backoff(group, now + GroupSyncFlusher.RETRY_BACKOFF_MS);
+            return;
+        }
+        int applied = 0;
+        for (PlannedPartition planned : plan) {
+            GroupOutcome.PartitionOutcome result = outcome.partitions().get(planned.key());
+            PartitionPosition pos = positions.get(planned.key());
+            if (pos == null) {
+                pending.clean(planned.key()); // deleted meanwhile
+                continue;
+            }
+            if (result == null) {
+                continue; // not part of the answer: stays pending
+            }
+            PartitionPosition next;
+            if (result.status() == PositionStatus.APPLIED || result.status() == PositionStatus.REWIND_SKIPPED) {
+                next = pos.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
+                if (result.written()) {
+                    applied++;
+                    metrics.syncLatency(type, now - planned.commitTimestamp());
+                    metrics.replayBound(type, Math.max(0, pos.bound()));
+                }
+            } else {
+                next = pos.withStatus(result.status(), now);
+            }
+            positions.put(planned.key(), next);
+            bounded.track(planned.key(), next);
+            if (next.needsApply()) {
+                continue; // a commit that arrived meanwhile keeps it pending
+            }
+            if (bounded.outdated(planned.key(), next)) {
+                // translated before a newer sync arrived, and the check for newer syncs may have run while this
+                // write was in flight: look again now rather than at the partition's next sync
+                pending.mark(planned.key());
+            } else {
+                pending.clean(planned.key());
+            }
+        }
+        if (applied > 0) {
+            metrics.applied(type, applied);
+        }
+        reasons.update(group, type, outcome.reason() == null ? null : outcome.detail(), now);
+        if (outcome.reason() == Reason.DESTINATION_DIVERGED) {
+            pending.backoff(group, now + GroupSyncFlusher.DIVERGED_BACKOFF_MS);
+        } else if (outcome.reason() != null) {
+            pending.backoff(group, now + GroupSyncFlusher.GUARD_BACKOFF_MS);
+        }
+    }
+}
