@@ -22,6 +22,7 @@ import dev.sextant.query.Views;
 import dev.sextant.source.AdminSourceOffsets;
 import dev.sextant.source.AdminSourceTopicNames;
 import dev.sextant.source.SourceOffsets;
+import dev.sextant.source.SourceTopicCreator;
 import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
@@ -36,17 +37,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -272,66 +272,22 @@ public final class SextantApplication implements AutoCloseable {
     }
 
     private void createOwnTopics() {
-        List<NewTopic> wanted = new ArrayList<>();
-        wanted.add(new NewTopic(config.dlqTopic(), java.util.Optional.of(config.dlqTopicPartitions()),
-                replicationFactor()));
-        if (!settings.identityTranslation()) {
-            wanted.add(new NewTopic(settings.historyTopic(), java.util.Optional.of(1), replicationFactor())
-                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
-        }
-        try (Admin admin = Admin.create(config.sourceClientConfig())) {
+        Optional<Short> replication = config.dlqTopicReplicationFactor() < 0 ? Optional.empty()
+                : Optional.of(config.dlqTopicReplicationFactor());
+        try (SourceTopicCreator creator = new SourceTopicCreator(config.sourceClientConfig())) {
+            List<NewTopic> wanted = new ArrayList<>();
+            wanted.add(new NewTopic(config.dlqTopic(), Optional.of(config.dlqTopicPartitions()), replication));
+            if (!settings.identityTranslation()) {
+                wanted.add(new NewTopic(settings.historyTopic(), Optional.of(1), replication)
+                        .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+            }
             if (settings.syncShareGroups()) {
                 // partitioned like __consumer_offsets, so share positions reach the task that owns their group
                 wanted.add(new NewTopic(settings.sharePositionsTopic(),
-                        java.util.Optional.of(consumerOffsetsPartitions(admin)), replicationFactor()));
+                        Optional.of(creator.consumerOffsetsPartitions()), replication));
             }
-            for (NewTopic topic : wanted) {
-                try {
-                    admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-                    log.info("Created topic {} on the source cluster", topic.name());
-                } catch (java.util.concurrent.ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException("Cannot create topic " + topic.name()
-                                + " on the source cluster: " + e.getCause().getMessage(), e.getCause());
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while creating topics", e);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("The source cluster did not answer within 30 s ("
-                    + config.sourceClientConfig().get("bootstrap.servers") + ")", e);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException("Cannot read the source cluster's __consumer_offsets layout: "
-                    + e.getCause().getMessage(), e.getCause());
+            creator.createMissing(wanted);
         }
-    }
-
-    /**
-     * Partitions of {@code __consumer_offsets}, or, on a cluster where no group ever ran, the broker's
-     * {@code offsets.topic.num.partitions} (what the topic will have when it is created).
-     */
-    private static int consumerOffsetsPartitions(Admin admin) throws InterruptedException,
-            java.util.concurrent.ExecutionException, java.util.concurrent.TimeoutException {
-        try {
-            return admin.describeTopics(List.of(Topic.GROUP_METADATA_TOPIC_NAME)).allTopicNames()
-                    .get(30, TimeUnit.SECONDS).get(Topic.GROUP_METADATA_TOPIC_NAME).partitions().size();
-        } catch (java.util.concurrent.ExecutionException e) {
-            if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)) {
-                throw e;
-            }
-        }
-        var broker = admin.describeCluster().nodes().get(30, TimeUnit.SECONDS).iterator().next();
-        var resource = new org.apache.kafka.common.config.ConfigResource(
-                org.apache.kafka.common.config.ConfigResource.Type.BROKER, Integer.toString(broker.id()));
-        return Integer.parseInt(admin.describeConfigs(List.of(resource)).all().get(30, TimeUnit.SECONDS)
-                .get(resource).get("offsets.topic.num.partitions").value());
-    }
-
-    private java.util.Optional<Short> replicationFactor() {
-        short rf = config.dlqTopicReplicationFactor();
-        return rf < 0 ? java.util.Optional.empty() : java.util.Optional.of(rf);
     }
 
     @Override

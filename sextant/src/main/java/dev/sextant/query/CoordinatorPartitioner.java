@@ -1,6 +1,6 @@
 package dev.sextant.query;
 
-import dev.sextant.topology.GroupPartitioner;
+import dev.sextant.domain.CoordinatorPartitions;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.kafka.common.header.Headers;
@@ -16,7 +16,7 @@ final class CoordinatorPartitioner implements StreamPartitioner<String, Object> 
     private volatile int numPartitions = -1;
 
     static int partitionFor(String group, int numPartitions) {
-        return GroupPartitioner.partitionFor(group, numPartitions);
+        return CoordinatorPartitions.partitionFor(group, numPartitions);
     }
 
     @Override

@@ -1,0 +1,96 @@
+package dev.sextant.source;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.internals.Topic;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the topics Sextant writes on the source cluster (dead letters, offset-sync history, share positions) when
+ * they are missing. Done before Kafka Streams starts: a global store whose topic is missing stops the client, and
+ * brokers usually have topic auto-creation off. A topic that already exists is left as it is.
+ */
+public final class SourceTopicCreator implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SourceTopicCreator.class);
+    private static final long TIMEOUT_S = 30;
+
+    private final Admin admin;
+    private final Object bootstrap;
+
+    public SourceTopicCreator(Map<String, Object> sourceClientConfig) {
+        this.admin = Admin.create(sourceClientConfig);
+        this.bootstrap = sourceClientConfig.get("bootstrap.servers");
+    }
+
+    /**
+     * Partitions of {@code __consumer_offsets}, or, on a cluster where no group ever ran, the broker's
+     * {@code offsets.topic.num.partitions} (what the topic will have when it is created).
+     */
+    public int consumerOffsetsPartitions() {
+        return call("read the source cluster's __consumer_offsets layout", () -> {
+            try {
+                return admin.describeTopics(List.of(Topic.GROUP_METADATA_TOPIC_NAME)).allTopicNames()
+                        .get(TIMEOUT_S, TimeUnit.SECONDS).get(Topic.GROUP_METADATA_TOPIC_NAME).partitions().size();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw e;
+                }
+            }
+            Node broker = admin.describeCluster().nodes().get(TIMEOUT_S, TimeUnit.SECONDS).iterator().next();
+            ConfigResource resource = new ConfigResource(ConfigResource.Type.BROKER, Integer.toString(broker.id()));
+            return Integer.parseInt(admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_S, TimeUnit.SECONDS)
+                    .get(resource).get("offsets.topic.num.partitions").value());
+        });
+    }
+
+    /** Creates each topic that does not exist yet; one that exists is not checked or changed. */
+    public void createMissing(List<NewTopic> topics) {
+        for (NewTopic topic : topics) {
+            call("create topic " + topic.name() + " on the source cluster", () -> {
+                try {
+                    admin.createTopics(List.of(topic)).all().get(TIMEOUT_S, TimeUnit.SECONDS);
+                    log.info("Created topic {} on the source cluster", topic.name());
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw e;
+                    }
+                }
+                return null;
+            });
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+    }
+
+    private interface AdminCall<T> {
+        T run() throws ExecutionException, InterruptedException, TimeoutException;
+    }
+
+    private <T> T call(String what, AdminCall<T> call) {
+        try {
+            return call.run();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("Cannot " + what + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("The source cluster did not answer within " + TIMEOUT_S + " s ("
+                    + bootstrap + ") trying to " + what, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while trying to " + what, e);
+        }
+    }
+}
