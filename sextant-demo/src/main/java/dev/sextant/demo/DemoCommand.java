@@ -1,5 +1,6 @@
 package dev.sextant.demo;
 
+import dev.sextant.Version;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalMirrorMaker;
 import java.io.PrintWriter;
@@ -20,7 +21,7 @@ import picocli.CommandLine.Option;
  *
  * <p>Exit codes: 0 success, 1 records were lost or something failed, 2 bad usage.
  */
-@Command(name = "sextant demo", mixinStandardHelpOptions = true,
+@Command(name = "sextant demo", mixinStandardHelpOptions = true, versionProvider = DemoCommand.VersionProvider.class,
         description = "Two local Kafka clusters mirrored by MirrorMaker 2, a workload and Sextant syncing it, then a "
                 + "failover: the source stops and every group resumes on the mirror.")
 public final class DemoCommand implements Callable<Integer> {
@@ -30,6 +31,13 @@ public final class DemoCommand implements Callable<Integer> {
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new DemoCommand()).execute(args));
+    }
+
+    static final class VersionProvider implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"sextant demo " + Version.current() + " (Kafka clients " + Version.kafka() + ")"};
+        }
     }
 
 

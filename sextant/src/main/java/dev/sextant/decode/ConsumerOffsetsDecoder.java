@@ -44,7 +44,7 @@ import org.apache.kafka.coordinator.group.generated.StreamsGroupTargetAssignment
 import org.apache.kafka.coordinator.group.generated.StreamsGroupTopologyKey;
 
 /**
- * Decodes {@code __consumer_offsets} records (Kafka 4.4 layout, notes §3) with Kafka's generated classes.
+ * Decodes {@code __consumer_offsets} records (Kafka 4.4 layout: docs/kafka-internals.md, "__consumer_offsets records") with Kafka's generated classes.
  *
  * <p>Contract: {@link #decode} returns a non-null {@link ConsumerOffsetsRecord} or throws
  * {@link UndecodableRecordException}; nothing else escapes. Key type ids 9 and 18 (unused in 4.4; 9 was a 4.0 share

@@ -5,7 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Decodes records of MirrorMaker 2's {@code mm2-offset-syncs.<alias>.internal} topic (notes §6; layout of
+ * Decodes records of MirrorMaker 2's {@code mm2-offset-syncs.<alias>.internal} topic (docs/kafka-internals.md, "MirrorMaker 2 offset syncs"; layout of
  * {@code OffsetSync.KEY_SCHEMA} / {@code VALUE_SCHEMA} in connect-mirror 4.3.1, old-style {@code Schema}, no version
  * header):
  * <pre>

@@ -15,8 +15,8 @@ import org.apache.kafka.coordinator.share.generated.ShareUpdateKey;
 import org.apache.kafka.coordinator.share.generated.ShareUpdateValue;
 
 /**
- * Decodes {@code __share_group_state} records (Kafka 4.4 layout, notes §4) with Kafka's generated classes: key type
- * 0 {@code ShareSnapshot}, 1 {@code ShareUpdate}; value version 0 (flexible).
+ * Decodes {@code __share_group_state} records with Kafka's generated classes: key type 0 {@code ShareSnapshot},
+ * 1 {@code ShareUpdate}; value version 0 (flexible). Layout: docs/kafka-internals.md, "__share_group_state records".
  *
  * <p>Contract: {@link #decode} returns a non-null {@link ShareStateRecord} or throws
  * {@link UndecodableRecordException}; nothing else escapes. Stateless and thread-safe.

@@ -52,8 +52,8 @@ class ConsumerOffsetsDecoderTest {
 
     private static final Uuid TOPIC_ID = Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ");
 
-    /** The notes' verified bytes (§3): type 1, group "g1", topic "t", partition 3. */
-    private static final String NOTES_KEY = "0001 0002 6731 0001 74 00000003";
+    /** Bytes seen on a live 4.4.0 broker (docs/kafka-internals.md): type 1, group "g1", topic "t", partition 3. */
+    private static final String RECORDED_KEY = "0001 0002 6731 0001 74 00000003";
 
     private static OffsetCommitKey commitKey() {
         return new OffsetCommitKey().setGroup("g1").setTopic("t").setPartition(3);
@@ -91,14 +91,14 @@ class ConsumerOffsetsDecoderTest {
     }
 
     @Test
-    void notesByteVectorsMatchKafkaWritersAndDecode() throws Exception {
-        byte[] notesValue = hex("0004 000000000000002a 00000007 026d 00000000000003e8 01 00 10 "
+    void recordedByteVectorsMatchKafkaWritersAndDecode() throws Exception {
+        byte[] recordedValue = hex("0004 000000000000002a 00000007 026d 00000000000003e8 01 00 10 "
                 + "00000000000000000000000000000001");
 
-        assertArrayEquals(hex(NOTES_KEY), key(commitKey()));
-        assertArrayEquals(notesValue, value(4, commitValue().setExpireTimestamp(-1)));
+        assertArrayEquals(hex(RECORDED_KEY), key(commitKey()));
+        assertArrayEquals(recordedValue, value(4, commitValue().setExpireTimestamp(-1)));
         assertEquals(new OffsetCommit("g1", "t", 3, 42, 7, "m", 1000),
-                ConsumerOffsetsDecoder.decode(hex(NOTES_KEY), notesValue));
+                ConsumerOffsetsDecoder.decode(hex(RECORDED_KEY), recordedValue));
     }
 
     @Test
@@ -112,7 +112,7 @@ class ConsumerOffsetsDecoderTest {
 
     @Test
     void offsetTombstones() throws Exception {
-        assertEquals(new OffsetDeleted("g1", "t", 3), ConsumerOffsetsDecoder.decode(hex(NOTES_KEY), null));
+        assertEquals(new OffsetDeleted("g1", "t", 3), ConsumerOffsetsDecoder.decode(hex(RECORDED_KEY), null));
         byte[] legacy = key(new LegacyOffsetCommitKey().setGroup("g").setTopic("t").setPartition(1));
         assertEquals(new OffsetDeleted("g", "t", 1), ConsumerOffsetsDecoder.decode(legacy, null));
     }
@@ -199,7 +199,7 @@ class ConsumerOffsetsDecoderTest {
 
     // ---- every other known type --------------------------------------------------------------------------------
 
-    /** Independent of the decoder's own table: notes §3. */
+    /** Independent of the decoder's own table: docs/kafka-internals.md, "__consumer_offsets records". */
     private static final Map<Integer, GroupType> MEMBER_TYPES = Map.ofEntries(
             Map.entry(4, GroupType.CONSUMER), Map.entry(5, GroupType.CONSUMER), Map.entry(6, GroupType.CONSUMER),
             Map.entry(7, GroupType.CONSUMER), Map.entry(8, GroupType.CONSUMER), Map.entry(16, GroupType.CONSUMER),
@@ -257,7 +257,7 @@ class ConsumerOffsetsDecoderTest {
     @ParameterizedTest
     @ValueSource(ints = {9, 18, 24, 99, -1, Short.MAX_VALUE})
     void unknownTypes(int typeId) {
-        byte[] k = hex(NOTES_KEY);
+        byte[] k = hex(RECORDED_KEY);
         k[0] = (byte) (typeId >> 8);
         k[1] = (byte) typeId;
         UndecodableRecordException e = undecodable(k, value(4, commitValue()));
@@ -268,11 +268,11 @@ class ConsumerOffsetsDecoderTest {
 
     @Test
     void unknownValueVersions() throws Exception {
-        UndecodableRecordException e = undecodable(hex(NOTES_KEY), withVersion(value(4, commitValue()), 5));
+        UndecodableRecordException e = undecodable(hex(RECORDED_KEY), withVersion(value(4, commitValue()), 5));
         assertEquals(Problem.UNKNOWN_VERSION, e.problem());
         assertEquals(Optional.of("g1"), e.group());
         assertEquals(Problem.UNKNOWN_VERSION,
-                undecodable(hex(NOTES_KEY), withVersion(value(4, commitValue()), -1)).problem());
+                undecodable(hex(RECORDED_KEY), withVersion(value(4, commitValue()), -1)).problem());
 
         byte[] consumerKey = key(new ConsumerGroupMetadataKey().setGroupId("c"));
         assertEquals(Problem.UNKNOWN_VERSION,

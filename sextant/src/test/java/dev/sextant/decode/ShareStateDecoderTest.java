@@ -57,7 +57,7 @@ class ShareStateDecoderTest {
     }
 
     @Test
-    void notesKeyBytesMatchKafkaWriter() {
+    void recordedKeyBytesMatchKafkaWriter() {
         assertArrayEquals(hex("0000 0002 7367 00000000000000000000000000000001 00000000"), snapshotKey());
     }
 
