@@ -136,10 +136,6 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         return out;
     }
 
-    public long approximateSize() {
-        return store.approximateNumEntries();
-    }
-
     @Override
     public void put(OffsetSyncPoint sync) {
         writable().put(OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()),
