@@ -27,6 +27,7 @@ import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
 import dev.sextant.topology.SextantTopology;
+import dev.sextant.topology.StreamsErrorHandlers;
 import dev.sextant.topology.SyncRuntime;
 import dev.sextant.topology.SyncSettings;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -78,6 +79,7 @@ public final class SextantApplication implements AutoCloseable {
     private final DestinationView view;
     private final ScheduledExecutorService refresher;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final StreamThreadFailures threadFailures = new StreamThreadFailures(Clock.systemUTC());
     private volatile KafkaStreams streams;
     private SourceOffsets source;
     private SourceTopicNames topicNames;
@@ -198,9 +200,17 @@ public final class SextantApplication implements AutoCloseable {
         Topology topology = SextantTopology.build(settings, new SyncRuntime(view, applier,
                 new ShareGroupApplier(destination), source, topicNames, metrics));
         log.debug("Topology:\n{}", topology.describe());
-        streams = new KafkaStreams(topology, streamsProperties(config, advertised));
+        Properties properties = streamsProperties(config, advertised);
+        StreamsErrorHandlers.configs(settings, metrics).forEach((k, v) -> {
+            if (!config.streamsOverrides().containsKey(k)) { // an operator's own handler wins
+                properties.put(k, v);
+            }
+        });
+        streams = new KafkaStreams(topology, properties);
         streams.setUncaughtExceptionHandler(e -> {
             log.error("Stream thread failed; replacing it", e);
+            threadFailures.failed(e);
+            metrics.streamThreadReplaced();
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
         streams.setStateListener((now, before) -> {
@@ -240,6 +250,7 @@ public final class SextantApplication implements AutoCloseable {
                 new TopicConflictSource(config.sourceClientConfig(), config.dlqTopic()),
                 sourceInputs,
                 () -> new Views.DestinationHealth(view.ready(), view.lastError()),
+                threadFailures::problem,
                 metrics.registry());
     }
 

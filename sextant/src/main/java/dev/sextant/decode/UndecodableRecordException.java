@@ -24,27 +24,38 @@ public final class UndecodableRecordException extends Exception {
 
     private final Problem problem;
     private final String group;
+    private final String signature;
 
-    UndecodableRecordException(Problem problem, String group, String reason, Throwable cause) {
+    UndecodableRecordException(Problem problem, String group, String signature, String reason, Throwable cause) {
         super(Objects.requireNonNull(reason, "reason"), cause, false, false);
         this.problem = Objects.requireNonNull(problem, "problem");
         this.group = group;
+        this.signature = Objects.requireNonNull(signature, "signature");
     }
 
-    static UndecodableRecordException malformed(String group, String reason, Throwable cause) {
-        return new UndecodableRecordException(Problem.MALFORMED, group, reason, cause);
+    /** A record of one of Sextant's own topics (or any input) whose bytes do not hold what they should. */
+    public static UndecodableRecordException malformed(String group, String reason, Throwable cause) {
+        return new UndecodableRecordException(Problem.MALFORMED, group, "malformed", reason, cause);
     }
 
     static UndecodableRecordException unknownType(String topicName, short typeId) {
-        return new UndecodableRecordException(Problem.UNKNOWN_TYPE, null,
+        return new UndecodableRecordException(Problem.UNKNOWN_TYPE, null, "key type " + typeId,
                 "unknown " + topicName + " key type " + typeId, null);
     }
 
     static UndecodableRecordException unknownVersion(String group, String typeName, short version, short lowest,
                                                      short highest) {
-        return new UndecodableRecordException(Problem.UNKNOWN_VERSION, group,
+        return new UndecodableRecordException(Problem.UNKNOWN_VERSION, group, typeName + " v" + version,
                 "value version " + version + " of " + typeName + " is outside the readable range " + lowest + "–"
                         + highest, null);
+    }
+
+    /**
+     * What failed, the same for every record that fails the same way ({@code "malformed"}, {@code "key type 24"},
+     * {@code "OffsetCommit v5"}), so a newer broker's records are counted as one kind, not reported one by one.
+     */
+    public String signature() {
+        return signature;
     }
 
     /** What kind of problem this is. */

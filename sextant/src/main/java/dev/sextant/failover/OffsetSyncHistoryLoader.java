@@ -15,6 +15,8 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.utils.Bytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Rebuilds Sextant's offset-sync history from its history topic ({@code <application.id>-offset-sync-history} on the
@@ -22,6 +24,8 @@ import org.apache.kafka.common.utils.Bytes;
  * store's updater does: a sync is stored, a tombstone deletes one, a reset marker forgets the partition's history.
  */
 public final class OffsetSyncHistoryLoader {
+
+    private static final Logger log = LoggerFactory.getLogger(OffsetSyncHistoryLoader.class);
 
     private OffsetSyncHistoryLoader() {
     }
@@ -32,6 +36,7 @@ public final class OffsetSyncHistoryLoader {
      */
     public static InMemorySyncHistory load(Map<String, Object> clientConfig, String topic, Duration timeout) {
         InMemorySyncHistory history = new InMemorySyncHistory();
+        long skipped = 0;
         Map<String, Object> props = new HashMap<>(clientConfig);
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -56,10 +61,17 @@ public final class OffsetSyncHistoryLoader {
                             + " to its end within " + timeout.toSeconds() + " s");
                 }
                 for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    HistoryRecords.replay(record.key() == null ? null : Bytes.wrap(record.key()), record.value(),
-                            history);
+                    try {
+                        HistoryRecords.replay(record.key() == null ? null : Bytes.wrap(record.key()), record.value(),
+                                history);
+                    } catch (IllegalArgumentException e) {
+                        skipped++; // as the global store does: not a record Sextant writes
+                    }
                 }
             }
+        }
+        if (skipped > 0) {
+            log.warn("Skipped {} record(s) of {} that Sextant does not write", skipped, topic);
         }
         return history;
     }

@@ -45,6 +45,16 @@ public final class SextantMetrics {
     }
 
     /** A record of an input topic that could not be decoded. */
+    /** A stream processor threw on a record, or a record could not be produced; the thread went on without it. */
+    public void streamsError(String where, String exception) {
+        counter("sextant.streams.errors", "where", where, "exception", exception).increment();
+    }
+
+    /** A stream thread died and was replaced. */
+    public void streamThreadReplaced() {
+        counter("sextant.stream.threads.replaced").increment();
+    }
+
     public void undecodable(String topic) {
         counter("sextant.records.undecodable", "topic", topic).increment();
     }

@@ -67,10 +67,17 @@ public final class QueryApi {
     private final ConflictSource conflicts;
     private final SourceInputs inputs;
     private final Supplier<Views.DestinationHealth> destination;
+    private final Supplier<Optional<String>> livenessProblem;
     private final MeterRegistry registry;
 
+    /**
+     * @param livenessProblem why the instance is not live although Kafka Streams runs (its threads keep dying), or
+     *                        empty
+     */
     public QueryApi(GroupRouter router, LocalStores stores, Forwarder forwarder, ConflictSource conflicts,
-                    SourceInputs inputs, Supplier<Views.DestinationHealth> destination, MeterRegistry registry) {
+                    SourceInputs inputs, Supplier<Views.DestinationHealth> destination,
+                    Supplier<Optional<String>> livenessProblem, MeterRegistry registry) {
+        this.livenessProblem = livenessProblem;
         this.router = router;
         this.stores = stores;
         this.forwarder = forwarder;
@@ -256,9 +263,10 @@ public final class QueryApi {
 
     private Reply live() {
         String state = router.state();
-        boolean failed = state.equals("ERROR") || state.equals("PENDING_ERROR");
+        Optional<String> problem = livenessProblem.get();
+        boolean failed = state.equals("ERROR") || state.equals("PENDING_ERROR") || problem.isPresent();
         return Reply.json(failed ? 503 : 200, new Views.Health(failed ? "DOWN" : "UP", state,
-                router.self().toString(), null, null, null));
+                router.self().toString(), null, null, null, problem.orElse(null)));
     }
 
     private Reply ready() {
@@ -266,7 +274,7 @@ public final class QueryApi {
         boolean running = state.equals("RUNNING");
         SourceInputs.Status source = inputs.check();
         Reply reply = Reply.json(running ? 200 : 503, new Views.Health(running ? "UP" : "DOWN", state,
-                router.self().toString(), destination.get(), source.missing(), source.error()));
+                router.self().toString(), destination.get(), source.missing(), source.error(), null));
         return running ? reply : reply.withHeader("Retry-After", "1");
     }
 

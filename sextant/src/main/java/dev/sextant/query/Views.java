@@ -66,8 +66,11 @@ public final class Views {
     }
 
     /** Readiness detail of {@code GET /health/ready} (and liveness of {@code GET /health/live}). */
+    /**
+     * @param problem why the instance is DOWN although Kafka Streams runs (liveness: threads keep dying), or null
+     */
     public record Health(String status, String streamsState, String instance, DestinationHealth destination,
-                         List<MissingInput> missingInputs, String sourceError) {
+                         List<MissingInput> missingInputs, String sourceError, String problem) {
     }
 
     public record DestinationHealth(boolean ready, String lastError) {

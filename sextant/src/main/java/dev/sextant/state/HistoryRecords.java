@@ -21,16 +21,24 @@ public final class HistoryRecords {
     private HistoryRecords() {
     }
 
-    /** Applies one record of the history topic; a record without a key is ignored. */
+    /**
+     * Applies one record of the history topic.
+     *
+     * @throws IllegalArgumentException when the record is not one Sextant writes (no key, or bytes laid out otherwise:
+     *     see {@link OffsetSyncKeys#decode}); nothing is changed then
+     */
     public static void replay(Bytes key, byte[] value, WritableSyncHistory history) {
         if (key == null) {
-            return;
+            throw new IllegalArgumentException("offset-sync history record without a key");
         }
         OffsetSyncPoint point = OffsetSyncKeys.decode(key, value);
         if (point.upstreamOffset() == OffsetSyncKeys.RESET) {
             history.deletePartition(point.topic(), point.partition());
         } else if (value == null) {
             history.delete(point.topic(), point.partition(), point.upstreamOffset());
+        } else if (point.downstreamOffset() < 0) {
+            throw new IllegalArgumentException("offset-sync history record for " + point.topic() + "-"
+                    + point.partition() + "@" + point.upstreamOffset() + " with an empty value");
         } else {
             history.put(point);
         }

@@ -34,14 +34,45 @@ public final class OffsetSyncKeys {
         return key(topic, partition, RESET);
     }
 
+    /**
+     * The sync a key and value stand for; the downstream offset is -1 when there is no value (a tombstone, or a reset
+     * marker's empty one).
+     *
+     * @throws IllegalArgumentException when the bytes are not a key or value laid out as above (the history topic
+     *     is written by Sextant, but anyone allowed to write it can put anything there)
+     */
     public static OffsetSyncPoint decode(Bytes key, byte[] value) {
-        ByteBuffer buf = ByteBuffer.wrap(key.get());
-        byte[] name = new byte[buf.getShort()];
-        buf.get(name);
+        byte[] raw = key.get();
+        if (raw.length < 2 + 4 + 8) {
+            throw new IllegalArgumentException("offset-sync history key of " + raw.length + " bytes");
+        }
+        ByteBuffer buf = ByteBuffer.wrap(raw);
+        int nameLength = buf.getShort();
+        if (nameLength < 1 || nameLength != raw.length - (2 + 4 + 8)) {
+            throw new IllegalArgumentException("offset-sync history key of " + raw.length
+                    + " bytes with a topic name of " + nameLength);
+        }
+        String topic = new String(raw, 2, nameLength, StandardCharsets.UTF_8);
+        buf.position(2 + nameLength);
         int partition = buf.getInt();
         long upstream = buf.getLong();
-        return new OffsetSyncPoint(new String(name, StandardCharsets.UTF_8), partition, upstream,
-                value == null || value.length < 8 ? -1 : ByteBuffer.wrap(value).getLong());
+        if (partition < 0 || (upstream < 0 && upstream != RESET)) {
+            throw new IllegalArgumentException("offset-sync history key for " + topic + "-" + partition
+                    + " at upstream offset " + upstream);
+        }
+        long downstream = -1;
+        if (value != null && value.length > 0) {
+            if (value.length != 8 || upstream == RESET) {
+                throw new IllegalArgumentException("offset-sync history value of " + value.length + " bytes for "
+                        + topic + "-" + partition + (upstream == RESET ? " (reset marker)" : ""));
+            }
+            downstream = ByteBuffer.wrap(value).getLong();
+            if (downstream < 0) {
+                throw new IllegalArgumentException("offset-sync history value " + downstream + " for " + topic + "-"
+                        + partition + "@" + upstream);
+            }
+        }
+        return new OffsetSyncPoint(topic, partition, upstream, downstream);
     }
 
     public static long upstreamOf(Bytes key) {

@@ -5,7 +5,6 @@ import dev.sextant.decode.ConsumerOffsetsDecoder;
 import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.GroupKind;
-import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
@@ -51,11 +50,14 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     private final Map<String, Boolean> topicIncluded = new HashMap<>();
     private ProcessorContext<Object, Object> context;
     private final NewestSyncs newestSyncs;
+    private final UndecodableRecords undecodableRecords;
     private IndexedPositions positions;
     private GroupStore groups;
     private GroupSyncFlusher flusher;
 
-    GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime, NewestSyncs newestSyncs) {
+    GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime, NewestSyncs newestSyncs,
+                       UndecodableRecords undecodableRecords) {
+        this.undecodableRecords = undecodableRecords;
         this.settings = settings;
         this.newestSyncs = newestSyncs;
         this.runtime = runtime;
@@ -91,7 +93,15 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     @Override
     public void process(Record<byte[], byte[]> record) {
         if (context.recordMetadata().map(m -> m.topic().equals(settings.sharePositionsTopic())).orElse(false)) {
-            onSharePosition(new String(record.key(), StandardCharsets.UTF_8), SharePosition.fromBytes(record.value()));
+            String group = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
+            SharePosition position;
+            try {
+                position = SharePosition.fromBytes(group, record.value());
+            } catch (UndecodableRecordException e) {
+                undecodable(e);
+                return;
+            }
+            onSharePosition(group, position);
             return;
         }
         ConsumerOffsetsRecord decoded;
@@ -218,9 +228,8 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
 
     private void undecodable(UndecodableRecordException e) {
         String where = context.recordMetadata().map(SextantTopology::where).orElse("?");
-        metrics.undecodable(context.recordMetadata().map(m -> m.topic()).orElse("?"));
-        deadLetter(new DeadLetterRecord(null, null, Reason.UNDECODABLE, List.of(),
-                "record at " + where + ": " + e.getMessage(), null, settings.clock().millis(), settings.instance()));
+        String topic = context.recordMetadata().map(m -> m.topic()).orElse("?");
+        undecodableRecords.report(topic, where, e, null).ifPresent(this::deadLetter);
     }
 
     private void deadLetter(DeadLetterRecord record) {

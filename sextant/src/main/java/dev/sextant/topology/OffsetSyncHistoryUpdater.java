@@ -1,5 +1,6 @@
 package dev.sextant.topology;
 
+import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.state.HistoryRecords;
 import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncStore;
@@ -8,26 +9,39 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Maintains the global offset-sync history store from the history topic: a sync is stored, a tombstone deletes one,
  * a reset marker deletes the partition's whole history. Kafka Streams replays the topic through this processor when
  * it restores the store, so every instance ends up with the same history.
  *
+ * <p>A record that is not one Sextant writes is counted and skipped: the global thread must survive anything the
+ * topic holds, since it replays the topic on every restore.
+ *
  * <p>Its writer also keeps the instance's {@link NewestSyncs} (the head of every partition's history) exact: this is
  * the only writer of both, and the head is updated after the store.
  */
 final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, Void> {
 
+    private static final Logger log = LoggerFactory.getLogger(OffsetSyncHistoryUpdater.class);
+
     private final NewestSyncs newest;
+    private final SyncSettings settings;
+    private final UndecodableRecords undecodable;
+    private ProcessorContext<Void, Void> context;
     private OffsetSyncStore history;
 
-    OffsetSyncHistoryUpdater(NewestSyncs newest) {
+    OffsetSyncHistoryUpdater(NewestSyncs newest, SyncSettings settings, UndecodableRecords undecodable) {
         this.newest = newest;
+        this.settings = settings;
+        this.undecodable = undecodable;
     }
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
+        this.context = context;
         KeyValueStore<Bytes, byte[]> store = context.getStateStore(OffsetSyncStore.NAME);
         history = OffsetSyncStore.writer(store, newest);
         history.seedNewest();
@@ -35,6 +49,15 @@ final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, V
 
     @Override
     public void process(Record<Bytes, byte[]> record) {
-        HistoryRecords.replay(record.key(), record.value(), history);
+        try {
+            HistoryRecords.replay(record.key(), record.value(), history);
+        } catch (IllegalArgumentException e) {
+            // A global store cannot forward: counted, and logged as often as a dead-letter record would be written.
+            // Throwing would stop the global thread, and the client with it, on every restore.
+            String where = context.recordMetadata().map(SextantTopology::where).orElse("?");
+            undecodable.report(settings.historyTopic(), where,
+                            UndecodableRecordException.malformed(null, e.getMessage(), null), null)
+                    .ifPresent(dead -> log.warn("Skipped a record of the offset-sync history: {}", dead.detail()));
+        }
     }
 }

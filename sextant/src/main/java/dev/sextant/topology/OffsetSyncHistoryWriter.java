@@ -1,10 +1,8 @@
 package dev.sextant.topology;
 
-import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.OffsetSync;
 import dev.sextant.decode.OffsetSyncDecoder;
 import dev.sextant.decode.UndecodableRecordException;
-import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.state.OffsetSyncKeys;
@@ -40,13 +38,16 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     private final SyncSettings settings;
     private final SourceOffsets source;
     private final SextantMetrics metrics;
+    private final UndecodableRecords undecodableRecords;
     private long nextPrune;
     private CompletableFuture<Map<TopicPartition, Long>> floors;
     private final Map<TopicPartition, OffsetSyncPoint> lastSync = new HashMap<>();
     private ProcessorContext<Object, Object> context;
     private OffsetSyncStore history;
 
-    OffsetSyncHistoryWriter(SyncSettings settings, SourceOffsets source, SextantMetrics metrics) {
+    OffsetSyncHistoryWriter(SyncSettings settings, SourceOffsets source, SextantMetrics metrics,
+                            UndecodableRecords undecodableRecords) {
+        this.undecodableRecords = undecodableRecords;
         this.settings = settings;
         this.source = source;
         this.metrics = metrics;
@@ -104,11 +105,10 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
         try {
             sync = OffsetSyncDecoder.decode(record.key(), record.value());
         } catch (UndecodableRecordException e) {
-            metrics.undecodable(settings.offsetSyncsTopic());
             String where = context.recordMetadata().map(SextantTopology::where).orElse("?");
-            context.forward(new Record<>(null, new DeadLetterRecord(null, null, Reason.UNDECODABLE, List.of(),
-                    "offset sync at " + where + ": " + e.getMessage(), null,
-                    settings.clock().millis(), settings.instance()), record.timestamp()), SextantTopology.SYNC_DLQ_SINK);
+            undecodableRecords.report(settings.offsetSyncsTopic(), where, e, null)
+                    .ifPresent(dead -> context.forward(new Record<>(null, dead, record.timestamp()),
+                            SextantTopology.SYNC_DLQ_SINK));
             return;
         }
         if (!settings.includeTopic().test(sync.topic())) {

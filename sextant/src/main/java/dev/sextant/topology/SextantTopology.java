@@ -55,18 +55,19 @@ public final class SextantTopology {
         Topology topology = new Topology();
         DeadLetterSerde deadLetters = new DeadLetterSerde();
         NewestSyncs newestSyncs = new NewestSyncs(); // one per instance, like the global store it mirrors
+        UndecodableRecords undecodable = new UndecodableRecords(settings, metrics); // one per instance too
 
         if (!settings.identityTranslation()) {
             topology.addGlobalStore(
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OffsetSyncStore.NAME), Serdes.Bytes(),
                             Serdes.ByteArray()).withLoggingDisabled(),
                     "offset-sync-history-source", Serdes.Bytes().deserializer(), Serdes.ByteArray().deserializer(),
-                    settings.historyTopic(), "offset-sync-history-updater", () -> new OffsetSyncHistoryUpdater(newestSyncs));
+                    settings.historyTopic(), "offset-sync-history-updater", () -> new OffsetSyncHistoryUpdater(newestSyncs, settings, undecodable));
             topology.addSource(AutoOffsetReset.earliest(), "offset-syncs-source",
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     Pattern.compile(Pattern.quote(settings.offsetSyncsTopic())));
             topology.addProcessor("offset-sync-history-writer",
-                    () -> new OffsetSyncHistoryWriter(settings, runtime.source(), metrics), "offset-syncs-source");
+                    () -> new OffsetSyncHistoryWriter(settings, runtime.source(), metrics, undecodable), "offset-syncs-source");
             topology.addSink(HISTORY_SINK, settings.historyTopic(), Serdes.Bytes().serializer(),
                     Serdes.ByteArray().serializer(), "offset-sync-history-writer");
         }
@@ -79,7 +80,7 @@ public final class SextantTopology {
             topology.addSource(AutoOffsetReset.earliest(), "share-state-source",
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     Pattern.compile(Pattern.quote(Topic.SHARE_GROUP_STATE_TOPIC_NAME)));
-            topology.addProcessor("share-state-processor", () -> new ShareStateProcessor(settings, metrics),
+            topology.addProcessor("share-state-processor", () -> new ShareStateProcessor(settings, metrics, undecodable),
                     "share-state-source");
             topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ShareStateProcessor.STORE),
                     Serdes.Bytes(), Serdes.ByteArray()), "share-state-processor");
@@ -93,7 +94,7 @@ public final class SextantTopology {
             groupInputs.add("share-positions-source");
         }
         topology.addProcessor(GROUP_PROCESSOR,
-                () -> new GroupSyncProcessor(settings, runtime, newestSyncs), groupInputs.toArray(String[]::new));
+                () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable), groupInputs.toArray(String[]::new));
         // Cached: a partition committed many times between two Streams commits is one RocksDB and one changelog
         // write, and the flush reads what the commits just wrote from memory.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PositionStore.NAME),

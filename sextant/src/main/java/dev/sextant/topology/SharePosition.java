@@ -1,5 +1,6 @@
 package dev.sextant.topology;
 
+import dev.sextant.decode.UndecodableRecordException;
 import java.nio.ByteBuffer;
 import org.apache.kafka.common.Uuid;
 
@@ -13,13 +14,26 @@ import org.apache.kafka.common.Uuid;
 record SharePosition(Uuid topicId, int partition, long offset, long timestamp) {
 
     byte[] toBytes() {
-        return ByteBuffer.allocate(16 + 4 + 8 + 8).putLong(topicId.getMostSignificantBits())
+        return ByteBuffer.allocate(SIZE).putLong(topicId.getMostSignificantBits())
                 .putLong(topicId.getLeastSignificantBits()).putInt(partition).putLong(offset).putLong(timestamp)
                 .array();
     }
 
-    static SharePosition fromBytes(byte[] raw) {
+    private static final int SIZE = 16 + 4 + 8 + 8;
+
+    /** Anyone who may write the topic can put anything there: a record of the wrong size is refused, not guessed at. */
+    static SharePosition fromBytes(String group, byte[] raw) throws UndecodableRecordException {
+        if (group == null || raw == null || raw.length != SIZE) {
+            throw UndecodableRecordException.malformed(group, "share position " + (group == null ? "without a key"
+                    : raw == null ? "without a value" : "of " + raw.length + " bytes, not " + SIZE), null);
+        }
         ByteBuffer buf = ByteBuffer.wrap(raw);
-        return new SharePosition(new Uuid(buf.getLong(), buf.getLong()), buf.getInt(), buf.getLong(), buf.getLong());
+        SharePosition position = new SharePosition(new Uuid(buf.getLong(), buf.getLong()), buf.getInt(), buf.getLong(),
+                buf.getLong());
+        if (position.partition() < 0 || position.offset() < -1) {
+            throw UndecodableRecordException.malformed(group, "share position with partition " + position.partition()
+                    + " and offset " + position.offset(), null);
+        }
+        return position;
     }
 }

@@ -1,11 +1,9 @@
 package dev.sextant.topology;
 
-import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.ShareStateDecoder;
 import dev.sextant.decode.ShareStateRecord;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.GroupKind;
-import dev.sextant.domain.Reason;
 import dev.sextant.domain.SharePartitionState;
 import dev.sextant.metrics.SextantMetrics;
 import java.nio.ByteBuffer;
@@ -13,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -30,11 +29,13 @@ final class ShareStateProcessor implements Processor<byte[], byte[], Object, Obj
 
     private final SyncSettings settings;
     private final SextantMetrics metrics;
+    private final UndecodableRecords undecodableRecords;
     private final Map<String, Boolean> groupIncluded = new HashMap<>();
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<Bytes, byte[]> states;
 
-    ShareStateProcessor(SyncSettings settings, SextantMetrics metrics) {
+    ShareStateProcessor(SyncSettings settings, SextantMetrics metrics, UndecodableRecords undecodableRecords) {
+        this.undecodableRecords = undecodableRecords;
         this.settings = settings;
         this.metrics = metrics;
     }
@@ -52,11 +53,9 @@ final class ShareStateProcessor implements Processor<byte[], byte[], Object, Obj
             decoded = ShareStateDecoder.decode(record.key(), record.value());
         } catch (UndecodableRecordException e) {
             String where = context.recordMetadata().map(SextantTopology::where).orElse("?");
-            metrics.undecodable("__share_group_state");
-            context.forward(new Record<>(e.group().orElse(null), new DeadLetterRecord(e.group().orElse(null),
-                    GroupKind.SHARE.label(), Reason.UNDECODABLE, List.of(), "record at " + where + ": "
-                    + e.getMessage(), null, settings.clock().millis(), settings.instance()), record.timestamp()),
-                    SextantTopology.SHARE_DLQ_SINK);
+            undecodableRecords.report(Topic.SHARE_GROUP_STATE_TOPIC_NAME, where, e, GroupKind.SHARE.label())
+                    .ifPresent(dead -> context.forward(new Record<>(dead.group(), dead, record.timestamp()),
+                            SextantTopology.SHARE_DLQ_SINK));
             return;
         }
         if (!groupIncluded.computeIfAbsent(decoded.group(), settings.includeGroup()::test)) {

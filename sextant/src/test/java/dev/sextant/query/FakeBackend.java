@@ -23,6 +23,8 @@ public final class FakeBackend implements AutoCloseable {
     public final AtomicInteger unavailableCalls = new AtomicInteger();
     public volatile GroupRouter.Owner owner = new GroupRouter.Local(0);
     public volatile RuntimeException storeFailure;
+    /** What the liveness check reports, empty while live. */
+    public volatile java.util.Optional<String> livenessProblem = java.util.Optional.empty();
     public final Map<String, Views.GroupDetail> groups = new ConcurrentHashMap<>();
     public final Map<String, Views.TranslationView> translations = new ConcurrentHashMap<>();
     final List<String> groupsAsked = new ArrayList<>();
@@ -32,7 +34,8 @@ public final class FakeBackend implements AutoCloseable {
         server = QueryServer.bind(new HostAndPort("127.0.0.1", 0));
         HostAndPort self = new HostAndPort("127.0.0.1", server.port());
         server.start(new QueryApi(new Router(self), new Stores(), new Forwarder(self, Duration.ofSeconds(5)),
-                new Conflicts(), new Inputs(), () -> new Views.DestinationHealth(true, null), registry));
+                new Conflicts(), new Inputs(), () -> new Views.DestinationHealth(true, null), () -> livenessProblem,
+                registry));
     }
 
     public String url() {

@@ -356,6 +356,16 @@ class QueryServerTest {
     }
 
     @Test
+    void livenessIs503WhileStreamThreadsKeepDying() throws Exception {
+        backend.livenessProblem = java.util.Optional.of("5 stream threads died in the last 10 minutes");
+        HttpResponse<String> response = get("/health/live");
+        assertEquals(503, response.statusCode());
+        assertTrue(response.body().contains("5 stream threads died"), response.body());
+        backend.livenessProblem = java.util.Optional.empty();
+        assertEquals(200, get("/health/live").statusCode());
+    }
+
+    @Test
     void metricsArePrometheusText() throws Exception {
         HttpResponse<String> response = get("/metrics");
         assertEquals(200, response.statusCode(), response.body());

@@ -1,6 +1,7 @@
 package dev.sextant.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.translate.OffsetSyncTranslator;
@@ -40,10 +41,15 @@ class HistoryRecordsTest {
     }
 
     @Test
-    void aRecordWithoutAKeyIsIgnored() {
+    void aRecordSextantDoesNotWriteIsRefusedAndChangesNothing() {
         sync("orders", 0, 100, 90);
-        HistoryRecords.replay(null, new byte[8], history);
+        assertThrows(IllegalArgumentException.class, () -> HistoryRecords.replay(null, new byte[8], history));
+        assertThrows(IllegalArgumentException.class,
+                () -> HistoryRecords.replay(OffsetSyncKeys.key("orders", 0, 200), new byte[0], history));
+        assertThrows(IllegalArgumentException.class,
+                () -> HistoryRecords.replay(OffsetSyncKeys.resetMarker("orders", 0), new byte[8], history));
         assertEquals(1, history.size());
+        assertEquals(Optional.of(OffsetTranslation.exact(100, 90)), translate("orders", 0, 100));
     }
 
     @Test

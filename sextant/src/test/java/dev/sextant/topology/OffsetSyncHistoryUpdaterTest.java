@@ -2,6 +2,7 @@ package dev.sextant.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.HistoryRecords;
 import dev.sextant.state.InMemorySyncHistory;
 import dev.sextant.state.NewestSyncs;
@@ -9,11 +10,14 @@ import dev.sextant.state.OffsetSyncKeys;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.OffsetSyncTranslator;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -32,11 +36,20 @@ class OffsetSyncHistoryUpdaterTest {
             .withLoggingDisabled().build();
     private final MockProcessorContext<Void, Void> context = new MockProcessorContext<>();
     private final NewestSyncs newest = new NewestSyncs();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final SyncSettings settings = new SyncSettings("app", "source", new DefaultReplicationPolicy(), false,
+            "mm2-offset-syncs.destination.internal", g -> true, t -> true, true, true, 250, 60_000, 300_000, true,
+            "sextant.conflicts", "test:8080", Clock.systemUTC());
+
+    private OffsetSyncHistoryUpdater updater() {
+        return new OffsetSyncHistoryUpdater(newest, settings,
+                new UndecodableRecords(settings, new SextantMetrics(registry)));
+    }
 
     private OffsetSyncHistoryUpdater started() {
         store.init(context.getStateStoreContext(), store);
         context.addStateStore(store);
-        OffsetSyncHistoryUpdater updater = new OffsetSyncHistoryUpdater(newest);
+        OffsetSyncHistoryUpdater updater = updater();
         updater.init(context);
         return updater;
     }
@@ -86,6 +99,28 @@ class OffsetSyncHistoryUpdaterTest {
     }
 
     @Test
+    void recordsSextantDoesNotWriteAreCountedAndSkipped() {
+        OffsetSyncHistoryUpdater updater = started();
+        updater.process(new Record<>(OffsetSyncKeys.key("orders", 0, 100), OffsetSyncKeys.value(90), 0L));
+        byte[] garbage = new byte[] {0x7f, 0x01, 0x02};
+        updater.process(new Record<>(Bytes.wrap(garbage), garbage, 0L));                       // short key
+        updater.process(new Record<>(Bytes.wrap(new byte[20]), OffsetSyncKeys.value(1), 0L));  // empty topic name
+        updater.process(new Record<>(OffsetSyncKeys.key("orders", 0, 200), new byte[3], 0L));   // short value
+        updater.process(new Record<>(OffsetSyncKeys.key("orders", 0, 300), OffsetSyncKeys.value(-5), 0L));
+        updater.process(new Record<>(OffsetSyncKeys.key("orders", -1, 300), OffsetSyncKeys.value(5), 0L));
+        updater.process(new Record<>(OffsetSyncKeys.key("orders", 0, -7), OffsetSyncKeys.value(5), 0L));
+        updater.process(new Record<>(null, OffsetSyncKeys.value(5), 0L));
+        updater.process(new Record<>(OffsetSyncKeys.key("orders", 0, 400), OffsetSyncKeys.value(390), 0L));
+
+        OffsetSyncStore history = OffsetSyncStore.reader(store);
+        assertEquals(new OffsetSyncPoint("orders", 0, 100, 90), history.oldest("orders", 0).orElseThrow());
+        assertEquals(new OffsetSyncPoint("orders", 0, 100, 90), history.latestAtOrBelow("orders", 0, 399).orElseThrow());
+        assertEquals(new OffsetSyncPoint("orders", 0, 400, 390), history.newest("orders", 0).orElseThrow());
+        assertEquals(1, history.partitions().size(), "nothing stored for the bad records");
+        assertEquals(7.0, registry.get("sextant.records.undecodable").counter().count());
+    }
+
+    @Test
     void aRestartSeedsTheHeadsFromWhatTheStoreKept() {
         store.init(context.getStateStoreContext(), store);
         OffsetSyncStore.writer(store).put(new OffsetSyncPoint("orders", 0, 100, 90));
@@ -93,7 +128,7 @@ class OffsetSyncHistoryUpdaterTest {
         OffsetSyncStore.writer(store).put(new OffsetSyncPoint("payments", 2, 50, 40));
         context.addStateStore(store);
 
-        new OffsetSyncHistoryUpdater(newest).init(context);
+        updater().init(context);
 
         assertEquals(new OffsetSyncPoint("orders", 0, 200, 190), newest.get("orders", 0));
         assertEquals(new OffsetSyncPoint("payments", 2, 50, 40), newest.get("payments", 2));
