@@ -8,6 +8,7 @@ import dev.sextant.testkit.LocalClusters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /** Waits for records on the dead-letter topic of the local source cluster. */
 public final class DeadLetters {
@@ -17,12 +18,18 @@ public final class DeadLetters {
 
     /** The first record of {@code group} with {@code reason}, waiting for it up to {@code timeout}. */
     public static DeadLetterRecord await(LocalClusters clusters, String group, Reason reason, Duration timeout) {
+        return await(clusters, r -> group.equals(r.group()) && r.reason() == reason,
+                reason + " dead letter for " + group, timeout);
+    }
+
+    /** The first record that matches, waiting for it up to {@code timeout}. */
+    public static DeadLetterRecord await(LocalClusters clusters, Predicate<DeadLetterRecord> wanted, String what,
+                                         Duration timeout) {
         try (DeadLetterReader reader = new DeadLetterReader(clusters.source().clientProperties(), "sextant.conflicts")) {
             List<DeadLetterRecord> seen = new ArrayList<>(reader.readToEnd(Duration.ofSeconds(10)));
-            return Await.value(timeout, reason + " dead letter for " + group, () -> {
+            return Await.value(timeout, what, () -> {
                 seen.addAll(reader.poll(Duration.ofMillis(100)));
-                return seen.stream().filter(r -> group.equals(r.group()) && r.reason() == reason).findFirst()
-                        .orElse(null);
+                return seen.stream().filter(wanted).findFirst().orElse(null);
             });
         }
     }
