@@ -54,6 +54,15 @@ public final class DestinationView {
         return endOffsets.getOrDefault(new org.apache.kafka.common.TopicPartition(topic, partition), -1L);
     }
 
+    /**
+     * The log end offsets of these destination partitions now (one Admin request, not the cached view); a partition
+     * that does not exist is left out. Read-only.
+     */
+    public CompletableFuture<Map<org.apache.kafka.common.TopicPartition, Long>> fetchEndOffsets(
+            Set<org.apache.kafka.common.TopicPartition> partitions) {
+        return client.endOffsets(partitions);
+    }
+
     public Optional<DestinationGroup> group(String groupId) {
         return Optional.ofNullable(groups.get(groupId));
     }

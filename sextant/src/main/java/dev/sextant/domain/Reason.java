@@ -13,5 +13,10 @@ public enum Reason {
     /** No offset sync covered the committed offset within {@code sync.pending.timeout.ms}. */
     UNTRANSLATABLE,
     /** An input record could not be decoded; it was counted and skipped. */
-    UNDECODABLE
+    UNDECODABLE,
+    /**
+     * An offset sync that does not describe the two logs (negative offsets, beyond a log's end, an unknown
+     * partition, or going backwards while the source topic was not recreated); it never entered the history.
+     */
+    INVALID_OFFSET_SYNC
 }

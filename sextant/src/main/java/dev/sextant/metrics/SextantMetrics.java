@@ -55,6 +55,11 @@ public final class SextantMetrics {
         counter("sextant.stream.threads.replaced").increment();
     }
 
+    /** An offset sync that does not describe the two logs was refused. */
+    public void offsetSyncRejected() {
+        counter("sextant.offset.syncs.rejected").increment();
+    }
+
     public void undecodable(String topic) {
         counter("sextant.records.undecodable", "topic", topic).increment();
     }

@@ -43,9 +43,21 @@ public final class AdminSourceOffsets implements SourceOffsets {
         });
     }
 
+    @Override
+    public CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions) {
+        return listOffsets(partitions, OffsetSpec.latest());
+    }
+
     private CompletableFuture<Map<TopicPartition, Long>> logStarts(Set<TopicPartition> partitions) {
+        return listOffsets(partitions, OffsetSpec.earliest());
+    }
+
+    private CompletableFuture<Map<TopicPartition, Long>> listOffsets(Set<TopicPartition> partitions, OffsetSpec spec) {
+        if (partitions.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
         ListOffsetsResult result = admin.listOffsets(partitions.stream()
-                .collect(Collectors.toMap(tp -> tp, tp -> OffsetSpec.earliest())));
+                .collect(Collectors.toMap(tp -> tp, tp -> spec)));
         Map<TopicPartition, Long> starts = new java.util.concurrent.ConcurrentHashMap<>();
         CompletableFuture<?>[] each = partitions.stream().map(tp -> result.partitionResult(tp).toCompletionStage()
                 .toCompletableFuture().handle((info, err) -> {
@@ -54,7 +66,7 @@ public final class AdminSourceOffsets implements SourceOffsets {
                     } else if (!(unwrap(err) instanceof UnknownTopicOrPartitionException)) {
                         throw new java.util.concurrent.CompletionException(unwrap(err));
                     }
-                    return null; // a deleted topic: left out, its history is not pruned by this round
+                    return null; // a partition that does not exist (a deleted topic): left out
                 })).toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(each).thenApply(v -> starts);
     }

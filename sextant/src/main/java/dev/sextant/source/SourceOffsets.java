@@ -5,7 +5,10 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 
-/** What the source cluster says about how far back anyone can still read, for pruning the offset-sync history. */
+/**
+ * What the source cluster says about its logs: how far back anyone can still read (for pruning the offset-sync
+ * history) and how far they reach (for checking offset syncs).
+ */
 public interface SourceOffsets extends AutoCloseable {
 
     /**
@@ -13,6 +16,9 @@ public interface SourceOffsets extends AutoCloseable {
      * offset and the lowest offset any synced group committed on it. A partition whose topic is gone is left out.
      */
     CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions);
+
+    /** Per partition, its log end offset; a partition that does not exist is left out. */
+    CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions);
 
     @Override
     void close();

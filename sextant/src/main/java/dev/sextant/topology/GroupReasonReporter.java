@@ -123,6 +123,7 @@ final class GroupReasonReporter {
             case UNTRANSLATABLE -> "no offset sync at or below the committed offset after "
                     + settings.pendingTimeoutMs() + " ms; still retried";
             case UNDECODABLE -> "undecodable input";
+            case INVALID_OFFSET_SYNC -> "invalid offset sync";
         };
     }
 }

@@ -1,8 +1,11 @@
 package dev.sextant.topology;
 
+import dev.sextant.apply.DestinationView;
+import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.OffsetSync;
 import dev.sextant.decode.OffsetSyncDecoder;
 import dev.sextant.decode.UndecodableRecordException;
+import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.state.OffsetSyncKeys;
@@ -26,14 +29,17 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * by source partition, so it only ever holds the latest sync of each; the history topic is keyed by (partition,
  * upstream offset) and keeps them all, and a global store reads it back on every instance.
  *
- * <p>When the upstream offsets of a partition go backwards (the source topic was recreated, or MirrorMaker 2
- * re-mirrors from an earlier point) the old history no longer describes the log: a reset marker is written first, and
- * the global store forgets the partition's history when it reads it.
+ * <p>Offset syncs are untrusted input: each passes {@link OffsetSyncGate} (it holds a sync until the log ends show
+ * it describes the two logs) before it is written; a refused one is an {@code INVALID_OFFSET_SYNC} dead letter. When
+ * the source topic was recreated (a sync below the partition's newest one while the source log no longer reaches
+ * that newest one) the old history no longer describes the log: a reset marker is written first, and the global
+ * store forgets the partition's history when it reads it.
  */
 final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object, Object> {
 
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(OffsetSyncHistoryWriter.class);
     private static final long PRUNE_TICK_MS = 1_000;
+    private static final long GATE_TICK_MS = 100;
 
     private final SyncSettings settings;
     private final SourceOffsets source;
@@ -42,14 +48,19 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     private long nextPrune;
     private CompletableFuture<Map<TopicPartition, Long>> floors;
     private final Map<TopicPartition, OffsetSyncPoint> lastSync = new HashMap<>();
+    private final DeadLetterThrottle rejections = new DeadLetterThrottle();
     private ProcessorContext<Object, Object> context;
     private OffsetSyncStore history;
+    private OffsetSyncGate gate;
 
-    OffsetSyncHistoryWriter(SyncSettings settings, SourceOffsets source, SextantMetrics metrics,
-                            UndecodableRecords undecodableRecords) {
+    private final DestinationView destination;
+
+    OffsetSyncHistoryWriter(SyncSettings settings, SourceOffsets source, DestinationView destination,
+                            SextantMetrics metrics, UndecodableRecords undecodableRecords) {
         this.undecodableRecords = undecodableRecords;
         this.settings = settings;
         this.source = source;
+        this.destination = destination;
         this.metrics = metrics;
     }
 
@@ -58,8 +69,16 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
         this.context = context;
         ReadOnlyKeyValueStore<Bytes, byte[]> store = context.getStateStore(OffsetSyncStore.NAME);
         this.history = OffsetSyncStore.reader(store);
+        this.gate = new OffsetSyncGate(context.getStateStore(OffsetSyncGate.STORE), source, destination,
+                settings::destinationTopic, this::newest, settings.clock());
         this.nextPrune = settings.clock().millis() + settings.pruneIntervalMs();
         context.schedule(Duration.ofMillis(PRUNE_TICK_MS), PunctuationType.WALL_CLOCK_TIME, ts -> prune());
+        context.schedule(Duration.ofMillis(GATE_TICK_MS), PunctuationType.WALL_CLOCK_TIME,
+                ts -> gate.drain(this::decided));
+    }
+
+    private OffsetSyncPoint newest(TopicPartition tp) {
+        return lastSync.computeIfAbsent(tp, p -> history.newest(p.topic(), p.partition()).orElse(null));
     }
 
     /**
@@ -114,23 +133,45 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
         if (!settings.includeTopic().test(sync.topic())) {
             return;
         }
+        gate.offer(sync, record.timestamp(), this::decided);
+    }
+
+    private void decided(OffsetSync sync, long timestamp, OffsetSyncCheck.Result result) {
         TopicPartition tp = new TopicPartition(sync.topic(), sync.partition());
-        OffsetSyncPoint last = lastSync.computeIfAbsent(tp, p -> history.newest(p.topic(), p.partition()).orElse(null));
-        if (last != null && sync.upstreamOffset() < last.upstreamOffset()) {
-            if (sync.downstreamOffset() < last.downstreamOffset()) {
-                // Both offsets behind the newest: a sync read again after a restart (the input offset had not been
-                // committed yet). It is already in the history; it must not look like a new log.
-                return;
+        switch (result.verdict()) {
+            case ALREADY_KNOWN, WAIT_FOR_LOG_ENDS -> {
+                // read again after a restart: already in the history (a waiting sync is never handed on)
             }
-            // Upstream behind, downstream ahead: a new source log mirrored after the old one (topic recreated,
-            // or MirrorMaker 2 re-mirroring from an earlier point). The old history no longer describes it.
-            context.forward(new Record<Object, Object>(OffsetSyncKeys.resetMarker(sync.topic(), sync.partition()),
-                    new byte[0], record.timestamp()), SextantTopology.HISTORY_SINK);
+            case REJECT -> rejected(sync, timestamp, result.reason());
+            case RESET_AND_ACCEPT -> {
+                log.info("Offset-sync history of {} reset: {}", tp, result.reason());
+                context.forward(new Record<Object, Object>(OffsetSyncKeys.resetMarker(sync.topic(), sync.partition()),
+                        new byte[0], timestamp), SextantTopology.HISTORY_SINK);
+                store(tp, sync, timestamp);
+            }
+            case ACCEPT -> store(tp, sync, timestamp);
         }
+    }
+
+    private void store(TopicPartition tp, OffsetSync sync, long timestamp) {
         lastSync.put(tp, new OffsetSyncPoint(sync.topic(), sync.partition(), sync.upstreamOffset(),
                 sync.downstreamOffset()));
         context.forward(new Record<Object, Object>(
                 OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()),
-                OffsetSyncKeys.value(sync.downstreamOffset()), record.timestamp()), SextantTopology.HISTORY_SINK);
+                OffsetSyncKeys.value(sync.downstreamOffset()), timestamp), SextantTopology.HISTORY_SINK);
+    }
+
+    /** Counted always; dead-lettered at most once a minute per source partition (anyone may flood the topic). */
+    private void rejected(OffsetSync sync, long timestamp, String reason) {
+        metrics.offsetSyncRejected();
+        long now = settings.clock().millis();
+        String partition = sync.topic() + "-" + sync.partition();
+        rejections.admit(partition, now).ifPresent(more -> context.forward(new Record<>(null,
+                new DeadLetterRecord(null, null, Reason.INVALID_OFFSET_SYNC,
+                        List.of(new DeadLetterRecord.PartitionDetail(sync.topic(), sync.partition(),
+                                sync.upstreamOffset(), sync.downstreamOffset(), null)),
+                        "offset sync " + partition + " upstream " + sync.upstreamOffset() + " -> downstream "
+                                + sync.downstreamOffset() + " refused: " + reason + more, null, now,
+                        settings.instance()), timestamp), SextantTopology.SYNC_DLQ_SINK));
     }
 }

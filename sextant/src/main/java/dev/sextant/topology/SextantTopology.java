@@ -62,12 +62,15 @@ public final class SextantTopology {
                     Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OffsetSyncStore.NAME), Serdes.Bytes(),
                             Serdes.ByteArray()).withLoggingDisabled(),
                     "offset-sync-history-source", Serdes.Bytes().deserializer(), Serdes.ByteArray().deserializer(),
-                    settings.historyTopic(), "offset-sync-history-updater", () -> new OffsetSyncHistoryUpdater(newestSyncs, settings, undecodable));
+                    settings.historyTopic(), "offset-sync-history-updater",
+                    () -> new OffsetSyncHistoryUpdater(newestSyncs, settings, undecodable));
             topology.addSource(AutoOffsetReset.earliest(), "offset-syncs-source",
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     Pattern.compile(Pattern.quote(settings.offsetSyncsTopic())));
-            topology.addProcessor("offset-sync-history-writer",
-                    () -> new OffsetSyncHistoryWriter(settings, runtime.source(), metrics, undecodable), "offset-syncs-source");
+            topology.addProcessor("offset-sync-history-writer", () -> new OffsetSyncHistoryWriter(settings,
+                    runtime.source(), runtime.view(), metrics, undecodable), "offset-syncs-source");
+            topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OffsetSyncGate.STORE),
+                    Serdes.Bytes(), Serdes.ByteArray()), "offset-sync-history-writer");
             topology.addSink(HISTORY_SINK, settings.historyTopic(), Serdes.Bytes().serializer(),
                     Serdes.ByteArray().serializer(), "offset-sync-history-writer");
         }
@@ -80,8 +83,8 @@ public final class SextantTopology {
             topology.addSource(AutoOffsetReset.earliest(), "share-state-source",
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     Pattern.compile(Pattern.quote(Topic.SHARE_GROUP_STATE_TOPIC_NAME)));
-            topology.addProcessor("share-state-processor", () -> new ShareStateProcessor(settings, metrics, undecodable),
-                    "share-state-source");
+            topology.addProcessor("share-state-processor",
+                    () -> new ShareStateProcessor(settings, metrics, undecodable), "share-state-source");
             topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ShareStateProcessor.STORE),
                     Serdes.Bytes(), Serdes.ByteArray()), "share-state-processor");
             topology.addSink(SHARE_POSITIONS_SINK, settings.sharePositionsTopic(), Serdes.String().serializer(),
@@ -94,7 +97,8 @@ public final class SextantTopology {
             groupInputs.add("share-positions-source");
         }
         topology.addProcessor(GROUP_PROCESSOR,
-                () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable), groupInputs.toArray(String[]::new));
+                () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable),
+                groupInputs.toArray(String[]::new));
         // Cached: a partition committed many times between two Streams commits is one RocksDB and one changelog
         // write, and the flush reads what the commits just wrote from memory.
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PositionStore.NAME),

@@ -4,11 +4,8 @@ import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
-import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns input records that cannot be decoded into {@code UNDECODABLE} dead-letter records without flooding the
@@ -21,14 +18,11 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class UndecodableRecords {
 
-    static final long INTERVAL_MS = 60_000;
-
-    private record Window(long startedAt, long suppressed) {
-    }
+    static final long INTERVAL_MS = DeadLetterThrottle.INTERVAL_MS;
 
     private final SyncSettings settings;
     private final SextantMetrics metrics;
-    private final Map<String, Window> windows = new ConcurrentHashMap<>();
+    private final DeadLetterThrottle throttle = new DeadLetterThrottle();
 
     UndecodableRecords(SyncSettings settings, SextantMetrics metrics) {
         this.settings = settings;
@@ -45,23 +39,11 @@ final class UndecodableRecords {
     Optional<DeadLetterRecord> report(String topic, String where, UndecodableRecordException e, String groupKind) {
         metrics.undecodable(topic);
         long now = settings.clock().millis();
-        Window[] previous = {null};
-        boolean[] write = {false};
-        windows.compute(topic + "|" + e.problem() + "|" + e.signature(), (k, w) -> {
-            if (w == null || now - w.startedAt() >= INTERVAL_MS) {
-                previous[0] = w;
-                write[0] = true;
-                return new Window(now, 0);
-            }
-            return new Window(w.startedAt(), w.suppressed() + 1);
-        });
-        if (!write[0]) {
+        Optional<String> admitted = throttle.admit(topic + "|" + e.problem() + "|" + e.signature(), now);
+        if (admitted.isEmpty()) {
             return Optional.empty();
         }
-        Window before = previous[0];
-        String detail = "record at " + where + ": " + e.getMessage() + (before != null && before.suppressed() > 0
-                ? " (and " + before.suppressed() + " more like it since " + Instant.ofEpochMilli(before.startedAt())
-                        + ", counted but not written here)" : "");
+        String detail = "record at " + where + ": " + e.getMessage() + admitted.get();
         String group = e.group().orElse(null);
         return Optional.of(new DeadLetterRecord(group, groupKind, Reason.UNDECODABLE, List.of(), detail, null, now,
                 settings.instance()));

@@ -29,7 +29,9 @@ public final class OffsetSyncTranslator implements OffsetTranslator {
 
     @Override
     public Optional<OffsetTranslation> translate(String sourceTopic, int partition, long offset) {
-        return history.latestAtOrBelow(sourceTopic, partition, offset).map(sync -> apply(sync, offset));
+        return history.latestAtOrBelow(sourceTopic, partition, offset)
+                .filter(sync -> sync.downstreamOffset() < Long.MAX_VALUE) // D + 1 must not wrap (syncs are checked
+                .map(sync -> apply(sync, offset));                        // before they enter; older history was not)
     }
 
     static OffsetTranslation apply(OffsetSyncPoint sync, long committed) {

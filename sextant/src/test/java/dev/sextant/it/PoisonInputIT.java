@@ -34,9 +34,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Poison on every topic Sextant reads, on real brokers: random bytes, null values and truncated records among the
- * offset syncs, on the share-positions topic and on Sextant's own offset-sync history (which every instance replays
- * into its global store at start). No stream thread dies, the bad records are dead-lettered or counted, and a normal
- * group still syncs at the right offset, before and after a restart that restores the poisoned history.
+ * offset syncs, syncs that decode but lie (an upstream offset near {@code Long.MAX_VALUE} that would freeze the
+ * history, a negative one, one going backwards that would wipe it, one for a topic the source does not have), and
+ * poison on the share-positions topic and on Sextant's own offset-sync history (which every instance replays into
+ * its global store at start). No stream thread dies, the bad records are dead-lettered or counted, the lying syncs
+ * never enter the history, and a normal group still syncs at the right offset, before and after a restart that
+ * restores the poisoned history.
  *
  * <p>The offset syncs come from this test (a topic of its own, so the other tests' MirrorMaker 2 topic stays clean):
  * the "mirror" is a topic of the same records on the destination, with a sync every 100 records.
@@ -60,7 +63,7 @@ class PoisonInputIT {
 
         Random random = new Random(11);
         try (KafkaProducer<byte[], byte[]> producer = producer(clusters)) {
-            for (long u = 0; u < 1_000; u += 100) {
+            for (long u = 0; u <= 400; u += 100) {
                 producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), syncValue(u, u)));
                 producer.send(new ProducerRecord<>(SYNCS, bytes(random, 1 + random.nextInt(40)),
                         bytes(random, random.nextInt(40))));
@@ -68,6 +71,12 @@ class PoisonInputIT {
             producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), null));
             producer.send(new ProducerRecord<>(SYNCS, null, syncValue(5, 5)));
             producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), new byte[7]));
+            // they decode, and lie
+            producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), syncValue(Long.MAX_VALUE - 5, 450)));
+            producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), syncValue(Long.MIN_VALUE + 1, 450)));
+            producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), syncValue(50, 950)));
+            producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), syncValue(420, Long.MAX_VALUE)));
+            producer.send(new ProducerRecord<>(SYNCS, syncKey("no-such-topic", 0), syncValue(10, 10)));
             producer.flush();
         }
 
@@ -86,6 +95,20 @@ class PoisonInputIT {
             Clients.commit(clusters.source(), "poison-readers", TOPIC, Map.of(0, 450L));
             assertEquals(401, awaitDestination(clusters, 450), "sync 400 -> 400: resume at 401, replay at most 49");
 
+            // genuine syncs after the lies still count: the history is neither frozen nor wiped
+            try (KafkaProducer<byte[], byte[]> producer = producer(clusters)) {
+                for (long u = 500; u < 1_000; u += 100) {
+                    producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), syncValue(u, u)));
+                }
+            }
+            Clients.commit(clusters.source(), "poison-readers", TOPIC, Map.of(0, 750L));
+            assertEquals(701, awaitDestination(clusters, 750));
+            DeadLetterRecord lie = DeadLetters.await(clusters, r -> r.reason() == Reason.INVALID_OFFSET_SYNC,
+                    "an INVALID_OFFSET_SYNC dead letter", SYNCED);
+            assertTrue(lie.detail().contains("refused"), lie.detail());
+            Counter rejected = sextant.registry().find("sextant.offset.syncs.rejected").counter();
+            assertEquals(5.0, rejected == null ? 0 : rejected.count(), "every lying sync counted");
+
             DeadLetterRecord sync = DeadLetters.await(clusters, r -> r.reason() == Reason.UNDECODABLE
                     && r.detail().contains(SYNCS), "an UNDECODABLE dead letter for " + SYNCS, SYNCED);
             assertTrue(sync.detail().contains("offset sync"), sync.detail());
@@ -98,8 +121,8 @@ class PoisonInputIT {
 
         // A fresh instance restores the global store from the poisoned history topic: it must not crash-loop
         try (SextantInstance restored = SextantInstance.start(clusters, APP, overrides)) {
-            Clients.commit(clusters.source(), "poison-readers", TOPIC, Map.of(0, 750L));
-            assertEquals(701, awaitDestination(clusters, 750));
+            Clients.commit(clusters.source(), "poison-readers", TOPIC, Map.of(0, 850L));
+            assertEquals(801, awaitDestination(clusters, 850));
             assertTrue(undecodable(restored, APP + "-offset-sync-history") >= 2, "restore met the poison and went on");
             assertHealthy(restored);
         }

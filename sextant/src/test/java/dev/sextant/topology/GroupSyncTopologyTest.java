@@ -71,11 +71,27 @@ class GroupSyncTopologyTest {
         public void close() {
         }
     };
+    /** The source's log ends as the offset-sync check sees them; {@link #sync} keeps them past each sync. */
+    private final java.util.Map<org.apache.kafka.common.TopicPartition, Long> sourceEnds =
+            new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Set<String> missingSourceTopics = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final SourceOffsets floors = new SourceOffsets() {
         @Override
         public java.util.concurrent.CompletableFuture<java.util.Map<org.apache.kafka.common.TopicPartition, Long>>
                 pruneFloors(java.util.Set<org.apache.kafka.common.TopicPartition> partitions) {
             return java.util.concurrent.CompletableFuture.completedFuture(java.util.Map.copyOf(floorAnswer));
+        }
+
+        @Override
+        public java.util.concurrent.CompletableFuture<java.util.Map<org.apache.kafka.common.TopicPartition, Long>>
+                logEnds(java.util.Set<org.apache.kafka.common.TopicPartition> partitions) {
+            java.util.Map<org.apache.kafka.common.TopicPartition, Long> out = new java.util.HashMap<>();
+            partitions.forEach(tp -> {
+                if (!missingSourceTopics.contains(tp.topic())) {
+                    out.put(tp, sourceEnds.getOrDefault(tp, 0L));
+                }
+            });
+            return java.util.concurrent.CompletableFuture.completedFuture(out);
         }
 
         @Override
@@ -127,7 +143,16 @@ class GroupSyncTopologyTest {
         commits.pipeInput(kv.key, kv.value);
     }
 
+    /** A sync as MirrorMaker 2 emits it: of a record that exists on both clusters. */
     private void sync(String topic, int partition, long upstream, long downstream) {
+        sourceEnds.merge(new org.apache.kafka.common.TopicPartition(topic, partition), upstream + 1, Math::max);
+        destination.ends.merge(new org.apache.kafka.common.TopicPartition("source." + topic, partition),
+                downstream + 1, Math::max);
+        rawSync(topic, partition, upstream, downstream);
+    }
+
+    /** Any sync, whether or not the logs have such records. */
+    private void rawSync(String topic, int partition, long upstream, long downstream) {
         KeyValue<byte[], byte[]> kv = offsetSync(topic, partition, upstream, downstream);
         syncs.pipeInput(kv.key, kv.value);
     }
@@ -158,6 +183,8 @@ class GroupSyncTopologyTest {
         destination.topic("source.orders", 3);
         sync("orders", 0, 100, 90);
         sync("orders", 0, 200, 190);
+        // the mirror's end as the view reports it lags the syncs (the view refreshes on a timer)
+        destination.ends.put(new org.apache.kafka.common.TopicPartition("source.orders", 0), 0L);
 
         commit("billing", "orders", 0, 200);
         commit("billing", "orders", 1, 0); // no sync for partition 1 yet
@@ -165,7 +192,7 @@ class GroupSyncTopologyTest {
 
         assertEquals(190L, destination.committed("billing", "source.orders", 0));
         assertEquals(1.0, registry.get("sextant.positions.beyond.log.end").counter().count(),
-                "the in-memory mirror is empty: 190 is past its end, applied and counted");
+                "190 is past the end the view knows: applied and counted");
         assertTrue(destination.metadata("billing", "source.orders", 0).startsWith("sextant/" + APP));
         PartitionPosition p0 = position("billing", "orders", 0);
         assertEquals(PositionStatus.APPLIED, p0.status());
@@ -225,7 +252,8 @@ class GroupSyncTopologyTest {
         start(false, true);
         destination.topic("source.orders", 1);
         sync("orders", 0, 500, 490);
-        sync("orders", 0, 10, 600); // upstream went back, downstream on: a new log, the old history is gone
+        recreateSourceTopic("orders", 0, 11);
+        sync("orders", 0, 10, 600); // upstream went back, downstream on, the source log is short: a new log
 
         commit("billing", "orders", 0, 700);
         flush();
@@ -509,9 +537,44 @@ class GroupSyncTopologyTest {
         OffsetSyncStore history = OffsetSyncStore.reader(store);
         assertEquals(100, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "history intact");
 
-        sync("orders", 0, 5, 1300); // the source topic was recreated: upstream back, downstream on
+        sync("orders", 0, 50, 1300); // upstream back, downstream on, but the source log still reaches 300
+        assertEquals(100, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "one record's say-so: kept");
+        DeadLetterRecord refused = deadLetters.readValue();
+        assertEquals(Reason.INVALID_OFFSET_SYNC, refused.reason());
+        assertTrue(refused.detail().contains("was not recreated"), refused.detail());
+
+        recreateSourceTopic("orders", 0, 6);
+        sync("orders", 0, 5, 1300); // the source topic was recreated: its log is now shorter than the history
         assertEquals(5, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "old log forgotten");
         assertEquals(5, history.newest("orders", 0).orElseThrow().upstreamOffset());
+    }
+
+    @Test
+    void syncsThatDoNotDescribeTheLogsNeverEnterTheHistory() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sync("orders", 0, 100, 100);
+        rawSync("orders", 0, Long.MAX_VALUE - 5, 200);   // would freeze the history: later syncs look like re-reads
+        rawSync("orders", 0, 300, Long.MAX_VALUE);        // would overflow downstream + 1
+        rawSync("orders", 0, -7, 5);
+        rawSync("gone", 0, 10, 10);                       // a topic the source does not have
+        missingSourceTopics.add("gone");
+        sync("orders", 0, 400, 400);                      // a genuine sync after the poison still counts
+
+        commit("billing", "orders", 0, 450);
+        flush();
+
+        assertEquals(401L, destination.committed("billing", "source.orders", 0), "translated with the 400 sync");
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(OffsetSyncStore.NAME);
+        assertEquals(400, OffsetSyncStore.reader(store).newest("orders", 0).orElseThrow().upstreamOffset());
+        assertEquals(4.0, registry.get("sextant.offset.syncs.rejected").counter().count());
+        List<DeadLetterRecord> refused = deadLetters.readValuesToList();
+        assertEquals(2, refused.size(), "one per source partition per minute: orders-0 and gone-0");
+        assertTrue(refused.stream().allMatch(r -> r.reason() == Reason.INVALID_OFFSET_SYNC), refused.toString());
+    }
+
+    private void recreateSourceTopic(String topic, int partition, long newEnd) {
+        sourceEnds.put(new org.apache.kafka.common.TopicPartition(topic, partition), newEnd);
     }
 
     // ---- share groups -------------------------------------------------------------------------------------------
