@@ -31,12 +31,15 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *   plans ──▶ listConsumerGroupOffsets (all groups, one batch) ──▶ per group:
  *               any offset not Sextant's ─────────────▶ DESTINATION_DIVERGED, nothing written
+ *               current carries a newer source commit ─▶ SUPERSEDED, nothing written
  *               translated == current ────────────────▶ APPLIED, nothing written
  *               translated &lt; current, rewind=never ──▶ REWIND_SKIPPED
  *               else ──▶ alterConsumerGroupOffsets ──▶ APPLIED | GROUP_ACTIVE | TYPE_CONFLICT | TOPIC_NOT_MIRRORED
  * </pre>
  *
- * <p>Invariants: it never writes an offset over one Sextant did not write; everything runs on Admin futures, the
+ * <p>Invariants: it never writes an offset over one Sextant did not write, nor over one that carries a newer source
+ * commit ({@link OffsetOwnership.Mark}: a stale instance or a replayed commit never moves a group backwards); everything
+ * runs on Admin futures, the
  * caller's thread never blocks; every plan gets exactly one {@link GroupOutcome}, also when the destination cannot
  * be reached ({@code retry}), so no position is dropped.
  */
@@ -84,13 +87,16 @@ public final class ConsumerGroupApplier implements GroupApplier {
                 foreign.add(part.destination() + "=" + now.offset()
                         + (now.metadata().isEmpty() ? "" : " '" + now.metadata() + "'"));
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.DESTINATION_DIVERGED, now.offset()));
+            } else if (now != null && newer(now.metadata(), part)) {
+                outcomes.put(part.key(), new PartitionOutcome(PositionStatus.SUPERSEDED, now.offset()));
             } else if (now != null && now.offset() == part.translatedOffset()) {
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.APPLIED, now.offset()));
             } else if (now != null && part.translatedOffset() < now.offset() && !followRewinds) {
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.REWIND_SKIPPED, now.offset()));
             } else {
                 writes.put(part.destination(),
-                        new OffsetAndMetadata(part.translatedOffset(), ownership.metadataFor(part.sourceOffset())));
+                        new OffsetAndMetadata(part.translatedOffset(),
+                                ownership.metadataFor(part.commitTimestamp(), part.sourceOffset())));
                 keys.put(part.destination(), part.key());
             }
         }
@@ -123,6 +129,11 @@ public final class ConsumerGroupApplier implements GroupApplier {
             });
             return new GroupOutcome(group, null, false, null, outcomes);
         });
+    }
+
+    /** True when the destination's offset carries a source commit newer than the planned one. */
+    private boolean newer(String metadata, PlannedPartition part) {
+        return ownership.mark(metadata).map(m -> m.commitTimestamp() > part.commitTimestamp()).orElse(false);
     }
 
     private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {

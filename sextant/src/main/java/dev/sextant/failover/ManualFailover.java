@@ -216,10 +216,13 @@ public final class ManualFailover {
         ConsumerGroupApplier applier = new ConsumerGroupApplier(destination,
                 new OffsetOwnership(config.applicationId()), config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE);
         List<PlannedPartition> planned = new ArrayList<>();
+        long readAt = System.currentTimeMillis();
         Map<PositionKey, TopicPartition> byKey = new LinkedHashMap<>();
         for (Row row : plan.rows()) {
             PositionKey key = new PositionKey(plan.group(), row.topic(), row.partition());
-            planned.add(new PlannedPartition(key, row.destination(), row.sourceOffset(), -1, row.destinationOffset()));
+            // the source's committed offsets as read now: newer than any commit the sync carried before it stopped
+            planned.add(new PlannedPartition(key, row.destination(), row.sourceOffset(), readAt,
+                    row.destinationOffset()));
             byKey.put(key, row.destination());
         }
         CompletableFuture<GroupOutcome> done = new CompletableFuture<>();

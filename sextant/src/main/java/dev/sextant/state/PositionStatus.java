@@ -17,10 +17,20 @@ public enum PositionStatus {
     /** Someone other than Sextant committed on the destination; retried at a slow pace. */
     DESTINATION_DIVERGED,
     /** The source rewound and {@code sync.rewind=never}: the destination keeps its higher offset. */
-    REWIND_SKIPPED;
+    REWIND_SKIPPED,
+    /**
+     * The destination holds the translation of a newer source commit than this one (written by the instance that
+     * owns the group now, or before this commit was replayed after a restore): this older one is not written.
+     */
+    SUPERSEDED;
 
     /** True for statuses that a later flush retries without a new source commit. */
     public boolean retried() {
-        return this != APPLIED && this != REWIND_SKIPPED;
+        return this != APPLIED && this != REWIND_SKIPPED && this != SUPERSEDED;
+    }
+
+    /** True for the outcomes that settle a position: the destination holds what it should, or better. */
+    public boolean settles() {
+        return this == APPLIED || this == REWIND_SKIPPED || this == SUPERSEDED;
     }
 }

@@ -7,7 +7,6 @@ import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.PartitionPosition;
-import dev.sextant.state.PositionStatus;
 import java.util.List;
 
 /**
@@ -58,7 +57,7 @@ final class WriteSettler {
                 continue; // not part of the answer: stays pending
             }
             PartitionPosition next;
-            if (result.status() == PositionStatus.APPLIED || result.status() == PositionStatus.REWIND_SKIPPED) {
+            if (result.status().settles()) {
                 next = pos.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
                 if (result.written()) {
                     applied++;

@@ -98,6 +98,8 @@ class GroupSyncTopologyTest {
         public void close() {
         }
     };
+    @org.junit.jupiter.api.io.TempDir
+    java.nio.file.Path stateDir;
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> commits;
     private TestInputTopic<byte[], byte[]> syncs;
@@ -117,6 +119,7 @@ class GroupSyncTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // not /tmp/kafka-streams: builds run side by side
         SyncRuntime runtime = new SyncRuntime(view, applier, new ShareGroupApplier(destination), floors,
                 topicNames, new SextantMetrics(registry));
         driver = new TopologyTestDriver(SextantTopology.build(settings, runtime), props, clock.instant());
@@ -370,6 +373,30 @@ class GroupSyncTopologyTest {
 
         assertEquals(5L, destination.committed("billing", "source.orders", 0));
         assertEquals(Reason.DESTINATION_DIVERGED, deadLetters.readValue().reason());
+    }
+
+    @Test
+    void aWriteNeverReplacesAnOffsetThatCarriesANewerSourceCommit() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        // what the instance that owns the group now wrote, or what was written before this commit was replayed
+        long newerCommit = clock.millis() + 60_000;
+        destination.offsets.put("billing", new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
+                new org.apache.kafka.common.TopicPartition("source.orders", 0),
+                new org.apache.kafka.clients.consumer.OffsetAndMetadata(500,
+                        new OffsetOwnership(APP).metadataFor(newerCommit, 500)))));
+        commit("billing", "orders", 0, 300); // an older commit, rewound or not
+        flush();
+
+        assertEquals(500L, destination.committed("billing", "source.orders", 0), "never moved backwards");
+        assertEquals(PositionStatus.SUPERSEDED, position("billing", "orders", 0).status());
+        assertTrue(deadLetters.isEmpty(), "not a conflict: the destination is ahead");
+
+        tick(61_000);
+        commit("billing", "orders", 0, 700); // newer than the mark
+        flush();
+        assertEquals(700L, destination.committed("billing", "source.orders", 0));
+        assertTrue(destination.metadata("billing", "source.orders", 0).endsWith(" src=700"));
     }
 
     @Test

@@ -1,0 +1,35 @@
+package dev.sextant.apply;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class OffsetOwnershipTest {
+
+    private final OffsetOwnership ownership = new OffsetOwnership("sextant-prod");
+
+    @Test
+    void aMarkNamesTheSourceCommitItCarries() {
+        String metadata = ownership.metadataFor(1_764_547_200_000L, 4_321);
+        assertEquals("sextant/sextant-prod t=1764547200000 src=4321", metadata);
+        assertTrue(ownership.owns(metadata));
+        assertEquals(Optional.of(new OffsetOwnership.Mark(1_764_547_200_000L, 4_321)), ownership.mark(metadata));
+    }
+
+    @Test
+    void marksWrittenBeforeTheCommitTimeAreOwnedWithAnUnknownTime() {
+        assertEquals(Optional.of(new OffsetOwnership.Mark(-1, 77)), ownership.mark("sextant/sextant-prod src=77"));
+    }
+
+    @Test
+    void othersOffsetsCarryNoMark() {
+        assertFalse(ownership.owns("sextant/sextant-prod-2 t=1 src=1"), "another application id");
+        assertEquals(Optional.empty(), ownership.mark("sextant/sextant-prod-2 t=1 src=1"));
+        assertEquals(Optional.empty(), ownership.mark(""));
+        assertEquals(Optional.empty(), ownership.mark(null));
+        assertEquals(Optional.empty(), ownership.mark("sextant/sextant-prod garbage"), "ours, but unreadable");
+    }
+}
