@@ -13,6 +13,7 @@ import dev.sextant.config.Translation;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.query.AdminSourceInputs;
 import dev.sextant.query.Forwarder;
+import dev.sextant.query.HealthChecks;
 import dev.sextant.query.QueryApi;
 import dev.sextant.query.QueryServer;
 import dev.sextant.query.StreamsGroupRouter;
@@ -249,8 +250,23 @@ public final class SextantApplication implements AutoCloseable {
                 new Forwarder(advertised, Duration.ofSeconds(10)),
                 new TopicConflictSource(config.sourceClientConfig(), config.dlqTopic()),
                 sourceInputs,
-                () -> new Views.DestinationHealth(view.ready(), view.lastError()),
-                threadFailures::problem,
+                () -> new Views.DestinationHealth(view.ready(), view.reachable(), view.unreachableForMs(),
+                        view.lastError()),
+                new HealthChecks() {
+                    @Override
+                    public Optional<String> notLive() {
+                        return threadFailures.problem();
+                    }
+
+                    @Override
+                    public Optional<String> notReady() {
+                        long down = view.unreachableForMs();
+                        return down > 0 && down >= config.healthDestinationTimeoutMs()
+                                ? Optional.of("the destination has been unreachable for " + down / 1000 + " s: "
+                                        + view.lastError() + " (positions are kept and applied once it is back)")
+                                : Optional.empty();
+                    }
+                },
                 metrics.registry());
     }
 

@@ -1,5 +1,6 @@
 package dev.sextant.apply;
 
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -31,9 +32,28 @@ public final class DestinationView {
     private volatile Map<org.apache.kafka.common.TopicPartition, Long> endOffsets = Map.of();
     private volatile boolean ready;
     private volatile String lastError;
+    /** When refreshes started failing, epoch ms; -1 while the last one succeeded. */
+    private volatile long unreachableSince = -1;
+    private final Clock clock;
 
     public DestinationView(DestinationClient client) {
+        this(client, Clock.systemUTC());
+    }
+
+    public DestinationView(DestinationClient client, Clock clock) {
         this.client = client;
+        this.clock = clock;
+    }
+
+    /** True while the last refresh succeeded (before the first one: false). */
+    public boolean reachable() {
+        return ready && unreachableSince < 0;
+    }
+
+    /** How long refreshes have been failing, in ms; 0 while the destination answers. */
+    public long unreachableForMs() {
+        long since = unreachableSince;
+        return since < 0 ? 0 : Math.max(0, clock.millis() - since);
     }
 
     /** True once a refresh has succeeded; before that nothing is applied. */
@@ -108,6 +128,7 @@ public final class DestinationView {
                     wantedTopics.removeAll(merged.keySet());
                     ready = true;
                     lastError = null;
+                    unreachableSince = -1;
                     return merged;
                 })
                 .thenCompose(counts -> {
@@ -125,6 +146,9 @@ public final class DestinationView {
                 })
                 .exceptionally(err -> {
                     lastError = AdminDestinationClient.unwrap(err).toString();
+                    if (unreachableSince < 0) {
+                        unreachableSince = clock.millis();
+                    }
                     log.warn("Cannot refresh the destination's groups and topics: {}", lastError);
                     return null;
                 });

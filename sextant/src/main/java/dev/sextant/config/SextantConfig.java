@@ -80,6 +80,8 @@ public class SextantConfig extends AbstractConfig {
     public static final String DLQ_TOPIC_PARTITIONS_CONFIG = "dlq.topic.partitions";
     public static final String DLQ_TOPIC_REPLICATION_FACTOR_CONFIG = "dlq.topic.replication.factor";
     public static final String QUERY_LISTEN_CONFIG = "query.listen";
+    public static final String HEALTH_DESTINATION_TIMEOUT_MS_CONFIG = "health.destination.timeout.ms";
+    public static final long HEALTH_DESTINATION_TIMEOUT_MS_DEFAULT = 15_000L;
     public static final String QUERY_ADVERTISED_CONFIG = "query.advertised";
     public static final String APPLICATION_ID_CONFIG = "application.id";
     public static final String STATE_DIR_CONFIG = "state.dir";
@@ -292,6 +294,11 @@ public class SextantConfig extends AbstractConfig {
                 "Address other Sextant instances use to reach this one's HTTP API, as host:port (Kafka Streams' "
                         + "application.server). Unset (or empty), it is query.listen with a 0.0.0.0 host replaced by "
                         + "the local host name.");
+        define(def, HEALTH_DESTINATION_TIMEOUT_MS_CONFIG, Type.LONG, HEALTH_DESTINATION_TIMEOUT_MS_DEFAULT,
+                ConfigValidators.atLeast(0), Importance.LOW, GROUP_QUERY, ++order,
+                "How long, in milliseconds, the destination may be unreachable before /health/ready answers 503 "
+                        + "(with the reason). Liveness stays 200: restarting Sextant does not bring a destination "
+                        + "back, and positions keep being read and kept meanwhile.");
 
         define(def, APPLICATION_ID_CONFIG, Type.STRING, APPLICATION_ID_DEFAULT, ConfigValidators.applicationId(),
                 Importance.HIGH, GROUP_STREAMS, ++order,
@@ -694,6 +701,10 @@ public class SextantConfig extends AbstractConfig {
     /** {@code sync.pending.timeout.ms}. */
     public long offsetSyncsPruneIntervalMs() {
         return getLong(OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG);
+    }
+
+    public long healthDestinationTimeoutMs() {
+        return getLong(HEALTH_DESTINATION_TIMEOUT_MS_CONFIG);
     }
 
     public long pendingTimeoutMs() {

@@ -119,6 +119,24 @@ public final class SextantMetrics {
         counter("sextant.positions.beyond.log.end", "group_type", type.label()).increment();
     }
 
+    /**
+     * Age of the oldest source commit not yet written to the destination (Prometheus
+     * {@code sextant_sync_oldest_pending_age_seconds}): the one to alert on, it keeps rising while nothing applies.
+     */
+    public void oldestPendingAge(java.util.function.DoubleSupplier seconds) {
+        io.micrometer.core.instrument.Gauge.builder("sextant.sync.oldest.pending.age", seconds::getAsDouble)
+                .baseUnit("seconds")
+                .description("Age of the oldest source commit not yet written to the destination")
+                .register(registry);
+    }
+
+    /** 1 while the destination answers (its last refresh succeeded), else 0 ({@code sextant_destination_up}). */
+    public void destinationUp(java.util.function.BooleanSupplier up) {
+        io.micrometer.core.instrument.Gauge.builder("sextant.destination.up", () -> up.getAsBoolean() ? 1 : 0)
+                .description("1 while the destination answers, else 0")
+                .register(registry);
+    }
+
     public void historyPruned(int syncs) {
         counter("sextant.history.pruned").increment(syncs);
     }

@@ -67,17 +67,13 @@ public final class QueryApi {
     private final ConflictSource conflicts;
     private final SourceInputs inputs;
     private final Supplier<Views.DestinationHealth> destination;
-    private final Supplier<Optional<String>> livenessProblem;
+    private final HealthChecks health;
     private final MeterRegistry registry;
 
-    /**
-     * @param livenessProblem why the instance is not live although Kafka Streams runs (its threads keep dying), or
-     *                        empty
-     */
     public QueryApi(GroupRouter router, LocalStores stores, Forwarder forwarder, ConflictSource conflicts,
-                    SourceInputs inputs, Supplier<Views.DestinationHealth> destination,
-                    Supplier<Optional<String>> livenessProblem, MeterRegistry registry) {
-        this.livenessProblem = livenessProblem;
+                    SourceInputs inputs, Supplier<Views.DestinationHealth> destination, HealthChecks health,
+                    MeterRegistry registry) {
+        this.health = health;
         this.router = router;
         this.stores = stores;
         this.forwarder = forwarder;
@@ -263,7 +259,7 @@ public final class QueryApi {
 
     private Reply live() {
         String state = router.state();
-        Optional<String> problem = livenessProblem.get();
+        Optional<String> problem = health.notLive();
         boolean failed = state.equals("ERROR") || state.equals("PENDING_ERROR") || problem.isPresent();
         return Reply.json(failed ? 503 : 200, new Views.Health(failed ? "DOWN" : "UP", state,
                 router.self().toString(), null, null, null, problem.orElse(null)));
@@ -271,11 +267,12 @@ public final class QueryApi {
 
     private Reply ready() {
         String state = router.state();
-        boolean running = state.equals("RUNNING");
+        Optional<String> problem = health.notReady();
+        boolean up = state.equals("RUNNING") && problem.isEmpty();
         SourceInputs.Status source = inputs.check();
-        Reply reply = Reply.json(running ? 200 : 503, new Views.Health(running ? "UP" : "DOWN", state,
-                router.self().toString(), destination.get(), source.missing(), source.error(), null));
-        return running ? reply : reply.withHeader("Retry-After", "1");
+        Reply reply = Reply.json(up ? 200 : 503, new Views.Health(up ? "UP" : "DOWN", state,
+                router.self().toString(), destination.get(), source.missing(), source.error(), problem.orElse(null)));
+        return up ? reply : reply.withHeader("Retry-After", "1");
     }
 
     private Reply metrics() {

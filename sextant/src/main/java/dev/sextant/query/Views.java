@@ -67,13 +67,19 @@ public final class Views {
 
     /** Readiness detail of {@code GET /health/ready} (and liveness of {@code GET /health/live}). */
     /**
-     * @param problem why the instance is DOWN although Kafka Streams runs (liveness: threads keep dying), or null
+     * @param problem why the instance is DOWN although Kafka Streams runs (liveness: threads keep dying; readiness:
+     *                the destination unreachable too long), or null
      */
     public record Health(String status, String streamsState, String instance, DestinationHealth destination,
                          List<MissingInput> missingInputs, String sourceError, String problem) {
     }
 
-    public record DestinationHealth(boolean ready, String lastError) {
+    /**
+     * @param ready            a refresh of the destination's groups and topics has succeeded since the start
+     * @param reachable        the last refresh succeeded
+     * @param unreachableForMs how long refreshes have been failing (0 while reachable)
+     */
+    public record DestinationHealth(boolean ready, boolean reachable, long unreachableForMs, String lastError) {
     }
 
     /** An input topic that does not exist on the source (yet). */

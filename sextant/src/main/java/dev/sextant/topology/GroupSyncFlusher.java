@@ -8,7 +8,9 @@ import dev.sextant.domain.GroupKind;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
+import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.OffsetTranslator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,9 +38,12 @@ import java.util.function.Consumer;
 final class GroupSyncFlusher {
 
     static final int MAX_GROUPS_PER_FLUSH = 2_000;
+    /** Writes in flight per task at most: a destination that does not answer must not collect every group's write. */
+    static final int MAX_GROUPS_IN_FLIGHT = 2_000;
     /** A flush runs on the stream thread: past this much planning it yields to processing until the next one. */
     private static final long FLUSH_BUDGET_NANOS = 100_000_000L;
     private static final long IMPROVEMENT_CHECK_MS = 1_000;
+    private static final long OLDEST_PENDING_CHECK_MS = 1_000;
     /** Pause after a guard refused a group (type conflict, members on the destination). */
     static final long GUARD_BACKOFF_MS = 1_000;
     /** Pause after the destination showed offsets Sextant did not write. */
@@ -57,10 +62,14 @@ final class GroupSyncFlusher {
     private final WritePlanner planner;
     private final WriteSettler settler;
     private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
+    private final OldestPending oldestPending;
     private long nextImprovementCheck;
+    private long nextOldestCheck;
 
     GroupSyncFlusher(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
-                     OffsetTranslator translator, BoundedPositions bounded, Consumer<DeadLetterRecord> deadLetters) {
+                     OffsetTranslator translator, BoundedPositions bounded, OldestPending oldestPending,
+                     Consumer<DeadLetterRecord> deadLetters) {
+        this.oldestPending = oldestPending;
         this.settings = settings;
         this.runtime = runtime;
         this.positions = positions;
@@ -89,6 +98,23 @@ final class GroupSyncFlusher {
         });
     }
 
+    /** The oldest commit time among this task's positions still to be written, or -1. */
+    private long oldestPendingCommit() {
+        long[] oldest = {Long.MAX_VALUE};
+        pending.forEachKey(key -> {
+            PartitionPosition pos = positions.get(key);
+            if (pos != null && pos.status() == PositionStatus.PENDING && pos.commitTimestamp() >= 0) {
+                oldest[0] = Math.min(oldest[0], pos.commitTimestamp());
+            }
+        });
+        return oldest[0] == Long.MAX_VALUE ? -1 : oldest[0];
+    }
+
+    /** The task is closed (revoked, or the instance stops): its positions are no longer this instance's to write. */
+    void close() {
+        oldestPending.remove(this);
+    }
+
     void markPending(PositionKey key) {
         pending.mark(key);
     }
@@ -104,6 +130,10 @@ final class GroupSyncFlusher {
             settler.settle(outcome, now);
         }
         pending.unpark(now);
+        if (now >= nextOldestCheck) {
+            oldestPending.update(this, oldestPendingCommit());
+            nextOldestCheck = now + OLDEST_PENDING_CHECK_MS;
+        }
         if (!view.ready()) {
             return;
         }
@@ -114,7 +144,8 @@ final class GroupSyncFlusher {
         Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
         Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
         long budgetEnd = System.nanoTime() + FLUSH_BUDGET_NANOS;
-        for (String group : pending.due(now, MAX_GROUPS_PER_FLUSH)) {
+        int room = Math.min(MAX_GROUPS_PER_FLUSH, MAX_GROUPS_IN_FLIGHT - pending.inFlightCount());
+        for (String group : pending.due(now, Math.max(0, room))) {
             if (System.nanoTime() > budgetEnd) {
                 break; // the rest stays pending for the next flush: commits keep flowing meanwhile
             }

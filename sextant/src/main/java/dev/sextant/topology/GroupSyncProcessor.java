@@ -51,13 +51,15 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     private ProcessorContext<Object, Object> context;
     private final NewestSyncs newestSyncs;
     private final UndecodableRecords undecodableRecords;
+    private final OldestPending oldestPending;
     private IndexedPositions positions;
     private GroupStore groups;
     private GroupSyncFlusher flusher;
 
     GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime, NewestSyncs newestSyncs,
-                       UndecodableRecords undecodableRecords) {
+                       UndecodableRecords undecodableRecords, OldestPending oldestPending) {
         this.undecodableRecords = undecodableRecords;
+        this.oldestPending = oldestPending;
         this.settings = settings;
         this.newestSyncs = newestSyncs;
         this.runtime = runtime;
@@ -83,7 +85,8 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
             bounded = new BoundedPositions(tp ->
                     history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
         }
-        flusher = new GroupSyncFlusher(settings, runtime, positions, groups, translator, bounded, this::deadLetter);
+        flusher = new GroupSyncFlusher(settings, runtime, positions, groups, translator, bounded, oldestPending,
+                this::deadLetter);
         flusher.recover();
         metrics.groupsTrackedDelta(groups.size());
         context.schedule(Duration.ofMillis(settings.syncIntervalMs()), PunctuationType.WALL_CLOCK_TIME,
@@ -239,5 +242,8 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     @Override
     public void close() {
         metrics.groupsTrackedDelta(-groups.size());
+        if (flusher != null) {
+            flusher.close();
+        }
     }
 }

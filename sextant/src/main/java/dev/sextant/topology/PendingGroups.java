@@ -91,6 +91,17 @@ final class PendingGroups {
         return due;
     }
 
+    /** Every partition pending, parked or in flight (a partition may be handed over more than once). */
+    void forEachKey(java.util.function.Consumer<PositionKey> action) {
+        pending.values().forEach(keys -> keys.forEach(action));
+        parked.values().forEach(keys -> keys.forEach(action));
+        inFlight.values().forEach(plan -> plan.forEach(p -> action.accept(p.key())));
+    }
+
+    int inFlightCount() {
+        return inFlight.size();
+    }
+
     void startFlight(String group, List<PlannedPartition> plan) {
         inFlight.put(group, plan);
     }

@@ -56,6 +56,9 @@ public final class SextantTopology {
         DeadLetterSerde deadLetters = new DeadLetterSerde();
         NewestSyncs newestSyncs = new NewestSyncs(); // one per instance, like the global store it mirrors
         UndecodableRecords undecodable = new UndecodableRecords(settings, metrics); // one per instance too
+        OldestPending oldestPending = new OldestPending();
+        metrics.oldestPendingAge(() -> oldestPending.ageSeconds(settings.clock().millis()));
+        metrics.destinationUp(() -> runtime.view().reachable());
 
         if (!settings.identityTranslation()) {
             topology.addGlobalStore(
@@ -97,7 +100,7 @@ public final class SextantTopology {
             groupInputs.add("share-positions-source");
         }
         topology.addProcessor(GROUP_PROCESSOR,
-                () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable),
+                () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable, oldestPending),
                 groupInputs.toArray(String[]::new));
         // Cached: a partition committed many times between two Streams commits is one RocksDB and one changelog
         // write, and the flush reads what the commits just wrote from memory.

@@ -7,17 +7,22 @@ import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.PartitionPosition;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Records what the destination answered for a group's write: applied and rewind-skipped positions are settled (and
  * their latency measured), refusals recorded, transient failures backed off; then the group's dead-letter reason is
- * re-evaluated.
+ * re-evaluated. Failed writes of a group are retried with a growing, jittered pause.
  *
  * <p>Invariant: a position leaves the pending set only once the destination holds its translation or it was refused
  * for a reason that needs no retry; a commit that arrived while the write was in flight keeps it pending.
  */
 final class WriteSettler {
+
+    static final long MAX_RETRY_DELAY_MS = 30_000;
 
     private final IndexedPositions positions;
     private final GroupStore groups;
@@ -25,6 +30,8 @@ final class WriteSettler {
     private final PendingGroups pending;
     private final GroupReasonReporter reasons;
     private final SextantMetrics metrics;
+    /** Consecutive failed writes per group (the destination unreachable, or a transient error), while failing. */
+    private final Map<String, Integer> failures = new HashMap<>();
 
     WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, PendingGroups pending,
                  GroupReasonReporter reasons, SextantMetrics metrics) {
@@ -36,15 +43,25 @@ final class WriteSettler {
         this.metrics = metrics;
     }
 
+    /**
+     * 1 s after the first failure, doubling up to {@link #MAX_RETRY_DELAY_MS}, each delay drawn from its upper half
+     * so that the groups of a long outage do not all come back in the same flush.
+     */
+    static long retryDelay(int failures) {
+        long delay = Math.min(MAX_RETRY_DELAY_MS, GroupSyncFlusher.RETRY_BACKOFF_MS << Math.min(failures - 1, 10));
+        return delay / 2 + ThreadLocalRandom.current().nextLong(delay / 2 + 1);
+    }
+
     void settle(GroupOutcome outcome, long now) {
         String group = outcome.group();
         GroupKind type = GroupSyncFlusher.kindOf(groups, group);
         List<PlannedPartition> plan = pending.endFlight(group);
         if (outcome.retry()) {
             metrics.retried(type);
-            pending.backoff(group, now + GroupSyncFlusher.RETRY_BACKOFF_MS);
+            pending.backoff(group, now + retryDelay(failures.merge(group, 1, Integer::sum)));
             return;
         }
+        failures.remove(group);
         int applied = 0;
         for (PlannedPartition planned : plan) {
             GroupOutcome.PartitionOutcome result = outcome.partitions().get(planned.key());

@@ -25,6 +25,8 @@ public final class FakeBackend implements AutoCloseable {
     public volatile RuntimeException storeFailure;
     /** What the liveness check reports, empty while live. */
     public volatile java.util.Optional<String> livenessProblem = java.util.Optional.empty();
+    /** What the readiness check reports, empty while ready. */
+    public volatile java.util.Optional<String> readinessProblem = java.util.Optional.empty();
     public final Map<String, Views.GroupDetail> groups = new ConcurrentHashMap<>();
     public final Map<String, Views.TranslationView> translations = new ConcurrentHashMap<>();
     final List<String> groupsAsked = new ArrayList<>();
@@ -34,8 +36,18 @@ public final class FakeBackend implements AutoCloseable {
         server = QueryServer.bind(new HostAndPort("127.0.0.1", 0));
         HostAndPort self = new HostAndPort("127.0.0.1", server.port());
         server.start(new QueryApi(new Router(self), new Stores(), new Forwarder(self, Duration.ofSeconds(5)),
-                new Conflicts(), new Inputs(), () -> new Views.DestinationHealth(true, null), () -> livenessProblem,
-                registry));
+                new Conflicts(), new Inputs(), () -> new Views.DestinationHealth(true, true, 0, null),
+                new HealthChecks() {
+                    @Override
+                    public java.util.Optional<String> notLive() {
+                        return livenessProblem;
+                    }
+
+                    @Override
+                    public java.util.Optional<String> notReady() {
+                        return readinessProblem;
+                    }
+                }, registry));
     }
 
     public String url() {

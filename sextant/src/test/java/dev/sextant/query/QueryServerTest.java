@@ -356,6 +356,17 @@ class QueryServerTest {
     }
 
     @Test
+    void readinessIs503WhileTheDestinationIsUnreachableTooLongAndLivenessStays200() throws Exception {
+        backend.readinessProblem = java.util.Optional.of("the destination has been unreachable for 31 s");
+        HttpResponse<String> ready = get("/health/ready");
+        assertEquals(503, ready.statusCode());
+        assertTrue(ready.body().contains("unreachable for 31 s"), ready.body());
+        assertEquals(200, get("/health/live").statusCode(), "restarting does not bring a destination back");
+        backend.readinessProblem = java.util.Optional.empty();
+        assertEquals(200, get("/health/ready").statusCode());
+    }
+
+    @Test
     void livenessIs503WhileStreamThreadsKeepDying() throws Exception {
         backend.livenessProblem = java.util.Optional.of("5 stream threads died in the last 10 minutes");
         HttpResponse<String> response = get("/health/live");
