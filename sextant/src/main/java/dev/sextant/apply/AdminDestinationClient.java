@@ -33,6 +33,9 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class AdminDestinationClient implements DestinationClient {
 
+    /** How long a read of the destination's groups, topics or log ends may take: past it, it counts as unreachable. */
+    static final int READ_TIMEOUT_MS = 10_000;
+
     private final Admin admin;
     private final List<Admin> writers;
 
@@ -66,7 +69,8 @@ public final class AdminDestinationClient implements DestinationClient {
 
     @Override
     public CompletableFuture<Map<String, DestinationGroup>> listGroups() {
-        return toCompletable(admin.listGroups(new ListGroupsOptions()).all())
+        // bounded well below Admin's default 60 s: a destination that hangs must show as unreachable soon
+        return toCompletable(admin.listGroups(new ListGroupsOptions().timeoutMs(READ_TIMEOUT_MS)).all())
                 .thenApply(AdminDestinationClient::toGroups);
     }
 
@@ -97,7 +101,8 @@ public final class AdminDestinationClient implements DestinationClient {
         if (topics.isEmpty()) {
             return CompletableFuture.completedFuture(Map.of());
         }
-        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics).topicNameValues();
+        Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics,
+                new org.apache.kafka.clients.admin.DescribeTopicsOptions().timeoutMs(READ_TIMEOUT_MS)).topicNameValues();
         Map<String, Integer> counts = new java.util.concurrent.ConcurrentHashMap<>();
         CompletableFuture<?>[] all = futures.entrySet().stream()
                 .map(e -> toCompletable(e.getValue())
@@ -119,7 +124,8 @@ public final class AdminDestinationClient implements DestinationClient {
             return CompletableFuture.completedFuture(Map.of());
         }
         var result = admin.listOffsets(partitions.stream().collect(Collectors.toMap(tp -> tp,
-                tp -> org.apache.kafka.clients.admin.OffsetSpec.latest())));
+                tp -> org.apache.kafka.clients.admin.OffsetSpec.latest())),
+                new org.apache.kafka.clients.admin.ListOffsetsOptions().timeoutMs(READ_TIMEOUT_MS));
         Map<TopicPartition, Long> ends = new java.util.concurrent.ConcurrentHashMap<>();
         CompletableFuture<?>[] each = partitions.stream().map(tp -> toCompletable(result.partitionResult(tp))
                 .handle((info, err) -> {

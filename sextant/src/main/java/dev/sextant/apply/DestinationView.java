@@ -119,6 +119,7 @@ public final class DestinationView {
         }
         Set<String> topics = new HashSet<>(wantedTopics);
         topics.addAll(partitionCounts.keySet());
+        long startedAt = clock.millis();
         inFlight = client.listGroups()
                 .thenCombine(client.partitionCounts(topics), (g, counts) -> {
                     groups = g;
@@ -147,7 +148,7 @@ public final class DestinationView {
                 .exceptionally(err -> {
                     lastError = AdminDestinationClient.unwrap(err).toString();
                     if (unreachableSince < 0) {
-                        unreachableSince = clock.millis();
+                        unreachableSince = startedAt; // it did not answer from then on
                     }
                     log.warn("Cannot refresh the destination's groups and topics: {}", lastError);
                     return null;

@@ -92,19 +92,25 @@ final class GroupSyncFlusher {
     void recover() {
         positions.load((key, pos) -> {
             if (pos.needsApply()) {
-                pending.mark(key);
+                // the first unapplied commit is not kept: its latest commit stands in (the age reads low, not high)
+                pending.mark(key, pos.commitTimestamp());
             }
             bounded.track(key, pos);
         });
     }
 
-    /** The oldest commit time among this task's positions still to be written, or -1. */
+    /**
+     * The time of the oldest source commit this task has still to write (the first commit since a partition was last
+     * settled, for partitions still {@code PENDING}), or -1.
+     */
     private long oldestPendingCommit() {
         long[] oldest = {Long.MAX_VALUE};
-        pending.forEachKey(key -> {
-            PartitionPosition pos = positions.get(key);
-            if (pos != null && pos.status() == PositionStatus.PENDING && pos.commitTimestamp() >= 0) {
-                oldest[0] = Math.min(oldest[0], pos.commitTimestamp());
+        pending.forEachPendingSince((key, since) -> {
+            if (since < oldest[0]) {
+                PartitionPosition pos = positions.get(key);
+                if (pos != null && pos.status() == PositionStatus.PENDING) {
+                    oldest[0] = since;
+                }
             }
         });
         return oldest[0] == Long.MAX_VALUE ? -1 : oldest[0];
@@ -115,8 +121,9 @@ final class GroupSyncFlusher {
         oldestPending.remove(this);
     }
 
-    void markPending(PositionKey key) {
-        pending.mark(key);
+    /** A new source commit at {@code commitTimestamp} for the partition. */
+    void markPending(PositionKey key, long commitTimestamp) {
+        pending.mark(key, commitTimestamp);
     }
 
     void forget(String group) {

@@ -157,7 +157,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         positions.put(key, old == null
                 ? PartitionPosition.committed(commit.offset(), commit.commitTimestamp())
                 : old.withCommit(commit.offset(), commit.commitTimestamp()));
-        flusher.markPending(key);
+        flusher.markPending(key, commit.commitTimestamp());
     }
 
     private void onGroupType(ConsumerOffsetsRecord.GroupTypeSeen seen) {
@@ -216,7 +216,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         }
         positions.put(key, old == null ? PartitionPosition.committed(share.offset(), share.timestamp())
                 : old.withCommit(share.offset(), share.timestamp()));
-        flusher.markPending(key);
+        flusher.markPending(key, share.timestamp());
     }
 
     private void onGroupDeleted(ConsumerOffsetsRecord.GroupDeleted deleted) {

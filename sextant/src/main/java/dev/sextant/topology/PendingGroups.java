@@ -24,6 +24,8 @@ final class PendingGroups {
     private final Map<String, Set<PositionKey>> pending = new LinkedHashMap<>();
     private final Map<String, Long> notBefore = new HashMap<>();
     private final Map<String, List<PlannedPartition>> inFlight = new HashMap<>();
+    /** Per partition pending for a new source commit, the time of the first commit since it was last settled. */
+    private final Map<PositionKey, Long> since = new HashMap<>();
     /** Partitions waiting for something outside Sextant (an offset sync, a mirrored topic), by retry time. */
     private final java.util.TreeMap<Long, List<PositionKey>> parked = new java.util.TreeMap<>();
 
@@ -32,8 +34,17 @@ final class PendingGroups {
         pending.computeIfAbsent(key.group(), g -> new LinkedHashSet<>()).add(key);
     }
 
+    /** The partition has a new source commit, made at {@code commitTimestamp}: it needs a look. */
+    void mark(PositionKey key, long commitTimestamp) {
+        mark(key);
+        if (commitTimestamp >= 0) {
+            since.putIfAbsent(key, commitTimestamp);
+        }
+    }
+
     /** The partition needs nothing more; the group stops being pending with its last such partition. */
     void clean(PositionKey key) {
+        since.remove(key);
         Set<PositionKey> keys = pending.get(key.group());
         if (keys != null && keys.remove(key) && keys.isEmpty()) {
             pending.remove(key.group());
@@ -59,7 +70,10 @@ final class PendingGroups {
 
     /** Forgets the group (deleted on the source, or its type is not synced). */
     void done(String group) {
-        pending.remove(group);
+        Set<PositionKey> keys = pending.remove(group);
+        if (keys != null) {
+            keys.forEach(since::remove);
+        }
         notBefore.remove(group);
     }
 
@@ -91,11 +105,21 @@ final class PendingGroups {
         return due;
     }
 
-    /** Every partition pending, parked or in flight (a partition may be handed over more than once). */
-    void forEachKey(java.util.function.Consumer<PositionKey> action) {
-        pending.values().forEach(keys -> keys.forEach(action));
-        parked.values().forEach(keys -> keys.forEach(action));
-        inFlight.values().forEach(plan -> plan.forEach(p -> action.accept(p.key())));
+    /**
+     * The destination settled the partition's planned commit: nothing is unapplied, or, when a newer commit arrived
+     * meanwhile, that one is ({@code newerCommitTimestamp}, -1 for none).
+     */
+    void settled(PositionKey key, long newerCommitTimestamp) {
+        if (newerCommitTimestamp < 0) {
+            since.remove(key);
+        } else {
+            since.put(key, newerCommitTimestamp);
+        }
+    }
+
+    /** Each partition with a source commit not settled yet, and the time of the first such commit. */
+    void forEachPendingSince(java.util.function.BiConsumer<PositionKey, Long> action) {
+        since.forEach(action);
     }
 
     int inFlightCount() {

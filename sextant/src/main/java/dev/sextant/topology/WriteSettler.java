@@ -86,6 +86,9 @@ final class WriteSettler {
             }
             positions.put(planned.key(), next);
             bounded.track(planned.key(), next);
+            if (result.status().settles()) {
+                pending.settled(planned.key(), next.needsApply() ? next.commitTimestamp() : -1);
+            }
             if (next.needsApply()) {
                 continue; // a commit that arrived meanwhile keeps it pending
             }

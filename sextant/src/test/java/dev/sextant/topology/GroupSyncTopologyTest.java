@@ -462,6 +462,35 @@ class GroupSyncTopologyTest {
     }
 
     @Test
+    void theOldestUnappliedCommitAgesWhileTheDestinationIsDownEvenAsCommitsKeepComing() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        commit("billing", "orders", 0, 10);
+        flush();
+        assertEquals(10L, destination.committed("billing", "source.orders", 0));
+        assertEquals(1.0, registry.get("sextant.destination.up").gauge().value());
+
+        destination.unreachable = true;
+        for (int second = 1; second <= 20; second++) {
+            commit("billing", "orders", 0, 10 + second); // the group keeps committing: its latest commit stays fresh
+            tick(1_000);
+        }
+        double age = registry.get("sextant.sync.oldest.pending.age").gauge().value();
+        assertTrue(age >= 18, "the first unapplied commit is ~20 s old: " + age);
+        assertEquals(0.0, registry.get("sextant.destination.up").gauge().value());
+
+        destination.unreachable = false;
+        // retried after a growing, jittered pause of at most WriteSettler.MAX_RETRY_DELAY_MS
+        for (int second = 0; second <= 40 && !Long.valueOf(30).equals(destination.committed("billing", "source.orders", 0));
+             second++) {
+            tick(1_000);
+        }
+        assertEquals(30L, destination.committed("billing", "source.orders", 0));
+        tick(1_000);
+        assertEquals(0.0, registry.get("sextant.sync.oldest.pending.age").gauge().value());
+    }
+
+    @Test
     void undecodableRecordsAreCountedAndDeadLetteredWithoutStoppingTheStream() {
         start(true, true);
         destination.topic("source.orders", 1);
