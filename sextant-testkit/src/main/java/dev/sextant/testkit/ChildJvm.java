@@ -125,6 +125,18 @@ public final class ChildJvm {
         return -1;
     }
 
+    /** SIGKILL at once, as {@code kill -9}: no shutdown hook runs. Returns when the process is gone. */
+    public void kill() {
+        try {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            closeQuietly();
+        }
+    }
+
     /**
      * SIGTERM, so the child's shutdown hooks run; after {@code grace} SIGKILL. Returns when the process is gone.
      * Idempotent.

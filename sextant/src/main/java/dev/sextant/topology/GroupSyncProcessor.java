@@ -219,14 +219,23 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         flusher.markPending(key, share.timestamp());
     }
 
+    /**
+     * A group-defining record was tombstoned. For a consumer group that is not proof the group is gone: an online
+     * migration between the classic and the consumer protocol tombstones the old type's record while the offsets
+     * survive. A real deletion tombstones every offset too, and those delete the positions; so only the group record
+     * goes here (a consumer group is the default kind). A share group's positions go with it: nothing else says its
+     * kind, and a share position must never be written as a consumer group's.
+     */
     private void onGroupDeleted(ConsumerOffsetsRecord.GroupDeleted deleted) {
-        // Deleted on the source: stop tracking it. The destination keeps what it has, as with MirrorMaker 2.
-        if (groups.get(deleted.group()) != null) {
+        GroupRecord record = groups.get(deleted.group());
+        if (record != null) {
             groups.delete(deleted.group());
             metrics.groupsTrackedDelta(-1);
         }
-        positions.deleteGroup(deleted.group());
-        flusher.forget(deleted.group());
+        if (deleted.type() == GroupType.SHARE || (record != null && record.type() == GroupKind.SHARE)) {
+            positions.deleteGroup(deleted.group());
+            flusher.forget(deleted.group());
+        }
     }
 
     private void undecodable(UndecodableRecordException e) {

@@ -30,6 +30,8 @@ final class ShareStateProcessor implements Processor<byte[], byte[], Object, Obj
     private final SyncSettings settings;
     private final SextantMetrics metrics;
     private final UndecodableRecords undecodableRecords;
+    /** What this task sent since it started, per share partition (not from the store: see process). */
+    private final Map<Bytes, Long> forwardedThisRun = new HashMap<>();
     private final Map<String, Boolean> groupIncluded = new HashMap<>();
     private ProcessorContext<Object, Object> context;
     private KeyValueStore<Bytes, byte[]> states;
@@ -66,7 +68,7 @@ final class ShareStateProcessor implements Processor<byte[], byte[], Object, Obj
         SharePartitionState before = raw == null ? SharePartitionState.empty() : SharePartitionState.fromBytes(raw);
         if (decoded instanceof ShareStateRecord.ShareStateDeleted) {
             states.delete(key);
-            if (before.lastForwarded() >= 0) {
+            if (before.lastForwarded() >= 0 || forwardedThisRun.remove(key) != null) {
                 forward(decoded, -1, record.timestamp());
             }
             return;
@@ -76,8 +78,12 @@ final class ShareStateProcessor implements Processor<byte[], byte[], Object, Obj
                 : before.update(((ShareStateRecord.ShareUpdate) decoded).startOffset(),
                         ((ShareStateRecord.ShareUpdate) decoded).stateBatches());
         long effective = after.effectiveStartOffset();
-        if (effective >= 0 && effective != after.lastForwarded()) {
+        // Sent again after a restart: the store may have kept "forwarded" while the record itself was lost in the
+        // crash (the changelog and the output are separate writes). A repeat is harmless: the owner ignores it.
+        Long sent = forwardedThisRun.get(key);
+        if (effective >= 0 && (sent == null || sent != effective)) {
             forward(decoded, effective, record.timestamp());
+            forwardedThisRun.put(key, effective);
             after = after.forwarded(effective);
         }
         states.put(key, after.toBytes());

@@ -3,6 +3,7 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.testing.GroupCommitter;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
@@ -16,16 +17,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -56,107 +49,62 @@ class DestinationOutageIT {
         clusters.createTopic(clusters.destination(), TOPIC, PARTITIONS);
         Clients.produceNumbered(clusters.source(), TOPIC, PARTITIONS, 5_000);
         Clients.produceNumbered(clusters.destination(), TOPIC, PARTITIONS, 5_000);
-        Map<String, Long> lastCommitted = new ConcurrentHashMap<>();
-        AtomicBoolean committing = new AtomicBoolean(true);
-
         try (SextantInstance sextant = SextantInstance.start(clusters, APP, Map.of("translation", "identity",
                 "replication.policy", "identity", "groups.include", "outage-.*",
                 "health.destination.timeout.ms", "15000"));
              Admin source = clusters.admin(clusters.source());
-             Admin destination = clusters.admin(clusters.destination())) {
-            Thread committer = new Thread(() -> commitInRounds(source, committing, lastCommitted), "outage-committer");
-            committer.start();
+             Admin destination = clusters.admin(clusters.destination());
+             GroupCommitter committer = new GroupCommitter(source, "outage-", TOPIC, PARTITIONS, GROUPS, 5_000)) {
+            Await.until(Duration.ofSeconds(120), "every group synced once", () ->
+                    committer.offsetsOn(destination).size() == GROUPS);
+
+            long pid = clusters.destination().pid();
+            long stoppedAt = System.nanoTime();
+            signal("STOP", pid);
+            long[] notReadyAfterMs = {-1};
+            long[] peakHeap = {0};
             try {
-                Await.until(Duration.ofSeconds(120), "every group synced once", () ->
-                        destinationOffsets(destination).size() == GROUPS);
-
-                long pid = clusters.destination().pid();
-                long stoppedAt = System.nanoTime();
-                signal("STOP", pid);
-                long[] notReadyAfterMs = {-1};
-                long[] peakHeap = {0};
-                try {
-                    Await.until(Duration.ofSeconds(30), "readiness 503 while the destination is down", () -> {
-                        HttpResponse<String> ready = get(sextant, "/health/ready");
-                        if (ready.statusCode() != 503) {
-                            return false;
-                        }
-                        notReadyAfterMs[0] = (System.nanoTime() - stoppedAt) / 1_000_000;
-                        assertTrue(ready.body().contains("destination has been unreachable"), ready.body());
-                        return true;
-                    });
-                    // the outage lasts its full two minutes, whatever Sextant does meanwhile
-                    Await.until(OUTAGE.plusSeconds(30), "the end of the outage", () -> {
-                        peakHeap[0] = Math.max(peakHeap[0],
-                                ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-                        return System.nanoTime() - stoppedAt >= OUTAGE.toNanos();
-                    });
-                    assertEquals(KafkaStreams.State.RUNNING, sextant.app().streams().state(), "it kept running");
-                    assertEquals(200, get(sextant, "/health/live").statusCode(), "liveness stays up");
-                    assertEquals(0.0, gauge(sextant, "sextant.destination.up"));
-                    double age = gauge(sextant, "sextant.sync.oldest.pending.age");
-                    assertTrue(age >= 60, "the oldest pending commit ages while nothing applies: " + age + " s");
-                } finally {
-                    signal("CONT", pid);
-                }
-                committing.set(false);
-                committer.join(30_000);
-                double writesBefore = alterRequests(sextant);
-                long resumedAt = System.nanoTime();
-
-                Map<String, Long> expected = Map.copyOf(lastCommitted);
-                Await.until(Duration.ofSeconds(60), "every group's last commit on the destination", () -> {
-                    Map<String, Long> there = destinationOffsets(destination);
-                    return expected.entrySet().stream().allMatch(e -> e.getValue().equals(there.get(e.getKey())));
+                Await.until(Duration.ofSeconds(30), "readiness 503 while the destination is down", () -> {
+                    HttpResponse<String> ready = get(sextant, "/health/ready");
+                    if (ready.statusCode() != 503) {
+                        return false;
+                    }
+                    notReadyAfterMs[0] = (System.nanoTime() - stoppedAt) / 1_000_000;
+                    assertTrue(ready.body().contains("destination has been unreachable"), ready.body());
+                    return true;
                 });
-                long caughtUpMs = (System.nanoTime() - resumedAt) / 1_000_000;
-                double writesPerGroup = (alterRequests(sextant) - writesBefore) / GROUPS;
-                System.out.printf("outage: readiness 503 after %d ms; after %d s down, all %d groups caught up %d ms "
-                                + "after the broker was back, %.2f offset writes per group; peak heap of the test JVM "
-                                + "%d MB%n", notReadyAfterMs[0], OUTAGE.toSeconds(), GROUPS, caughtUpMs, writesPerGroup,
-                        peakHeap[0] >> 20);
-                assertTrue(writesPerGroup < 3, writesPerGroup + " writes per group");
-                Await.until(Duration.ofSeconds(30), "ready again", () -> get(sextant, "/health/ready").statusCode() == 200);
-                assertEquals(1.0, gauge(sextant, "sextant.destination.up"));
+                // the outage lasts its full two minutes, whatever Sextant does meanwhile
+                Await.until(OUTAGE.plusSeconds(30), "the end of the outage", () -> {
+                    peakHeap[0] = Math.max(peakHeap[0],
+                            ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+                    return System.nanoTime() - stoppedAt >= OUTAGE.toNanos();
+                });
+                assertEquals(KafkaStreams.State.RUNNING, sextant.app().streams().state(), "it kept running");
+                assertEquals(200, get(sextant, "/health/live").statusCode(), "liveness stays up");
+                assertEquals(0.0, gauge(sextant, "sextant.destination.up"));
+                double age = gauge(sextant, "sextant.sync.oldest.pending.age");
+                assertTrue(age >= 60, "the oldest pending commit ages while nothing applies: " + age + " s");
             } finally {
-                committing.set(false);
-                committer.join(30_000);
+                signal("CONT", pid);
             }
-        }
-    }
+            Map<String, Long> expected = committer.stop();
+            double writesBefore = alterRequests(sextant);
+            long resumedAt = System.nanoTime();
 
-    /** Commits for every group in turn, each a little further than the last time, until told to stop. */
-    private static void commitInRounds(Admin source, AtomicBoolean committing, Map<String, Long> lastCommitted) {
-        for (long round = 1; committing.get(); round++) {
-            for (int g = 0; g < GROUPS && committing.get(); g++) {
-                String group = "outage-" + g;
-                long offset = Math.min(5_000, round * 7 + g % 7);
-                try {
-                    source.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(TOPIC, g % PARTITIONS),
-                            new OffsetAndMetadata(offset))).all().get(30, TimeUnit.SECONDS);
-                    lastCommitted.put(group, offset);
-                } catch (Exception e) {
-                    throw new IllegalStateException("committing on the source failed", e);
-                }
-            }
+            Await.until(Duration.ofSeconds(60), "every group's last commit on the destination", () -> {
+                Map<String, Long> there = committer.offsetsOn(destination);
+                return expected.entrySet().stream().allMatch(e -> e.getValue().equals(there.get(e.getKey())));
+            });
+            long caughtUpMs = (System.nanoTime() - resumedAt) / 1_000_000;
+            double writesPerGroup = (alterRequests(sextant) - writesBefore) / GROUPS;
+            System.out.printf("outage: readiness 503 after %d ms; after %d s down, all %d groups caught up %d ms "
+                            + "after the broker was back, %.2f offset writes per group; peak heap of the test JVM "
+                            + "%d MB%n", notReadyAfterMs[0], OUTAGE.toSeconds(), GROUPS, caughtUpMs, writesPerGroup,
+                    peakHeap[0] >> 20);
+            assertTrue(writesPerGroup < 3, writesPerGroup + " writes per group");
+            Await.until(Duration.ofSeconds(30), "ready again", () -> get(sextant, "/health/ready").statusCode() == 200);
+            assertEquals(1.0, gauge(sextant, "sextant.destination.up"));
         }
-    }
-
-    private static Map<String, Long> destinationOffsets(Admin destination) {
-        Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
-        for (int g = 0; g < GROUPS; g++) {
-            specs.put("outage-" + g, new ListConsumerGroupOffsetsSpec()
-                    .topicPartitions(List.of(new TopicPartition(TOPIC, g % PARTITIONS))));
-        }
-        Map<String, Long> out = new HashMap<>();
-        try {
-            destination.listConsumerGroupOffsets(specs).all().get(60, TimeUnit.SECONDS).forEach((group, offsets) ->
-                    offsets.values().stream().filter(om -> om != null).findFirst()
-                            .ifPresent(om -> out.put(group, om.offset())));
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the destination's offsets", e);
-        }
-        return out;
     }
 
     private static double alterRequests(SextantInstance sextant) {

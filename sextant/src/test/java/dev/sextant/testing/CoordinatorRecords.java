@@ -46,6 +46,26 @@ public final class CoordinatorRecords {
         return KeyValue.pair(key, value);
     }
 
+    /** The classic group's metadata record deleted (a group deletion, or an online migration to the consumer protocol). */
+    public static KeyValue<byte[], byte[]> classicGroupTombstone(String group) {
+        return KeyValue.pair(MessageUtil.toCoordinatorTypePrefixedBytes(new GroupMetadataKey().setGroup(group)), null);
+    }
+
+    /** A KIP-848 consumer group's metadata record (key type 3). */
+    public static KeyValue<byte[], byte[]> consumerGroup(String group) {
+        byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(
+                new org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataKey().setGroupId(group));
+        byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0,
+                new org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataValue().setEpoch(1));
+        return KeyValue.pair(key, value);
+    }
+
+    /** The consumer group's metadata record deleted (a deletion, or an online migration back to classic). */
+    public static KeyValue<byte[], byte[]> consumerGroupTombstone(String group) {
+        return KeyValue.pair(MessageUtil.toCoordinatorTypePrefixedBytes(
+                new org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataKey().setGroupId(group)), null);
+    }
+
     public static KeyValue<byte[], byte[]> shareGroup(String group) {
         byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(new ShareGroupMetadataKey().setGroupId(group));
         byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0, new ShareGroupMetadataValue().setEpoch(1));

@@ -400,6 +400,37 @@ class GroupSyncTopologyTest {
     }
 
     @Test
+    void aGroupMigratedBetweenProtocolsOnlineKeepsItsPositions() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        pipe(commits, dev.sextant.testing.CoordinatorRecords.classicGroup("billing", "consumer"));
+        commit("billing", "orders", 0, 10);
+        flush();
+        assertEquals(10L, destination.committed("billing", "source.orders", 0));
+
+        // classic -> consumer: the broker tombstones the classic record; the offsets survive (no offset tombstone)
+        pipe(commits, dev.sextant.testing.CoordinatorRecords.classicGroupTombstone("billing"));
+        pipe(commits, dev.sextant.testing.CoordinatorRecords.consumerGroup("billing"));
+        assertEquals(10, position("billing", "orders", 0).sourceOffset(), "the position is kept");
+        commit("billing", "orders", 0, 20);
+        flush();
+        assertEquals(20L, destination.committed("billing", "source.orders", 0));
+
+        // and back: the consumer record tombstoned first, the classic one after
+        pipe(commits, dev.sextant.testing.CoordinatorRecords.consumerGroupTombstone("billing"));
+        assertEquals(20, position("billing", "orders", 0).sourceOffset());
+        pipe(commits, dev.sextant.testing.CoordinatorRecords.classicGroup("billing", "consumer"));
+        commit("billing", "orders", 0, 30);
+        flush();
+        assertEquals(30L, destination.committed("billing", "source.orders", 0));
+
+        // a real deletion tombstones the offsets too: then the position goes
+        pipe(commits, dev.sextant.testing.CoordinatorRecords.offsetDeleted("billing", "orders", 0));
+        pipe(commits, dev.sextant.testing.CoordinatorRecords.classicGroupTombstone("billing"));
+        assertEquals(null, position("billing", "orders", 0));
+    }
+
+    @Test
     void followsASourceRewindOnlyWhenConfigured() {
         start(true, true);
         destination.topic("source.orders", 1);
