@@ -59,7 +59,7 @@ class KillNineIT {
         Path stateDir = dir.resolve("state");
         Path config = writeConfig(clusters, dir, stateDir);
 
-        Map<String, Long> highest = new ConcurrentHashMap<>();
+        Map<String, Long> lastSeen = new ConcurrentHashMap<>();
         List<String> backwards = new ArrayList<>();
         AtomicLong forwardMoves = new AtomicLong();
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
@@ -68,7 +68,7 @@ class KillNineIT {
              Admin destination = clusters.admin(clusters.destination());
              GroupCommitter committer = new GroupCommitter(source, "crash-", TOPIC, PARTITIONS, GROUPS, RECORDS)) {
             sampler.scheduleWithFixedDelay(() -> committer.offsetsOn(destination).forEach((group, offset) -> {
-                Long before = highest.put(group, Math.max(offset, highest.getOrDefault(group, -1L)));
+                Long before = lastSeen.put(group, offset);
                 if (before != null && offset < before) {
                     synchronized (backwards) {
                         backwards.add(group + ": " + before + " -> " + offset);
@@ -117,7 +117,8 @@ class KillNineIT {
             sampler.awaitTermination(10, TimeUnit.SECONDS);
         }
         synchronized (backwards) {
-            assertEquals(List.of(), backwards, "destination offsets that moved backwards");
+            assertEquals(0, backwards.size(), "destination offsets that moved backwards, e.g. "
+                    + backwards.subList(0, Math.min(20, backwards.size())));
         }
     }
 
@@ -141,6 +142,11 @@ class KillNineIT {
                 "sync.interval.ms=100",
                 // a killed member is noticed after 6 s, not Kafka's default 45 s
                 "streams.session.timeout.ms=6000",
+                // Streams commits its input offsets every 30 s, so each restart replays up to 30 s of commits the
+                // destination already holds newer ones of, in small polls with flushes between: the case where a
+                // replayed older commit would be written over a newer one
+                "streams.commit.interval.ms=30000",
+                "streams.max.poll.records=100",
                 "streams.heartbeat.interval.ms=1000",
                 ""));
         return file;
