@@ -20,7 +20,6 @@ import dev.sextant.translate.OffsetTranslator;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.utils.Bytes;

@@ -9,7 +9,6 @@ import dev.sextant.metrics.SextantMetrics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Bytes;

@@ -1,6 +1,5 @@
 package dev.sextant.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.state.PartitionPosition;
