@@ -9,6 +9,7 @@ import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
+import dev.sextant.testkit.LocalKafkaBroker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import java.lang.management.ManagementFactory;
@@ -30,8 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * commit ageing), and once the broker is back every group's last commit is on the destination within 60 s, with
  * fewer than 3 offset writes per group.
  *
- * <p>Identity translation on a topic of the same name on both clusters keeps MirrorMaker 2 (itself stalled by the
- * outage) out of what is measured.
+ * <p>The destination is a broker of its own, so the outage touches nothing the other tests share (MirrorMaker 2 does
+ * not always recover from two minutes without its target in the time they allow). Identity translation on a topic
+ * of the same name on both clusters keeps MirrorMaker 2 out of what is measured.
  */
 @ExtendWith(LocalClustersExtension.class)
 class DestinationOutageIT {
@@ -45,20 +47,27 @@ class DestinationOutageIT {
 
     @Test
     void aTwoMinuteOutageDelaysTheSyncAndLosesNothing(LocalClusters clusters) throws Exception {
+        try (LocalKafkaBroker mirror = LocalKafkaBroker.builder("outage-destination").start()) {
+            outage(clusters, mirror);
+        }
+    }
+
+    private void outage(LocalClusters clusters, LocalKafkaBroker mirror) throws Exception {
         clusters.createTopic(clusters.source(), TOPIC, PARTITIONS);
-        clusters.createTopic(clusters.destination(), TOPIC, PARTITIONS);
+        clusters.createTopic(mirror, TOPIC, PARTITIONS);
         Clients.produceNumbered(clusters.source(), TOPIC, PARTITIONS, 5_000);
-        Clients.produceNumbered(clusters.destination(), TOPIC, PARTITIONS, 5_000);
+        Clients.produceNumbered(mirror, TOPIC, PARTITIONS, 5_000);
         try (SextantInstance sextant = SextantInstance.start(clusters, APP, Map.of("translation", "identity",
                 "replication.policy", "identity", "groups.include", "outage-.*",
+                "destination.bootstrap.servers", mirror.bootstrapServers(),
                 "health.destination.timeout.ms", "15000"));
              Admin source = clusters.admin(clusters.source());
-             Admin destination = clusters.admin(clusters.destination());
+             Admin destination = clusters.admin(mirror);
              GroupCommitter committer = new GroupCommitter(source, "outage-", TOPIC, PARTITIONS, GROUPS, 5_000)) {
             Await.until(Duration.ofSeconds(120), "every group synced once", () ->
                     committer.offsetsOn(destination).size() == GROUPS);
 
-            long pid = clusters.destination().pid();
+            long pid = mirror.pid();
             long stoppedAt = System.nanoTime();
             signal("STOP", pid);
             long[] notReadyAfterMs = {-1};
