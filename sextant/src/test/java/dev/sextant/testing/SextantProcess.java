@@ -1,0 +1,56 @@
+package dev.sextant.testing;
+
+import dev.sextant.testkit.ChildJvm;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/** {@code sextant run -c FILE} in a child JVM on this JVM's classpath, so a test can SIGKILL it. */
+public final class SextantProcess {
+
+    private SextantProcess() {
+    }
+
+    /** Writes {@code config} as a properties file. */
+    public static Path writeConfig(Path file, Map<String, String> config) throws IOException {
+        Files.writeString(file, config.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .collect(Collectors.joining("\n", "", "\n")));
+        return file;
+    }
+
+    public static ChildJvm start(Path config, Path log) {
+        return ChildJvm.start("sextant", List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"), classpath(),
+                "dev.sextant.cli.SextantCommand", List.of("run", "-c", config.toString()), log,
+                Map.of("SEXTANT_KAFKA_LOG_LEVEL", "WARN"));
+    }
+
+    /** This JVM's classpath with absolute entries (the child runs in another directory). */
+    private static List<Path> classpath() {
+        List<Path> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!entry.isBlank()) {
+                entries.add(Paths.get(entry).toAbsolutePath());
+            }
+        }
+        return entries;
+    }
+
+    public static void deleteRecursively(Path path) throws IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(path)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
