@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,7 +62,7 @@ final class SextantChild implements Syncer {
             Path metrics = dir.resolve("metrics.json");
             Files.deleteIfExists(metrics);
             Path log = dir.resolve("sextant.log");
-            ChildJvm jvm = ChildJvm.start("sextant " + system, jvmOptions, absoluteClasspath(),
+            ChildJvm jvm = ChildJvm.start("sextant " + system, jvmOptions, ChildJvm.thisClasspath(),
                     SextantProbeMain.class.getName(), List.of("-c", configFile.toString(), "--metrics",
                             metrics.toString(), "--destination-client-id", DESTINATION_CLIENT_ID),
                     log, Map.of("SEXTANT_KAFKA_LOG_LEVEL", "WARN")); // the benchmark itself runs quieter
@@ -73,15 +72,6 @@ final class SextantChild implements Syncer {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start Sextant in " + dir, e);
         }
-    }
-
-    /** This JVM's classpath with absolute entries (the child runs in another directory). */
-    private static List<Path> absoluteClasspath() {
-        List<Path> entries = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
-            entries.add(Paths.get(entry).toAbsolutePath());
-        }
-        return entries;
     }
 
     /** The latest metrics snapshot, or null before the first one. */

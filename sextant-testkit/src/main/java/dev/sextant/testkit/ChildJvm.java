@@ -100,6 +100,17 @@ public final class ChildJvm {
         return name;
     }
 
+    /** This JVM's classpath with absolute entries, for a child that runs the same code in another directory. */
+    public static List<Path> thisClasspath() {
+        List<Path> entries = new java.util.ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            if (!entry.isBlank()) {
+                entries.add(java.nio.file.Paths.get(entry).toAbsolutePath());
+            }
+        }
+        return entries;
+    }
+
     public long pid() {
         return process.pid();
     }

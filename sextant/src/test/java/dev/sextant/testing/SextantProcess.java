@@ -1,12 +1,9 @@
 package dev.sextant.testing;
 
 import dev.sextant.testkit.ChildJvm;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -27,20 +24,9 @@ public final class SextantProcess {
     }
 
     public static ChildJvm start(Path config, Path log) {
-        return ChildJvm.start("sextant", List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"), classpath(),
+        return ChildJvm.start("sextant", List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"), ChildJvm.thisClasspath(),
                 "dev.sextant.cli.SextantCommand", List.of("run", "-c", config.toString()), log,
                 Map.of("SEXTANT_KAFKA_LOG_LEVEL", "WARN"));
-    }
-
-    /** This JVM's classpath with absolute entries (the child runs in another directory). */
-    private static List<Path> classpath() {
-        List<Path> entries = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (!entry.isBlank()) {
-                entries.add(Paths.get(entry).toAbsolutePath());
-            }
-        }
-        return entries;
     }
 
     public static void deleteRecursively(Path path) throws IOException {

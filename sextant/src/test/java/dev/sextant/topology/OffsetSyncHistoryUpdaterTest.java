@@ -11,13 +11,11 @@ import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.OffsetSyncTranslator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -37,9 +35,7 @@ class OffsetSyncHistoryUpdaterTest {
     private final MockProcessorContext<Void, Void> context = new MockProcessorContext<>();
     private final NewestSyncs newest = new NewestSyncs();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final SyncSettings settings = new SyncSettings("app", "source", new DefaultReplicationPolicy(), false,
-            "mm2-offset-syncs.destination.internal", g -> true, t -> true, true, true, 250, 60_000, 300_000, true,
-            "sextant.conflicts", "test:8080", Clock.systemUTC());
+    private final SyncSettings settings = TestSettings.settings();
 
     private OffsetSyncHistoryUpdater updater() {
         return new OffsetSyncHistoryUpdater(newest, settings,

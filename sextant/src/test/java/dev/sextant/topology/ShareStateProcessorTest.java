@@ -6,11 +6,9 @@ import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.InMemoryStores;
 import dev.sextant.testing.CoordinatorRecords;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.util.List;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -20,9 +18,7 @@ import org.junit.jupiter.api.Test;
 class ShareStateProcessorTest {
 
     private static final Uuid ORDERS = Uuid.randomUuid();
-    private final SyncSettings settings = new SyncSettings("app", "source", new DefaultReplicationPolicy(), false,
-            "mm2-offset-syncs.destination.internal", g -> true, t -> true, true, true, 250, 60_000, 300_000, true,
-            "sextant.conflicts", "test:8080", Clock.systemUTC());
+    private final SyncSettings settings = TestSettings.settings();
     private final SextantMetrics metrics = new SextantMetrics(new SimpleMeterRegistry());
     private final KeyValueStore<Bytes, byte[]> states = InMemoryStores.bytesStore(ShareStateProcessor.STORE);
 

@@ -8,7 +8,6 @@ import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -17,7 +16,6 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
 import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.errors.ProductionExceptionHandler;
@@ -28,9 +26,7 @@ import org.junit.jupiter.api.Test;
 class StreamsErrorHandlersTest {
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final SyncSettings settings = new SyncSettings("app", "source", new DefaultReplicationPolicy(), false,
-            "mm2-offset-syncs.destination.internal", g -> true, t -> true, true, true, 250, 60_000, 300_000, true,
-            "sextant.conflicts", "test:8080", Clock.systemUTC());
+    private final SyncSettings settings = TestSettings.settings();
     private final Map<String, Object> configs = StreamsErrorHandlers.configs(settings, new SextantMetrics(registry));
 
     private static ErrorHandlerContext at(String topic) {
