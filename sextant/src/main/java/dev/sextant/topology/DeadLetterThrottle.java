@@ -12,6 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 final class DeadLetterThrottle {
 
     static final long INTERVAL_MS = 60_000;
+    /** Kinds remembered at most: whoever floods the input with ever new kinds (topic names) cannot grow the heap. */
+    static final int MAX_KINDS = 10_000;
 
     private record Window(long startedAt, long suppressed) {
     }
@@ -23,6 +25,9 @@ final class DeadLetterThrottle {
      *     counted); otherwise what to add to the record's detail ({@code ""}, or how many were left out since when)
      */
     Optional<String> admit(String kind, long now) {
+        if (windows.size() >= MAX_KINDS) {
+            windows.clear(); // forgetting only costs an extra dead-letter record per kind
+        }
         Window[] previous = {null};
         boolean[] write = {false};
         windows.compute(kind, (k, w) -> {

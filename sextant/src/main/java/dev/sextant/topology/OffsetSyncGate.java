@@ -161,6 +161,8 @@ final class OffsetSyncGate {
                 it.remove();
             }
         }
+        // ends of partitions that do not exist only served to refuse their syncs: not kept (anyone can name any)
+        ends.values().removeIf(e -> e.sourceEnd() < 0 || e.destinationEnd() < 0);
         fetchIfIdle(decision);
     }
 
