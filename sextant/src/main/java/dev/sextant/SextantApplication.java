@@ -127,10 +127,39 @@ public final class SextantApplication implements AutoCloseable {
                 config.syncIntervalMs(),
                 config.pendingTimeoutMs(),
                 config.offsetSyncsPruneIntervalMs(),
+                writeLeaseMs(config),
                 config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE,
                 config.dlqTopic(),
                 instance,
                 clock);
+    }
+
+    /**
+     * The write lease: the stream consumer's session timeout less one heartbeat interval and a second of margin. An
+     * instance that stops heartbeating keeps its tasks at least that long after its last heartbeat, which was at most
+     * one interval before it planned a write; so a write sent within the lease is sent before another instance can
+     * own the group.
+     */
+    static long writeLeaseMs(SextantConfig config) {
+        Map<String, Object> streams = new HashMap<>(config.sourceClientConfig());
+        streams.putAll(config.streamsOverrides());
+        long session = consumerSetting(streams, ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 45_000);
+        long heartbeat = consumerSetting(streams, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
+        return Math.max(1_000, session - heartbeat - 1_000);
+    }
+
+    private static long consumerSetting(Map<String, Object> streams, String key, long defaultValue) {
+        for (String name : List.of(StreamsConfig.mainConsumerPrefix(key), StreamsConfig.consumerPrefix(key), key)) {
+            Object value = streams.get(name);
+            if (value != null) {
+                try {
+                    return Long.parseLong(value.toString().trim());
+                } catch (NumberFormatException e) {
+                    return defaultValue; // Kafka Streams itself rejects it at start, naming the key
+                }
+            }
+        }
+        return defaultValue;
     }
 
     public SyncSettings settings() {

@@ -17,7 +17,7 @@ import java.util.Set;
  * same port even if the kernel would offer it again right after it was released. Another process can still take a
  * released port before the broker binds it; {@link LocalKafkaBroker} retries with new ports in that case.
  */
-final class FreePorts {
+public final class FreePorts {
 
     /** 127.0.0.1 literally: the brokers listen there, and getLoopbackAddress() may prefer ::1. */
     static final InetAddress LOOPBACK = ipv4Loopback();
@@ -36,7 +36,7 @@ final class FreePorts {
     }
 
     /** {@code count} distinct free ports, none handed out before by this JVM. */
-    static synchronized List<Integer> pick(int count) {
+    public static synchronized List<Integer> pick(int count) {
         if (count < 1) {
             throw new IllegalArgumentException("count must be positive: " + count);
         }

@@ -38,10 +38,10 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>Invariants: it never writes an offset over one Sextant did not write, nor over one that carries a newer source
- * commit ({@link OffsetOwnership.Mark}: a stale instance or a replayed commit never moves a group backwards); everything
- * runs on Admin futures, the
- * caller's thread never blocks; every plan gets exactly one {@link GroupOutcome}, also when the destination cannot
- * be reached ({@code retry}), so no position is dropped.
+ * commit ({@link OffsetOwnership.Mark}), as far as the read just before the write shows; it sends offsets only under
+ * a valid {@link WriteLease}, so a task that was revoked or frozen meanwhile does not write what it read before. Everything
+ * runs on Admin futures, the caller's thread never blocks; every plan gets exactly one {@link GroupOutcome}, also
+ * when the destination cannot be reached ({@code retry}), so no position is dropped.
  */
 public final class ConsumerGroupApplier implements GroupApplier {
 
@@ -58,7 +58,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
     }
 
     @Override
-    public void apply(Map<String, List<PlannedPartition>> plans, Consumer<GroupOutcome> done) {
+    public void apply(Map<String, List<PlannedPartition>> plans, WriteLease lease, Consumer<GroupOutcome> done) {
         Map<String, Set<TopicPartition>> wanted = new HashMap<>();
         plans.forEach((group, parts) -> wanted.put(group,
                 parts.stream().map(PlannedPartition::destination).collect(Collectors.toSet())));
@@ -70,13 +70,13 @@ public final class ConsumerGroupApplier implements GroupApplier {
             return;
         }
         plans.forEach((group, parts) -> current.get(group)
-                .thenCompose(existing -> write(group, parts, existing))
+                .thenCompose(existing -> write(group, parts, existing, lease))
                 .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
                 .thenAccept(done));
     }
 
     private CompletableFuture<GroupOutcome> write(String group, List<PlannedPartition> parts,
-                                                  Map<TopicPartition, OffsetAndMetadata> existing) {
+                                                  Map<TopicPartition, OffsetAndMetadata> existing, WriteLease lease) {
         Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
         Map<TopicPartition, OffsetAndMetadata> writes = new HashMap<>();
         Map<TopicPartition, PositionKey> keys = new HashMap<>();
@@ -115,6 +115,12 @@ public final class ConsumerGroupApplier implements GroupApplier {
         if (writes.isEmpty()) {
             return CompletableFuture.completedFuture(new GroupOutcome(group, null, false, null, outcomes));
         }
+        if (!lease.valid()) {
+            // what was just read may already be older than what the group's new owner wrote
+            log.info("Not writing group {}: its write lease ran out (the task was revoked, or this instance was held up"
+                    + " long enough for another one to own it); retried if the task is still this instance's", group);
+            return CompletableFuture.completedFuture(GroupOutcome.cancelled(group));
+        }
         return client.alterConsumerGroupOffsets(group, writes).thenApply(errors -> {
             errors.forEach((tp, err) -> {
                 PositionKey key = keys.get(tp);
@@ -129,6 +135,33 @@ public final class ConsumerGroupApplier implements GroupApplier {
             });
             return new GroupOutcome(group, null, false, null, outcomes);
         });
+    }
+
+    @Override
+    public CompletableFuture<List<PositionKey>> overwritten(Map<String, List<PlannedPartition>> applied) {
+        Map<String, Set<TopicPartition>> wanted = new HashMap<>();
+        applied.forEach((group, parts) -> wanted.put(group,
+                parts.stream().map(PlannedPartition::destination).collect(Collectors.toSet())));
+        Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> current;
+        try {
+            current = client.consumerGroupOffsets(wanted);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        List<PositionKey> older = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        CompletableFuture<?>[] each = applied.entrySet().stream().map(e -> current.get(e.getKey())
+                .thenAccept(existing -> e.getValue().forEach(part -> {
+                    OffsetAndMetadata now = existing.get(part.destination());
+                    boolean olderMark = now != null && ownership.mark(now.metadata())
+                            .map(m -> m.commitTimestamp() >= 0 && m.commitTimestamp() < part.commitTimestamp())
+                            .orElse(false);
+                    if (olderMark) {
+                        older.add(part.key());
+                    }
+                }))
+                .exceptionally(err -> null)) // a group that cannot be read now is looked at next time
+                .toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(each).thenApply(v -> List.copyOf(older));
     }
 
     /** True when the destination's offset carries a source commit newer than the planned one. */

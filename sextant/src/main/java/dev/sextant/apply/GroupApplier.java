@@ -1,12 +1,31 @@
 package dev.sextant.apply;
 
+import dev.sextant.state.PositionKey;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
 /** One phase of the apply: writes positions of one group type on the destination, asynchronously. */
 public interface GroupApplier {
 
-    /** Applies every plan; {@code done} is called exactly once per group, on an Admin thread. */
-    void apply(Map<String, List<PlannedPartition>> plans, Consumer<GroupOutcome> done);
+    /**
+     * Applies every plan; {@code done} is called exactly once per group, on an Admin thread. Offsets are sent only
+     * while {@code lease} is valid; a group whose lease ran out before its write was sent gets a retry outcome.
+     */
+    void apply(Map<String, List<PlannedPartition>> plans, WriteLease lease, Consumer<GroupOutcome> done);
+
+    /** Applies every plan under a lease that never runs out. */
+    default void apply(Map<String, List<PlannedPartition>> plans, Consumer<GroupOutcome> done) {
+        apply(plans, WriteLease.ALWAYS, done);
+    }
+
+    /**
+     * Of the given partitions, each holding an applied commit, those whose destination offset now carries an older
+     * source commit than that one: a late write of an older commit (from an instance that owned the group before)
+     * landed over it. A phase whose offsets carry no mark cannot tell, and answers none.
+     */
+    default CompletableFuture<List<PositionKey>> overwritten(Map<String, List<PlannedPartition>> applied) {
+        return CompletableFuture.completedFuture(List.of());
+    }
 }

@@ -32,6 +32,14 @@ public record GroupOutcome(String group, Reason reason, boolean retry, String de
     }
 
     /**
+     * The write was not sent: its lease ran out ({@link WriteLease}). Retried from a new plan if the task still owns
+     * the group.
+     */
+    static GroupOutcome cancelled(String group) {
+        return new GroupOutcome(group, null, true, "write lease expired before the offsets were sent", Map.of());
+    }
+
+    /**
      * @param written true when this apply wrote the offset (false when the destination already held it)
      */
     public record PartitionOutcome(PositionStatus status, long destinationOffset, boolean written) {

@@ -36,8 +36,12 @@ public final class ShareGroupApplier implements GroupApplier {
     }
 
     @Override
-    public void apply(Map<String, List<PlannedPartition>> plans, Consumer<GroupOutcome> done) {
+    public void apply(Map<String, List<PlannedPartition>> plans, WriteLease lease, Consumer<GroupOutcome> done) {
         plans.forEach((group, parts) -> {
+            if (!lease.valid()) {
+                done.accept(GroupOutcome.cancelled(group));
+                return;
+            }
             Map<TopicPartition, Long> offsets = new HashMap<>();
             Map<TopicPartition, PlannedPartition> byPartition = new HashMap<>();
             parts.forEach(p -> {

@@ -60,6 +60,14 @@ public final class SextantMetrics {
         counter("sextant.offset.syncs.rejected").increment();
     }
 
+    /**
+     * The destination held an older commit than one Sextant had applied (a late write of the instance that owned the
+     * group before a rebalance), and the newer one is written again.
+     */
+    public void staleWriteRepaired() {
+        counter("sextant.stale.writes.repaired").increment();
+    }
+
     public void undecodable(String topic) {
         counter("sextant.records.undecodable", "topic", topic).increment();
     }

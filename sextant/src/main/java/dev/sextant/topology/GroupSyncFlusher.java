@@ -3,6 +3,7 @@ package dev.sextant.topology;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.PlannedPartition;
+import dev.sextant.apply.WriteLease;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.metrics.SextantMetrics;
@@ -18,6 +19,8 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One task's flush, run every {@code sync.interval.ms} on the stream thread:
@@ -36,6 +39,8 @@ import java.util.function.Consumer;
  * never one as the other.
  */
 final class GroupSyncFlusher {
+
+    private static final Logger log = LoggerFactory.getLogger(GroupSyncFlusher.class);
 
     static final int MAX_GROUPS_PER_FLUSH = 2_000;
     /** Writes in flight per task at most: a destination that does not answer must not collect every group's write. */
@@ -63,6 +68,9 @@ final class GroupSyncFlusher {
     private final WriteSettler settler;
     private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
     private final OldestPending oldestPending;
+    private final TakeoverAudit audit;
+    /** Set when the task is closed, read by Admin threads before they send a write this task planned. */
+    private volatile boolean closed;
     private long nextImprovementCheck;
     private long nextOldestCheck;
 
@@ -80,6 +88,7 @@ final class GroupSyncFlusher {
         GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics, deadLetters);
         this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, pending, reasons);
         this.settler = new WriteSettler(positions, groups, bounded, pending, reasons, metrics);
+        this.audit = new TakeoverAudit(settings.clock().millis());
     }
 
     /** The group's kind as recorded; a group seen only through its offset commits is a consumer group. */
@@ -118,6 +127,7 @@ final class GroupSyncFlusher {
 
     /** The task is closed (revoked, or the instance stops): its positions are no longer this instance's to write. */
     void close() {
+        closed = true; // writes planned but not sent yet are not sent
         oldestPending.remove(this);
     }
 
@@ -137,6 +147,9 @@ final class GroupSyncFlusher {
             settler.settle(outcome, now);
         }
         pending.unpark(now);
+        for (PositionKey key : audit.overwritten()) {
+            rewrite(key, now);
+        }
         if (now >= nextOldestCheck) {
             oldestPending.update(this, oldestPendingCommit());
             nextOldestCheck = now + OLDEST_PENDING_CHECK_MS;
@@ -147,6 +160,10 @@ final class GroupSyncFlusher {
         if (now >= nextImprovementCheck) {
             bounded.improvable().forEach(pending::mark);
             nextImprovementCheck = now + IMPROVEMENT_CHECK_MS;
+        }
+        if (audit.due(now) && settings.syncConsumerGroups()) {
+            audit.read(now, positions::forEachStored, pending::inFlight, group -> kindOf(groups, group),
+                    settings::destinationTopic, runtime.consumerApplier());
         }
         Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
         Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
@@ -167,14 +184,38 @@ final class GroupSyncFlusher {
                 pending.startFlight(group, plan);
             }
         }
+        WriteLease lease = lease(now);
         if (!consumerPlans.isEmpty()) {
             metrics.adminRequest("listConsumerGroupOffsets");
             metrics.adminRequest("alterConsumerGroupOffsets", consumerPlans.size());
-            runtime.consumerApplier().apply(consumerPlans, outcomes::add);
+            runtime.consumerApplier().apply(consumerPlans, lease, outcomes::add);
         }
         if (!sharePlans.isEmpty()) {
             metrics.adminRequest("alterShareGroupOffsets", sharePlans.size());
-            runtime.shareApplier().apply(sharePlans, outcomes::add);
+            runtime.shareApplier().apply(sharePlans, lease, outcomes::add);
         }
+    }
+
+    /** Valid while this task is open and no longer than the write lease after {@code plannedAt}. */
+    private WriteLease lease(long plannedAt) {
+        long leaseMs = settings.writeLeaseMs();
+        return () -> !closed && settings.clock().millis() - plannedAt <= leaseMs;
+    }
+
+    /**
+     * The destination holds an older commit than the one applied for the partition (found by the takeover audit):
+     * unless a newer commit is on its way anyway, the partition is written again.
+     */
+    private void rewrite(PositionKey key, long now) {
+        PartitionPosition pos = positions.get(key);
+        if (pos == null || pos.needsApply() || pos.status() != PositionStatus.APPLIED) {
+            return;
+        }
+        log.warn("The destination holds an older commit than the one Sextant applied for group {} partition {}-{}"
+                + " (a late write of the instance that owned it before); writing it again", key.group(), key.topic(),
+                key.partition());
+        metrics.staleWriteRepaired();
+        positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
+        pending.mark(key, pos.commitTimestamp());
     }
 }

@@ -89,6 +89,11 @@ final class IndexedPositions {
         });
     }
 
+    /** Hands every stored position to {@code action}, without touching the index. */
+    void forEachStored(BiConsumer<PositionKey, PartitionPosition> action) {
+        store.forEach(action);
+    }
+
     private void unindex(PositionKey key) {
         Map<PositionKey, PartitionPosition> ofGroup = problems.get(key.group());
         if (ofGroup != null && ofGroup.remove(key) != null && ofGroup.isEmpty()) {

@@ -122,6 +122,10 @@ final class PendingGroups {
         since.forEach(action);
     }
 
+    boolean inFlight(String group) {
+        return inFlight.containsKey(group);
+    }
+
     int inFlightCount() {
         return inFlight.size();
     }

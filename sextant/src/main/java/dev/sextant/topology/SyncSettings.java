@@ -12,6 +12,8 @@ import org.apache.kafka.connect.mirror.ReplicationPolicy;
  * @param includeGroup        the group filter, the application's own id already excluded
  * @param includeTopic        the topic filter (source topic names)
  * @param pruneIntervalMs     how often the offset-sync history is pruned
+ * @param writeLeaseMs        how long after it was planned a write may still be sent ({@link dev.sextant.apply.WriteLease}):
+ *                            less than the time the source's coordinator gives a silent instance before its tasks move
  * @param instance            how dead-letter records name this instance
  */
 public record SyncSettings(
@@ -27,6 +29,7 @@ public record SyncSettings(
         long syncIntervalMs,
         long pendingTimeoutMs,
         long pruneIntervalMs,
+        long writeLeaseMs,
         boolean followRewinds,
         String dlqTopic,
         String instance,

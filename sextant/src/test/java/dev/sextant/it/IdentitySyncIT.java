@@ -11,7 +11,8 @@ import dev.sextant.testkit.LocalClustersExtension;
 import java.time.Duration;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -22,36 +23,46 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LocalClustersExtension.class)
 class IdentitySyncIT {
 
-    @Test
-    void destinationCommittedEqualsSourceCommitted(LocalClusters clusters) {
-        clusters.createTopic(clusters.source(), "ledger", 2);
-        clusters.createTopic(clusters.destination(), "ledger", 2);
-        Clients.produceNumbered(clusters.source(), "ledger", 2, 500);
-        Clients.produceNumbered(clusters.destination(), "ledger", 2, 500);
+    /**
+     * Under either processing guarantee: {@code exactly_once_v2} makes Kafka Streams' own writes transactional (the
+     * destination writes are Admin calls either way; see docs/reliability.md).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"at_least_once", "exactly_once_v2"})
+    void destinationCommittedEqualsSourceCommitted(String guarantee, LocalClusters clusters) {
+        String topic = "ledger-" + guarantee.replace('_', '-');
+        String app = "sextant-it-identity-" + guarantee.replace('_', '-');
+        String reader = topic + "-reader";
+        String shipping = topic + "-shipping";
+        clusters.createTopic(clusters.source(), topic, 2);
+        clusters.createTopic(clusters.destination(), topic, 2);
+        Clients.produceNumbered(clusters.source(), topic, 2, 500);
+        Clients.produceNumbered(clusters.destination(), topic, 2, 500);
 
-        try (SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-identity", Map.of(
-                "translation", "identity", "replication.policy", "identity", "groups.include", "ledger-.*"))) {
+        try (SextantInstance sextant = SextantInstance.start(clusters, app, Map.of(
+                "translation", "identity", "replication.policy", "identity", "groups.include", "ledger-.*",
+                "streams.processing.guarantee", guarantee))) {
             Map<Integer, Long> committed = Map.of(0, 123L, 1, 321L);
-            Clients.commit(clusters.source(), "ledger-reader", "ledger", committed);
+            Clients.commit(clusters.source(), reader, topic, committed);
 
-            Map<Integer, OffsetAndMetadata> synced = Await.value(Duration.ofSeconds(30), "ledger-reader synced", () -> {
+            Map<Integer, OffsetAndMetadata> synced = Await.value(Duration.ofSeconds(30), reader + " synced", () -> {
                 Map<Integer, OffsetAndMetadata> offsets = Clients.committed(clusters, clusters.destination(),
-                        "ledger-reader", "ledger");
+                        reader, topic);
                 return offsets.size() == 2 ? offsets : null;
             });
             committed.forEach((p, o) -> assertEquals(o, synced.get(p).offset(), "partition " + p));
-            assertTrue(synced.get(0).metadata().startsWith("sextant/sextant-it-identity"));
+            assertTrue(synced.get(0).metadata().startsWith("sextant/" + app));
 
             // a share group: destination start offset == the effective source start offset
-            Clients.shareFromEarliest(clusters, clusters.source(), "ledger-shipping");
-            Map<Integer, java.util.SortedSet<Long>> acked = Clients.consumeShare(clusters.source(), "ledger-shipping",
-                    "ledger", 300);
+            Clients.shareFromEarliest(clusters, clusters.source(), shipping);
+            Map<Integer, java.util.SortedSet<Long>> acked = Clients.consumeShare(clusters.source(), shipping,
+                    topic, 300);
             Map<Integer, Long> effective = new java.util.HashMap<>();
             acked.forEach((p, offsets) -> effective.put(p, Clients.contiguousPrefix(offsets)));
             Map<Integer, Long> lastSeen = new java.util.HashMap<>();
-            Await.until(Duration.ofSeconds(45), "ledger-shipping synced " + effective + ", seen " + lastSeen, () -> {
+            Await.until(Duration.ofSeconds(45), shipping + " synced " + effective + ", seen " + lastSeen, () -> {
                 lastSeen.clear();
-                lastSeen.putAll(Clients.shareStartOffsets(clusters, clusters.destination(), "ledger-shipping", "ledger"));
+                lastSeen.putAll(Clients.shareStartOffsets(clusters, clusters.destination(), shipping, topic));
                 return effective.entrySet().stream().allMatch(e -> e.getValue().equals(lastSeen.get(e.getKey())));
             });
         }

@@ -8,10 +8,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
- * Reads where the committer's groups stand on the destination every 100 ms and remembers every offset that moved
+ * Reads where a set of groups stands on the destination every 100 ms and remembers every offset that moved
  * backwards between two samples, and how many moved forwards (to tell that something is being written).
  */
 public final class BackwardsSampler implements AutoCloseable {
@@ -22,7 +23,12 @@ public final class BackwardsSampler implements AutoCloseable {
     private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
 
     public BackwardsSampler(GroupCommitter committer, Admin destination) {
-        sampler.scheduleWithFixedDelay(() -> committer.offsetsOn(destination).forEach((group, offset) -> {
+        this(() -> committer.offsetsOn(destination));
+    }
+
+    /** @param read where each group stands now (one offset per group) */
+    public BackwardsSampler(Supplier<Map<String, Long>> read) {
+        sampler.scheduleWithFixedDelay(() -> read.get().forEach((group, offset) -> {
             Long before = lastSeen.put(group, offset);
             if (before != null && offset < before) {
                 synchronized (backwards) {

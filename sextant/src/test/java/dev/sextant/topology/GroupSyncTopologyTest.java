@@ -111,7 +111,7 @@ class GroupSyncTopologyTest {
         SyncSettings settings = new SyncSettings(APP, "source", new DefaultReplicationPolicy(), identity, SYNCS,
                 g -> !Pattern.matches("__.*|connect-.*|console-consumer-.*|" + APP, g),
                 t -> !Pattern.matches(".*[-.]internal|.*\\.replica|__.*", t),
-                true, true, INTERVAL, PENDING_TIMEOUT, PRUNE_INTERVAL, followRewinds, "sextant.conflicts", "test:8080",
+                true, true, INTERVAL, PENDING_TIMEOUT, PRUNE_INTERVAL, 30_000, followRewinds, "sextant.conflicts", "test:8080",
                 clock);
         view = new DestinationView(destination);
         view.refreshNow();
@@ -373,6 +373,62 @@ class GroupSyncTopologyTest {
 
         assertEquals(5L, destination.committed("billing", "source.orders", 0));
         assertEquals(Reason.DESTINATION_DIVERGED, deadLetters.readValue().reason());
+    }
+
+    @Test
+    void aLateWriteOfAnOlderCommitAfterATakeoverIsOverwrittenWithTheNewerOne() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        commit("billing", "orders", 0, 300);
+        long olderCommit = clock.millis();
+        tick(1_000);
+        commit("billing", "orders", 0, 500);
+        flush();
+        assertEquals(500L, destination.committed("billing", "source.orders", 0));
+
+        // the instance that owned the task before: its write of the older commit reaches the broker now
+        destination.offsets.get("billing").put(new org.apache.kafka.common.TopicPartition("source.orders", 0),
+                new org.apache.kafka.clients.consumer.OffsetAndMetadata(300,
+                        new OffsetOwnership(APP).metadataFor(olderCommit, 300)));
+        tick(TakeoverAudit.INTERVAL_MS);
+        flush();
+
+        assertEquals(500L, destination.committed("billing", "source.orders", 0), "the newer commit written again");
+        assertTrue(destination.metadata("billing", "source.orders", 0).endsWith(" src=500"));
+        assertEquals(PositionStatus.APPLIED, position("billing", "orders", 0).status());
+        assertEquals(1.0, registry.get("sextant.stale.writes.repaired").counter().count());
+        assertTrue(deadLetters.isEmpty());
+    }
+
+    @Test
+    void theTakeoverAuditLeavesForeignAndNewerOffsetsAloneAndEndsAfterItsWindow() {
+        start(true, true);
+        destination.topic("source.orders", 2);
+        commit("billing", "orders", 0, 300);
+        commit("billing", "orders", 1, 300);
+        flush();
+        var p0 = new org.apache.kafka.common.TopicPartition("source.orders", 0);
+        var p1 = new org.apache.kafka.common.TopicPartition("source.orders", 1);
+        // a newer Sextant commit (this instance has not read it yet) and a consumer's own commit
+        destination.offsets.get("billing").put(p0, new org.apache.kafka.clients.consumer.OffsetAndMetadata(400,
+                new OffsetOwnership(APP).metadataFor(clock.millis() + 10_000, 400)));
+        destination.offsets.get("billing").put(p1, new org.apache.kafka.clients.consumer.OffsetAndMetadata(350, ""));
+        int writes = destination.alterCalls.get();
+        tick(TakeoverAudit.INTERVAL_MS);
+        flush();
+        assertEquals(writes, destination.alterCalls.get(), "nothing to repair");
+        assertEquals(400L, destination.committed("billing", "source.orders", 0));
+        assertEquals(350L, destination.committed("billing", "source.orders", 1));
+
+        // past the window, an older mark is left for the next commit to replace
+        tick(TakeoverAudit.WINDOW_MS);
+        destination.offsets.get("billing").put(p0, new org.apache.kafka.clients.consumer.OffsetAndMetadata(100,
+                new OffsetOwnership(APP).metadataFor(0, 100)));
+        int reads = destination.listOffsetCalls.get();
+        tick(TakeoverAudit.INTERVAL_MS);
+        flush();
+        assertEquals(reads, destination.listOffsetCalls.get(), "no audit reads after the window");
+        assertEquals(100L, destination.committed("billing", "source.orders", 0));
     }
 
     @Test

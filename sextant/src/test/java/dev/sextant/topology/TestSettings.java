@@ -11,7 +11,7 @@ final class TestSettings {
 
     static SyncSettings settings() {
         return new SyncSettings("app", "source", new DefaultReplicationPolicy(), false,
-                "mm2-offset-syncs.destination.internal", g -> true, t -> true, true, true, 250, 60_000, 300_000, true,
+                "mm2-offset-syncs.destination.internal", g -> true, t -> true, true, true, 250, 60_000, 300_000, 30_000, true,
                 "sextant.conflicts", "test:8080", Clock.systemUTC());
     }
 }

@@ -1,0 +1,67 @@
+package dev.sextant.apply;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sextant.state.PositionKey;
+import dev.sextant.testing.InMemoryDestination;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+class ConsumerGroupApplierTest {
+
+    private static final OffsetOwnership OWNERSHIP = new OffsetOwnership("app");
+    private static final TopicPartition P0 = new TopicPartition("source.orders", 0);
+    private static final TopicPartition P1 = new TopicPartition("source.orders", 1);
+
+    private final InMemoryDestination destination = new InMemoryDestination();
+    private final ConsumerGroupApplier applier = new ConsumerGroupApplier(destination, OWNERSHIP, true);
+
+    private static PlannedPartition planned(int partition, long sourceOffset, long commitTime) {
+        return new PlannedPartition(new PositionKey("billing", "orders", partition),
+                new TopicPartition("source.orders", partition), sourceOffset, commitTime, sourceOffset);
+    }
+
+    @Test
+    void aWriteWhoseLeaseRanOutIsNotSent() throws Exception {
+        destination.topic("source.orders", 2);
+        // the task was revoked, or froze past its lease, while the destination's offsets were being read
+        WriteLease lease = () -> false;
+        CompletableFuture<GroupOutcome> outcome = new CompletableFuture<>();
+        applier.apply(Map.of("billing", List.of(planned(0, 100, 1_000))), lease, outcome::complete);
+
+        GroupOutcome result = outcome.get(5, TimeUnit.SECONDS);
+        assertTrue(result.retry(), "retried from a new plan, if the task still owns the group");
+        assertEquals(0, destination.alterCalls.get(), "nothing sent");
+        assertNull(destination.committed("billing", "source.orders", 0));
+
+        CompletableFuture<GroupOutcome> again = new CompletableFuture<>();
+        applier.apply(Map.of("billing", List.of(planned(0, 100, 1_000))), WriteLease.ALWAYS, again::complete);
+        assertTrue(!again.get(5, TimeUnit.SECONDS).retry());
+        assertEquals(100L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
+    void overwrittenNamesThePartitionsWhoseDestinationMarkCarriesAnOlderCommit() throws Exception {
+        destination.topic("source.orders", 2);
+        destination.offsets.put("billing", new ConcurrentHashMap<>(Map.of(
+                P0, new OffsetAndMetadata(80, OWNERSHIP.metadataFor(900, 80)), // older than applied (1,000)
+                P1, new OffsetAndMetadata(120, OWNERSHIP.metadataFor(1_100, 120))))); // newer
+        destination.offsets.put("audit", new ConcurrentHashMap<>(Map.of(
+                P0, new OffsetAndMetadata(10, "a consumer's own commit"))));
+
+        List<PositionKey> older = applier.overwritten(Map.of(
+                "billing", List.of(planned(0, 100, 1_000), planned(1, 100, 1_000)),
+                "audit", List.of(new PlannedPartition(new PositionKey("audit", "orders", 0), P0, 50, 1_000, 50))))
+                .get(5, TimeUnit.SECONDS);
+
+        assertEquals(List.of(new PositionKey("billing", "orders", 0)), older);
+    }
+}
