@@ -1,11 +1,14 @@
 package dev.sextant;
 
 import dev.sextant.apply.AdminDestinationClient;
+import dev.sextant.apply.CheckpointEmitter;
 import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationClient;
 import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.KafkaCheckpointEmitter;
 import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.ShareGroupApplier;
+import dev.sextant.config.ForeignOffsetPolicy;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
@@ -84,6 +87,7 @@ public final class SextantApplication implements AutoCloseable {
     private volatile KafkaStreams streams;
     private SourceOffsets source;
     private SourceTopicNames topicNames;
+    private CheckpointEmitter checkpoints = CheckpointEmitter.NONE;
     private KafkaStreamsMetrics streamsMetrics;
     private QueryServer query;
     private AdminSourceInputs sourceInputs;
@@ -224,11 +228,15 @@ public final class SextantApplication implements AutoCloseable {
         refresher.scheduleWithFixedDelay(view::refresh, 0, refreshMs, TimeUnit.MILLISECONDS);
 
         ConsumerGroupApplier applier = new ConsumerGroupApplier(destination,
-                new OffsetOwnership(config.applicationId()), settings.followRewinds());
+                new OffsetOwnership(config.applicationId()), settings.followRewinds(),
+                config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD);
         source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
         topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
+        if (config.emitCheckpoints()) {
+            checkpoints = new KafkaCheckpointEmitter(config.destinationClientConfig(), config.checkpointsTopic());
+        }
         Topology topology = SextantTopology.build(settings, new SyncRuntime(view, applier,
-                new ShareGroupApplier(destination), source, topicNames, metrics));
+                new ShareGroupApplier(destination), source, topicNames, metrics, checkpoints));
         log.debug("Topology:\n{}", topology.describe());
         Properties properties = streamsProperties(config, advertised);
         StreamsErrorHandlers.configs(settings, metrics).forEach((k, v) -> {
@@ -365,6 +373,7 @@ public final class SextantApplication implements AutoCloseable {
             streamsMetrics.close();
         }
         refresher.shutdownNow();
+        checkpoints.close();
         destination.close();
         if (source != null) {
             source.close();

@@ -283,10 +283,11 @@ public final class SextantClient {
      * @param bound            records a consumer resuming at {@code translatedOffset} may replay, at most
      * @param appliedOffset    the offset Sextant last wrote on the destination, {@code appliedAt} when
      * @param status           APPLIED, PENDING, GROUP_ACTIVE, ... (see the README)
+     * @param commitTimestamp  when the source commit at {@code sourceOffset} was made (epoch ms), null if unknown
      */
     public record Partition(String topic, int partition, String destinationTopic, long sourceOffset,
                             Long translatedOffset, String precision, Long bound, Long appliedOffset, Long appliedAt,
-                            String status) {
+                            String status, Long commitTimestamp) {
     }
 
     /** One group of {@code GET /v1/groups}. */

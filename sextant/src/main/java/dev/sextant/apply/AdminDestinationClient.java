@@ -208,12 +208,16 @@ public final class AdminDestinationClient implements DestinationClient {
 
     @Override
     public void close() {
+        // all at once, within 5 s: writes still queued then are given up (their positions stay pending in the
+        // changelogged store, for whichever instance owns them next)
+        List<CompletableFuture<Void>> closing = new ArrayList<>();
         for (Admin writer : writers) {
             if (writer != admin) {
-                writer.close(Duration.ofSeconds(5));
+                closing.add(CompletableFuture.runAsync(() -> writer.close(Duration.ofSeconds(5))));
             }
         }
         admin.close(Duration.ofSeconds(5));
+        closing.forEach(CompletableFuture::join);
     }
 
     static <T> CompletableFuture<T> toCompletable(KafkaFuture<T> future) {

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *   plans ──▶ listConsumerGroupOffsets (all groups, one batch) ──▶ per group:
  *               any offset not Sextant's ─────────────▶ DESTINATION_DIVERGED, nothing written
+ *                 (adopt-forward: unless the translation is at or above it: then taken over)
  *               current carries a newer source commit ─▶ SUPERSEDED, nothing written
  *               translated == current ────────────────▶ APPLIED, nothing written
  *               translated &lt; current, rewind=never ──▶ REWIND_SKIPPED
@@ -50,11 +51,22 @@ public final class ConsumerGroupApplier implements GroupApplier {
     private final DestinationClient client;
     private final OffsetOwnership ownership;
     private final boolean followRewinds;
+    private final boolean adoptForward;
 
     public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds) {
+        this(client, ownership, followRewinds, false);
+    }
+
+    /**
+     * @param adoptForward take over offsets Sextant did not write when the translation is at or above them
+     *                     ({@code sync.foreign.offsets=adopt-forward}); otherwise such a group is refused
+     */
+    public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds,
+                                boolean adoptForward) {
         this.client = client;
         this.ownership = ownership;
         this.followRewinds = followRewinds;
+        this.adoptForward = adoptForward;
     }
 
     @Override
@@ -81,12 +93,22 @@ public final class ConsumerGroupApplier implements GroupApplier {
         Map<TopicPartition, OffsetAndMetadata> writes = new HashMap<>();
         Map<TopicPartition, PositionKey> keys = new HashMap<>();
         Set<String> foreign = new HashSet<>();
+        Set<String> adopted = new HashSet<>();
         for (PlannedPartition part : parts) {
             OffsetAndMetadata now = existing.get(part.destination());
-            if (now != null && !ownership.owns(now.metadata())) {
+            boolean theirs = now != null && !ownership.owns(now.metadata());
+            if (theirs && (!adoptForward || part.translatedOffset() < now.offset())) {
                 foreign.add(part.destination() + "=" + now.offset()
-                        + (now.metadata().isEmpty() ? "" : " '" + now.metadata() + "'"));
+                        + (now.metadata().isEmpty() ? "" : " '" + now.metadata() + "'")
+                        + (adoptForward ? " (the translation " + part.translatedOffset() + " is below it)" : ""));
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.DESTINATION_DIVERGED, now.offset()));
+            } else if (theirs) {
+                // adopt-forward: the group has no members (the planner's guard, and the broker refuses the write
+                // otherwise) and the translation does not move it backwards; from now on the offset is Sextant's
+                adopted.add(part.destination() + "=" + now.offset() + " -> " + part.translatedOffset());
+                writes.put(part.destination(), new OffsetAndMetadata(part.translatedOffset(),
+                        ownership.metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound())));
+                keys.put(part.destination(), part.key());
             } else if (now != null && newer(now.metadata(), part)) {
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.SUPERSEDED, now.offset()));
             } else if (now != null && now.offset() == part.translatedOffset()) {
@@ -96,7 +118,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
             } else {
                 writes.put(part.destination(),
                         new OffsetAndMetadata(part.translatedOffset(),
-                                ownership.metadataFor(part.commitTimestamp(), part.sourceOffset())));
+                                ownership.metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound())));
                 keys.put(part.destination(), part.key());
             }
         }
@@ -111,6 +133,10 @@ public final class ConsumerGroupApplier implements GroupApplier {
             return CompletableFuture.completedFuture(new GroupOutcome(group, Reason.DESTINATION_DIVERGED, false,
                     "offsets on the destination were committed by someone other than Sextant: "
                             + String.join(", ", foreign), diverged));
+        }
+        if (!adopted.isEmpty()) {
+            log.info("Taking over group {} (sync.foreign.offsets=adopt-forward): offsets Sextant did not write, "
+                    + "moved forward to the translation: {}", group, String.join(", ", adopted));
         }
         if (writes.isEmpty()) {
             return CompletableFuture.completedFuture(new GroupOutcome(group, null, false, null, outcomes));

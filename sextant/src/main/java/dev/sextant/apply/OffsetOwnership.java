@@ -7,20 +7,28 @@ import java.util.regex.Pattern;
 /**
  * The mark Sextant leaves in the metadata of every offset it commits on the destination:
  *
- * <pre>  sextant/&lt;application.id&gt; t=&lt;source commit time, epoch ms&gt; src=&lt;source offset&gt;</pre>
+ * <pre>  sextant/&lt;application.id&gt; t=&lt;source commit time, epoch ms&gt; src=&lt;source offset&gt; b=&lt;replay bound&gt;</pre>
  *
  * It tells Sextant's own commits from a consumer's (a consumer that ran on the destination, or another tool), which
  * Sextant never overwrites; and it names the source commit the offset carries, so that a write of an older commit
- * (a stale instance after a rebalance, a commit replayed after a restore) never replaces a newer one. Marks written
- * before the commit time was added ({@code sextant/<id> src=<offset>}) are Sextant's, of an unknown time.
+ * (a stale instance after a rebalance, a commit replayed after a restore) never replaces a newer one; and, with the
+ * replay bound of its translation (records a consumer resuming there may see again; 0 is exact), it tells a failover
+ * with the source gone how exact each destination offset is. Older marks ({@code sextant/<id> src=<offset>}, then
+ * without {@code b=}) are Sextant's, of an unknown time or bound.
  */
 public final class OffsetOwnership {
 
-    /** The source commit a mark names; {@code commitTimestamp} is -1 when the mark predates it. */
-    public record Mark(long commitTimestamp, long sourceOffset) {
+    /**
+     * The source commit a mark names; {@code commitTimestamp} and {@code bound} are -1 when the mark predates them.
+     */
+    public record Mark(long commitTimestamp, long sourceOffset, long bound) {
+
+        public Mark(long commitTimestamp, long sourceOffset) {
+            this(commitTimestamp, sourceOffset, -1);
+        }
     }
 
-    private static final Pattern MARK = Pattern.compile("(?: t=(-?\\d+))? src=(-?\\d+)$");
+    private static final Pattern MARK = Pattern.compile("(?: t=(-?\\d+))? src=(-?\\d+)(?: b=(-?\\d+))?$");
 
     private final String prefix;
 
@@ -30,6 +38,12 @@ public final class OffsetOwnership {
 
     public String metadataFor(long commitTimestamp, long sourceOffset) {
         return prefix + " t=" + commitTimestamp + " src=" + sourceOffset;
+    }
+
+    /** The mark with the translation's replay bound ({@code bound} &lt; 0: unknown, left out). */
+    public String metadataFor(long commitTimestamp, long sourceOffset, long bound) {
+        return bound < 0 ? metadataFor(commitTimestamp, sourceOffset) : metadataFor(commitTimestamp, sourceOffset)
+                + " b=" + bound;
     }
 
     public boolean owns(String metadata) {
@@ -45,6 +59,7 @@ public final class OffsetOwnership {
         if (!m.matches()) {
             return Optional.empty();
         }
-        return Optional.of(new Mark(m.group(1) == null ? -1 : Long.parseLong(m.group(1)), Long.parseLong(m.group(2))));
+        return Optional.of(new Mark(m.group(1) == null ? -1 : Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
+                m.group(3) == null ? -1 : Long.parseLong(m.group(3))));
     }
 }

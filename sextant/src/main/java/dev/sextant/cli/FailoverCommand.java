@@ -1,61 +1,222 @@
 package dev.sextant.cli;
 
+import dev.sextant.client.SextantClient;
+import dev.sextant.config.HostAndPort;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.failover.DestinationFailover;
 import dev.sextant.failover.ManualFailover;
 import dev.sextant.state.PositionStatus;
 import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sextant failover --group G [--apply]}: a manual cutover that needs no running Sextant instance, only the two
- * clusters: the group's committed source offsets, translated with the offset-sync history Sextant keeps on the
- * source, and with {@code --apply} written to the destination through the sync's guards.
+ * {@code sextant failover (--group G | --groups REGEX | --all) [--apply] [--json]}: the cutover, with the source
+ * cluster gone. Reads what the destination holds for each group (offsets and the marks Sextant writes with them:
+ * precision, replay bound, age of the last sync) and, when a Sextant instance still answers, the positions it
+ * translated but did not apply yet, which {@code --apply} writes through the sync's guards. {@code --from-source}
+ * (with {@code --group}) is the cutover with the sync stopped and the source up: the source's committed offsets,
+ * translated from the history Sextant keeps there.
  */
 @Command(name = "failover", mixinStandardHelpOptions = true,
-        description = {"Manual cutover of a consumer group, with the sync stopped: translate (and --apply) its offsets.",
-                "Translates the group's committed offsets on the source for the destination, from the offset-sync "
-                + "history Sextant keeps on the source: works with no Sextant instance running. With --apply, writes "
-                + "them to the destination through the same guards as the sync: never onto a group that is active "
-                + "there, of another type, or whose offsets someone else committed.",
-                "Exit codes: 0 translated (and written with --apply), 1 refused or failed (nothing written), "
-                        + "2 bad usage or configuration."})
+        description = {"Fail groups over to the destination; works with the source cluster gone.",
+                "Reads what the destination holds for each selected group: its offsets, and from the mark Sextant "
+                + "writes with each one the precision, the replay bound and the age of the last sync. When a Sextant "
+                + "instance still answers (--url, default query.advertised of the -c file), positions it translated "
+                + "but did not write yet are shown, and written with --apply, through the same guards as the sync: "
+                + "never onto a group that is active on the destination, of another type, or whose offsets someone "
+                + "else committed. A dry run by default.",
+                "--from-source --group G: with the source up and the sync stopped, translate the group's committed "
+                + "source offsets from the offset-sync history Sextant keeps on the source instead.",
+                "Exit codes: 0 every group can be (or was) failed over cleanly, 1 some group cannot (refused, not "
+                        + "written, destination unreachable), 2 bad usage or configuration."})
 final class FailoverCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
     ConfigOption config;
 
-    @Option(names = "--group", required = true, description = "The consumer group to fail over.")
-    String group;
+    static final class Selection {
+        @Option(names = "--group", description = "One group.")
+        String group;
 
-    @Option(names = "--apply", description = "Write the translated offsets to the destination (default: only print them).")
+        @Option(names = "--groups", paramLabel = "REGEX", description = "Every group whose whole name matches.")
+        String groups;
+
+        @Option(names = "--all", description = "Every group (of those the configuration's group filters sync).")
+        boolean all;
+    }
+
+    @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+    Selection selection;
+
+    @Option(names = "--apply", description = "Write what is not on the destination yet (default: only show it).")
     boolean apply;
 
     @Option(names = "--json", description = "JSON instead of a table.")
     boolean json;
 
+    @Option(names = "--from-source", description = "Translate the source's committed offsets (needs the source "
+            + "cluster; with --group only).")
+    boolean fromSource;
+
+    @Option(names = "--url", paramLabel = "URL", description = "A Sextant instance to ask for positions not "
+            + "applied yet, http://host:port (default: query.advertised of the -c file, when its port is not 0).")
+    String url;
+
+    @Option(names = "--no-instance", description = "Do not ask a Sextant instance: only what the destination holds.")
+    boolean noInstance;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "How long the destination may take to answer (default ${DEFAULT-VALUE}).")
+    long timeoutSeconds;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** One partition of the {@code --json} output. */
+    /** One partition of the {@code --from-source --json} output. */
     record PartitionJson(String topic, int partition, long sourceOffset, String destinationTopic,
                          Long destinationOffset, String precision, Long bound, String status) {
     }
 
-    /** The {@code --json} output. */
+    /** The {@code --from-source --json} output. */
     record FailoverJson(String group, String groupType, String translation, boolean applied, String result,
                         String reason, String message, List<PartitionJson> partitions, List<String> warnings) {
     }
 
+    /** The {@code --json} output. */
+    record ReportJson(boolean applied, boolean clean, int groups, String instance, String instanceProblem,
+                      long tookMs, List<DestinationFailover.GroupState> results) {
+    }
+
     @Override
     public Integer call() {
-        if (group.isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--group must not be empty");
+        if (timeoutSeconds < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be at least 1 second");
         }
+        if (fromSource) {
+            if (selection.group == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--from-source works with --group only");
+            }
+            group = selection.group;
+            return fromSource();
+        }
+        Predicate<String> selected;
+        if (selection.group != null) {
+            if (selection.group.isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--group must not be empty");
+            }
+            selected = selection.group::equals;
+        } else if (selection.groups != null) {
+            try {
+                Pattern pattern = Pattern.compile(selection.groups);
+                selected = g -> pattern.matcher(g).matches();
+            } catch (PatternSyntaxException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--groups: not a regular expression: "
+                        + e.getDescription());
+            }
+        } else {
+            selected = g -> true;
+        }
+        SextantConfig loaded = config.load();
+        Optional<SextantClient> instance = instance(loaded);
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        boolean terminal = System.console() != null && !json;
+        DestinationFailover.Report report = new DestinationFailover(loaded, Clock.systemUTC()).run(selected, instance,
+                apply, Duration.ofSeconds(timeoutSeconds), line -> {
+                    if (terminal) {
+                        err.println("... " + line);
+                        err.flush();
+                    }
+                });
+        if (report.instanceProblem() != null) {
+            err.println("warning: " + report.instanceProblem());
+        }
+        if (json) {
+            out.println(Json.write(new ReportJson(apply, report.clean(), report.groups().size(),
+                    instance.isPresent() ? instanceUrl : null, report.instanceProblem(), report.tookMs(),
+                    report.groups())));
+        } else {
+            printReport(out, report);
+        }
+        out.flush();
+        err.flush();
+        return report.clean() ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
+    }
+
+    private String instanceUrl;
+
+    private Optional<SextantClient> instance(SextantConfig loaded) {
+        if (noInstance) {
+            return Optional.empty();
+        }
+        String target = url;
+        if (target == null) {
+            HostAndPort advertised = loaded.queryAdvertised();
+            if (advertised.port() == 0) {
+                return Optional.empty();
+            }
+            target = "http://" + advertised;
+        }
+        try {
+            instanceUrl = target;
+            // short: on the day of a failover a dead instance must not hold the command up
+            return Optional.of(SextantClient.builder(target).deadline(Duration.ofSeconds(Math.min(5, timeoutSeconds)))
+                    .build());
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--url: " + e.getMessage()
+                    + " (expected http://host:port)");
+        }
+    }
+
+    private static void printReport(PrintWriter out, DestinationFailover.Report report) {
+        String format = "  %-40s %12s  %-9s %7s %10s  %s%n";
+        for (DestinationFailover.GroupState g : report.groups()) {
+            out.printf("%s (%s group, %s on the destination): %s%s%n", g.group(), g.groupType(),
+                    g.destinationState(), g.result(), g.detail() == null ? "" : ": " + g.detail());
+            if (g.partitions().isEmpty()) {
+                continue;
+            }
+            out.printf(format, "DESTINATION PARTITION", "OFFSET", "PRECISION", "BOUND", "LAST SYNC", "STATUS");
+            for (DestinationFailover.PartitionState p : g.partitions()) {
+                out.printf(format, p.topic() + "-" + p.partition(), p.offset() == null ? "-" : p.offset(),
+                        p.precision() == null ? "-" : p.precision(), p.bound() == null ? "-" : p.bound(),
+                        p.lastSyncAgeMs() == null ? "-" : age(p.lastSyncAgeMs()),
+                        p.status() + (p.pendingOffset() == null ? "" : " -> " + p.pendingOffset()));
+            }
+        }
+        long refused = report.groups().stream().filter(g -> g.result() == DestinationFailover.GroupResult.REFUSED
+                || g.result() == DestinationFailover.GroupResult.FAILED).count();
+        long pending = report.groups().stream().filter(g -> g.result() == DestinationFailover.GroupResult.PENDING)
+                .count();
+        out.printf("%d group(s) in %d ms: %d cannot be failed over cleanly%s.%n", report.groups().size(),
+                report.tookMs(), refused, pending > 0 ? "; " + pending + " have positions --apply would write" : "");
+    }
+
+    private static String age(long ms) {
+        if (ms < 60_000) {
+            return (ms / 1000) + " s ago";
+        }
+        if (ms < 3_600_000) {
+            return (ms / 60_000) + " min ago";
+        }
+        return (ms / 3_600_000) + " h ago";
+    }
+
+    private String group;
+
+    private Integer fromSource() {
         ManualFailover failover = new ManualFailover(config.load());
         ManualFailover.Plan plan = failover.plan(group);
         ManualFailover.Result result = apply ? failover.apply(plan) : null;

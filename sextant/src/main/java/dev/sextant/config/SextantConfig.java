@@ -73,7 +73,9 @@ public class SextantConfig extends AbstractConfig {
     public static final String SYNC_SHARE_GROUPS_CONFIG = "sync.share.groups";
     public static final String SYNC_INTERVAL_MS_CONFIG = "sync.interval.ms";
     public static final String SYNC_REWIND_CONFIG = "sync.rewind";
+    public static final String SYNC_FOREIGN_OFFSETS_CONFIG = "sync.foreign.offsets";
     public static final String SYNC_PENDING_TIMEOUT_MS_CONFIG = "sync.pending.timeout.ms";
+    public static final String EMIT_CHECKPOINTS_ENABLED_CONFIG = "emit.checkpoints.enabled";
     public static final String SYNC_WRITE_PARALLELISM_CONFIG = "sync.write.parallelism";
     public static final String OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG = "offset.syncs.prune.interval.ms";
     public static final String DLQ_TOPIC_CONFIG = "dlq.topic";
@@ -258,6 +260,21 @@ public class SextantConfig extends AbstractConfig {
                 "What to do when a source group moves backwards (an offset reset). 'follow-source' moves the "
                         + "destination back too, as long as the destination offset is still the one Sextant wrote; "
                         + "'never' never moves a destination offset backwards.");
+        define(def, SYNC_FOREIGN_OFFSETS_CONFIG, Type.STRING, ForeignOffsetPolicy.REFUSE.configValue(),
+                ConfigValidators.oneOf(ForeignOffsetPolicy.configValues()), Importance.MEDIUM, GROUP_SYNC, ++order,
+                "What to do with a group whose destination offsets Sextant did not write (MirrorMaker 2's group "
+                        + "sync, a consumer that ran on the destination). 'refuse' leaves the group alone and "
+                        + "dead-letters it as DESTINATION_DIVERGED. 'adopt-forward' takes it over when it has no "
+                        + "members on the destination and every new translation is at or above the offset there "
+                        + "(below it, the group stays refused): use it to switch from MirrorMaker 2's group sync. "
+                        + "The default is 'refuse' because after a failover the destination offsets are a live "
+                        + "consumer's, which no sync should move.");
+        define(def, EMIT_CHECKPOINTS_ENABLED_CONFIG, Type.BOOLEAN, false, null, Importance.LOW, GROUP_SYNC, ++order,
+                "Whether to write MirrorMaker 2 checkpoints (MirrorMaker 2's own record format and topic, "
+                        + "<source.alias>.checkpoints.internal through the replication policy, on the destination) "
+                        + "for every consumer-group position Sextant applies, so that tools calling "
+                        + "RemoteClusterUtils.translateOffsets keep working with MirrorMaker 2's checkpoints off. "
+                        + "The topic is created compacted with one partition if it does not exist.");
         define(def, SYNC_PENDING_TIMEOUT_MS_CONFIG, Type.LONG, SYNC_PENDING_TIMEOUT_MS_DEFAULT,
                 ConfigValidators.atLeast(0), Importance.LOW, GROUP_SYNC, ++order,
                 "How long, in milliseconds, a position that cannot be applied yet (topic not mirrored yet, no offset "
@@ -696,6 +713,21 @@ public class SextantConfig extends AbstractConfig {
     /** {@code sync.rewind}. */
     public RewindPolicy rewindPolicy() {
         return RewindPolicy.fromConfigValue(getString(SYNC_REWIND_CONFIG));
+    }
+
+    /** {@code emit.checkpoints.enabled}. */
+    public boolean emitCheckpoints() {
+        return getBoolean(EMIT_CHECKPOINTS_ENABLED_CONFIG);
+    }
+
+    /** MirrorMaker 2's checkpoints topic on the destination, through the replication policy. */
+    public String checkpointsTopic() {
+        return replicationPolicy().checkpointsTopic(sourceAlias());
+    }
+
+    /** {@code sync.foreign.offsets}. */
+    public ForeignOffsetPolicy foreignOffsetPolicy() {
+        return ForeignOffsetPolicy.fromConfigValue(getString(SYNC_FOREIGN_OFFSETS_CONFIG));
     }
 
     /** {@code sync.pending.timeout.ms}. */

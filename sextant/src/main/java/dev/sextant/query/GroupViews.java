@@ -37,7 +37,8 @@ final class GroupViews {
                 translated ? Math.max(0, pos.bound()) : null,
                 pos.appliedOffset() >= 0 ? pos.appliedOffset() : null,
                 pos.appliedAt() >= 0 ? pos.appliedAt() : null,
-                pos.status().name());
+                pos.status().name(),
+                pos.commitTimestamp() >= 0 ? pos.commitTimestamp() : null);
     }
 
     static Views.GroupDetail detail(String group, GroupRecord record,

@@ -15,7 +15,14 @@ public final class Views {
     /** One partition of {@code GET /v1/groups/{group}}. */
     public record PartitionView(String topic, int partition, String destinationTopic, long sourceOffset,
                                 Long translatedOffset, String precision, Long bound, Long appliedOffset,
-                                Long appliedAt, String status) {
+                                Long appliedAt, String status, Long commitTimestamp) {
+
+        public PartitionView(String topic, int partition, String destinationTopic, long sourceOffset,
+                             Long translatedOffset, String precision, Long bound, Long appliedOffset, Long appliedAt,
+                             String status) {
+            this(topic, partition, destinationTopic, sourceOffset, translatedOffset, precision, bound, appliedOffset,
+                    appliedAt, status, null);
+        }
     }
 
     /** {@code GET /v1/groups/{group}}. */

@@ -87,7 +87,8 @@ final class GroupSyncFlusher {
         this.metrics = runtime.metrics();
         GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics, deadLetters);
         this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, pending, reasons);
-        this.settler = new WriteSettler(positions, groups, bounded, pending, reasons, metrics);
+        this.settler = new WriteSettler(positions, groups, bounded, pending, reasons, metrics,
+                runtime.checkpoints());
         this.audit = new TakeoverAudit(settings.clock().millis());
     }
 

@@ -1,5 +1,6 @@
 package dev.sextant.topology;
 
+import dev.sextant.apply.CheckpointEmitter;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.GroupApplier;
 import dev.sextant.metrics.SextantMetrics;
@@ -11,5 +12,12 @@ import dev.sextant.source.SourceTopicNames;
  * source's offsets for pruning, the meters. Tests pass in-memory ones.
  */
 public record SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
-                          SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics) {
+                          SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics,
+                          CheckpointEmitter checkpoints) {
+
+    /** Without MirrorMaker 2 checkpoints. */
+    public SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
+                       SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics) {
+        this(view, consumerApplier, shareApplier, source, topicNames, metrics, CheckpointEmitter.NONE);
+    }
 }

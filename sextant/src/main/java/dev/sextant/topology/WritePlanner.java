@@ -123,7 +123,7 @@ final class WritePlanner {
                         metrics.beyondLogEnd(type); // the mirror lags; it catches up
                     }
                     plan.add(new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()),
-                            pos.sourceOffset(), pos.commitTimestamp(), t.destinationOffset()));
+                            pos.sourceOffset(), pos.commitTimestamp(), t.destinationOffset(), Math.max(0, t.bound())));
                 }
             }
             if (!next.equals(pos)) {

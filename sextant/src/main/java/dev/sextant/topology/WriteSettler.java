@@ -1,5 +1,6 @@
 package dev.sextant.topology;
 
+import dev.sextant.apply.CheckpointEmitter;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.domain.GroupKind;
@@ -7,6 +8,7 @@ import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionStatus;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,11 +32,13 @@ final class WriteSettler {
     private final PendingGroups pending;
     private final GroupReasonReporter reasons;
     private final SextantMetrics metrics;
+    private final CheckpointEmitter checkpoints;
     /** Consecutive failed writes per group (the destination unreachable, or a transient error), while failing. */
     private final Map<String, Integer> failures = new HashMap<>();
 
     WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, PendingGroups pending,
-                 GroupReasonReporter reasons, SextantMetrics metrics) {
+                 GroupReasonReporter reasons, SextantMetrics metrics, CheckpointEmitter checkpoints) {
+        this.checkpoints = checkpoints;
         this.positions = positions;
         this.groups = groups;
         this.bounded = bounded;
@@ -76,6 +80,10 @@ final class WriteSettler {
             PartitionPosition next;
             if (result.status().settles()) {
                 next = pos.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
+                if (result.status() == PositionStatus.APPLIED && type == GroupKind.CONSUMER) {
+                    checkpoints.applied(group, planned.destination(), planned.sourceOffset(),
+                            result.destinationOffset());
+                }
                 if (result.written()) {
                     applied++;
                     metrics.syncLatency(type, now - planned.commitTimestamp());

@@ -64,4 +64,41 @@ class ConsumerGroupApplierTest {
 
         assertEquals(List.of(new PositionKey("billing", "orders", 0)), older);
     }
+
+    @Test
+    void adoptForwardTakesOverForeignOffsetsOnlyWhenTheTranslationIsAtOrAboveThem() throws Exception {
+        destination.topic("source.orders", 2);
+        ConsumerGroupApplier adopting = new ConsumerGroupApplier(destination, OWNERSHIP, true, true);
+        // MirrorMaker 2's group sync wrote these (no mark)
+        destination.offsets.put("billing", new ConcurrentHashMap<>(Map.of(
+                P0, new OffsetAndMetadata(90, ""), P1, new OffsetAndMetadata(100, ""))));
+
+        GroupOutcome below = apply(adopting, List.of(planned(0, 95, 1_000), planned(1, 99, 1_000)));
+        assertEquals(dev.sextant.domain.Reason.DESTINATION_DIVERGED, below.reason(),
+                "partition 1 would move back from 100 to 99: the whole group stays refused");
+        assertEquals(90L, destination.committed("billing", "source.orders", 0), "nothing written");
+
+        GroupOutcome forward = apply(adopting, List.of(planned(0, 95, 2_000), planned(1, 100, 2_000)));
+        assertNull(forward.reason());
+        assertEquals(95L, destination.committed("billing", "source.orders", 0));
+        assertEquals(100L, destination.committed("billing", "source.orders", 1), "equal is taken over too");
+        assertTrue(OWNERSHIP.owns(destination.metadata("billing", "source.orders", 1)), "Sextant's from now on");
+
+        destination.offsets.put("audit", new ConcurrentHashMap<>(Map.of(P0, new OffsetAndMetadata(10, ""))));
+        GroupOutcome refused = apply(applier, List.of(new PlannedPartition(new PositionKey("audit", "orders", 0),
+                P0, 50, 1_000, 50)), "audit");
+        assertEquals(dev.sextant.domain.Reason.DESTINATION_DIVERGED, refused.reason(), "refuse: the default");
+        assertEquals(10L, destination.committed("audit", "source.orders", 0));
+    }
+
+    private static GroupOutcome apply(ConsumerGroupApplier applier, List<PlannedPartition> parts) throws Exception {
+        return apply(applier, parts, "billing");
+    }
+
+    private static GroupOutcome apply(ConsumerGroupApplier applier, List<PlannedPartition> parts, String group)
+            throws Exception {
+        CompletableFuture<GroupOutcome> outcome = new CompletableFuture<>();
+        applier.apply(Map.of(group, parts), outcome::complete);
+        return outcome.get(5, TimeUnit.SECONDS);
+    }
 }

@@ -20,6 +20,17 @@ class OffsetOwnershipTest {
     }
 
     @Test
+    void aMarkCarriesTheReplayBoundOfItsTranslation() {
+        String metadata = ownership.metadataFor(1_000, 4_321, 17);
+        assertEquals("sextant/sextant-prod t=1000 src=4321 b=17", metadata);
+        assertEquals(Optional.of(new OffsetOwnership.Mark(1_000, 4_321, 17)), ownership.mark(metadata));
+        assertEquals(Optional.of(new OffsetOwnership.Mark(1_000, 4_321, -1)),
+                ownership.mark("sextant/sextant-prod t=1000 src=4321"), "a mark written before the bound was added");
+        assertEquals("sextant/sextant-prod t=1000 src=4321", ownership.metadataFor(1_000, 4_321, -1),
+                "an unknown bound is left out");
+    }
+
+    @Test
     void marksWrittenBeforeTheCommitTimeAreOwnedWithAnUnknownTime() {
         assertEquals(Optional.of(new OffsetOwnership.Mark(-1, 77)), ownership.mark("sextant/sextant-prod src=77"));
     }

@@ -51,7 +51,7 @@ class SextantConfigTest {
     @Test
     void everyKeyIsDocumented() {
         ConfigDef def = SextantConfig.configDef();
-        assertEquals(28, def.names().size());
+        assertEquals(30, def.names().size());
         for (ConfigDef.ConfigKey key : def.configKeys().values()) {
             assertFalse(key.documentation == null || key.documentation.isBlank(), key.name);
             assertTrue(key.importance != null, key.name);

@@ -160,7 +160,7 @@ class FailoverIT {
         TopicPartition mirror = new TopicPartition("source." + topic, 0);
 
         // dry run: shows the translation, writes nothing
-        Run dry = run("failover", "-c", config.toString(), "--group", group, "--json");
+        Run dry = run("failover", "-c", config.toString(), "--from-source", "--group", group, "--json");
         assertEquals(0, dry.exit(), dry.toString());
         JsonNode shown = JSON.readTree(dry.out()).get("partitions").get(0);
         assertEquals("DRY_RUN", JSON.readTree(dry.out()).get("result").asText());
@@ -175,7 +175,7 @@ class FailoverIT {
         assertTrue(destinationOffsets(clusters, group).isEmpty(), "a dry run writes nothing");
 
         // --apply: written, marked as Sextant's
-        Run applied = run("failover", "-c", config.toString(), "--group", group, "--apply");
+        Run applied = run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply");
         assertEquals(0, applied.exit(), applied.toString());
         assertTrue(applied.out().contains("Applied"), applied.out());
         OffsetAndMetadata there = destinationOffsets(clusters, group).get(mirror);
@@ -189,7 +189,7 @@ class FailoverIT {
         member.start();
         try {
             awaitDestinationState(clusters, group, GroupState.STABLE);
-            Run refused = run("failover", "-c", config.toString(), "--group", group, "--apply");
+            Run refused = run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply");
             assertEquals(1, refused.exit(), refused.toString());
             assertTrue(refused.err().contains("refused") && refused.err().contains("active on the destination"),
                     refused.err());
@@ -202,7 +202,7 @@ class FailoverIT {
 
         // someone else's commit on the destination: refused as diverged
         Clients.commit(clusters.destination(), group, "source." + topic, Map.of(0, 10L));
-        Run diverged = run("failover", "-c", config.toString(), "--group", group, "--apply", "--json");
+        Run diverged = run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply", "--json");
         assertEquals(1, diverged.exit(), diverged.toString());
         assertEquals("DESTINATION_DIVERGED", JSON.readTree(diverged.out()).get("reason").asText());
         assertEquals(10L, destinationOffsets(clusters, group).get(mirror).offset());

@@ -281,7 +281,7 @@ class QueryServerTest {
         JsonNode body = JSON.readTree(response.body());
         assertEquals(List.of("group", "groupType", "partitions"), fields(body));
         assertEquals(List.of("topic", "partition", "destinationTopic", "sourceOffset", "translatedOffset", "precision",
-                "bound", "appliedOffset", "appliedAt", "status"), fields(body.get("partitions").get(0)));
+                "bound", "appliedOffset", "appliedAt", "status", "commitTimestamp"), fields(body.get("partitions").get(0)));
         assertTrue(body.get("partitions").get(1).get("translatedOffset").isNull());
         assertEquals(1230, body.get("partitions").get(0).get("translatedOffset").asLong());
     }

@@ -394,7 +394,7 @@ class GroupSyncTopologyTest {
         flush();
 
         assertEquals(500L, destination.committed("billing", "source.orders", 0), "the newer commit written again");
-        assertTrue(destination.metadata("billing", "source.orders", 0).endsWith(" src=500"));
+        assertTrue(destination.metadata("billing", "source.orders", 0).contains(" src=500"));
         assertEquals(PositionStatus.APPLIED, position("billing", "orders", 0).status());
         assertEquals(1.0, registry.get("sextant.stale.writes.repaired").counter().count());
         assertTrue(deadLetters.isEmpty());
@@ -452,7 +452,7 @@ class GroupSyncTopologyTest {
         commit("billing", "orders", 0, 700); // newer than the mark
         flush();
         assertEquals(700L, destination.committed("billing", "source.orders", 0));
-        assertTrue(destination.metadata("billing", "source.orders", 0).endsWith(" src=700"));
+        assertTrue(destination.metadata("billing", "source.orders", 0).contains(" src=700"));
     }
 
     @Test

@@ -1,0 +1,163 @@
+package dev.sextant.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sextant.deadletter.DeadLetterReader;
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.domain.Reason;
+import dev.sextant.testing.BackwardsSampler;
+import dev.sextant.testing.DeadLetters;
+import dev.sextant.testing.SextantInstance;
+import dev.sextant.testkit.Await;
+import dev.sextant.testkit.Clients;
+import dev.sextant.testkit.LocalClusters;
+import dev.sextant.testkit.LocalMirrorMaker;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Switching from MirrorMaker 2's group sync: MirrorMaker 2 syncs the groups for a while
+ * ({@code sync.group.offsets.enabled=true}), is restarted with it off, and Sextant starts with
+ * {@code sync.foreign.offsets=adopt-forward}. Every group ends in sync, written by Sextant, with no
+ * {@code DESTINATION_DIVERGED}, and no destination offset moves backwards; a group rewound on the source meanwhile,
+ * whose translation is below what MirrorMaker 2 wrote, stays refused.
+ *
+ * <p>Clusters of its own: the shared ones' MirrorMaker 2 never syncs groups.
+ */
+class AdoptFromMirrorMakerIT {
+
+    private static final String TOPIC = "adopt-ledger";
+    private static final int GROUPS = 20;
+    private static final String REWOUND = "adopt-rewound";
+
+    @Test
+    void sextantTakesOverTheGroupsMirrorMakersGroupSyncWrote() throws Exception {
+        LocalMirrorMaker.Options withGroupSync = LocalMirrorMaker.Options.builder().topics("adopt-.*")
+                .groups("adopt-.*").emitCheckpointsEnabled(true).syncGroupOffsetsEnabled(true).build();
+        try (LocalClusters clusters = LocalClusters.builder().mirrorMaker(withGroupSync).start()) {
+            adopt(clusters);
+        }
+    }
+
+    private void adopt(LocalClusters clusters) throws Exception {
+        clusters.createTopic(clusters.source(), TOPIC, 2);
+        Clients.produceNumbered(clusters.source(), TOPIC, 2, 2_000);
+        clusters.awaitMirrored(TOPIC, Duration.ofSeconds(60));
+        String mirrored = "source." + TOPIC;
+        try (Admin source = clusters.admin(clusters.source());
+             Admin destination = clusters.admin(clusters.destination())) {
+            for (int g = 0; g < GROUPS; g++) {
+                commit(source, group(g), 500 + 37L * g, 800 + 41L * g);
+            }
+            commit(source, REWOUND, 1_500, 1_500);
+            Await.until(Duration.ofSeconds(90), "MirrorMaker 2 synced every group", () ->
+                    offsets(destination, mirrored).size() == GROUPS + 1);
+
+            // the switch: MirrorMaker 2's group sync off (it still mirrors and emits offset syncs)
+            clusters.mirrorMaker().orElseThrow().close();
+            try (LocalMirrorMaker plain = LocalMirrorMaker.start(clusters.source().bootstrapServers(),
+                    clusters.destination().bootstrapServers(), LocalMirrorMaker.Options.builder()
+                            .topics("adopt-.*").build(), null)) {
+                Map<String, Long> byMirrorMaker = firstPartition(offsets(destination, mirrored));
+                // half the groups move on; the rest stay where MirrorMaker 2 synced them; one is rewound
+                for (int g = 0; g < GROUPS; g += 2) {
+                    commit(source, group(g), 1_000 + 37L * g, 1_200 + 41L * g);
+                }
+                commit(source, REWOUND, 10, 10);
+
+                try (BackwardsSampler sampler = new BackwardsSampler(() ->
+                             firstPartition(offsets(destination, mirrored)));
+                     SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-adopt", Map.of(
+                             "groups.include", "adopt-.*", "sync.foreign.offsets", "adopt-forward"))) {
+                    Await.until(Duration.ofSeconds(60), "every group written by Sextant", () -> {
+                        Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
+                        for (int g = 0; g < GROUPS; g++) {
+                            Map<Integer, OffsetAndMetadata> parts = there.get(group(g));
+                            if (parts == null || parts.size() != 2 || !parts.values().stream().allMatch(om ->
+                                    om.metadata().startsWith("sextant/sextant-it-adopt "))) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    });
+                    DeadLetterRecord refused = DeadLetters.await(clusters, REWOUND, Reason.DESTINATION_DIVERGED,
+                            Duration.ofSeconds(30));
+                    assertTrue(refused.detail().contains("below"), refused.detail());
+                    Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
+                    assertEquals(byMirrorMaker.get(REWOUND), there.get(REWOUND).get(0).offset(),
+                            "the rewound group keeps what MirrorMaker 2 wrote");
+                    try (DeadLetterReader reader = new DeadLetterReader(clusters.source().clientProperties(),
+                            "sextant.conflicts")) {
+                        List<DeadLetterRecord> diverged = reader.readToEnd(Duration.ofSeconds(10)).stream()
+                                .filter(r -> r.reason() == Reason.DESTINATION_DIVERGED && !REWOUND.equals(r.group()))
+                                .toList();
+                        assertEquals(List.of(), diverged, "no adopted group was ever refused");
+                    }
+                    List<String> backwards = sampler.backwards();
+                    System.out.printf("adopt-forward: %d groups MirrorMaker 2 had synced taken over (%d moved on, "
+                                    + "%d at the commit MirrorMaker 2 synced); 1 rewound group refused; backwards "
+                                    + "moves seen: %d%n", GROUPS, GROUPS / 2, GROUPS / 2, backwards.size());
+                    assertEquals(List.of(), backwards);
+                }
+            }
+        }
+    }
+
+    private static String group(int g) {
+        return "adopt-g" + g;
+    }
+
+    private static void commit(Admin source, String group, long p0, long p1) throws Exception {
+        source.alterConsumerGroupOffsets(group, Map.of(
+                new TopicPartition(TOPIC, 0), new OffsetAndMetadata(p0),
+                new TopicPartition(TOPIC, 1), new OffsetAndMetadata(p1))).all().get(30, TimeUnit.SECONDS);
+    }
+
+    /** The groups' committed offsets of {@code topic} on a cluster, by partition; groups without any left out. */
+    private static Map<String, Map<Integer, OffsetAndMetadata>> offsets(Admin cluster, String topic) {
+        Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+        List<TopicPartition> partitions = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1));
+        for (int g = 0; g < GROUPS; g++) {
+            specs.put(group(g), new ListConsumerGroupOffsetsSpec().topicPartitions(partitions));
+        }
+        specs.put(REWOUND, new ListConsumerGroupOffsetsSpec().topicPartitions(partitions));
+        Map<String, Map<Integer, OffsetAndMetadata>> out = new HashMap<>();
+        try {
+            var result = cluster.listConsumerGroupOffsets(specs);
+            for (String group : specs.keySet()) {
+                Map<Integer, OffsetAndMetadata> parts = new HashMap<>();
+                result.partitionsToOffsetAndMetadata(group).get(10, TimeUnit.SECONDS).forEach((tp, om) -> {
+                    if (om != null) {
+                        parts.put(tp.partition(), om);
+                    }
+                });
+                if (!parts.isEmpty()) {
+                    out.put(group, parts);
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("reading group offsets", e);
+        }
+        return out;
+    }
+
+    private static Map<String, Long> firstPartition(Map<String, Map<Integer, OffsetAndMetadata>> offsets) {
+        Map<String, Long> out = new HashMap<>();
+        offsets.forEach((group, parts) -> {
+            OffsetAndMetadata om = parts.get(0);
+            if (om != null) {
+                out.put(group, om.offset());
+            }
+        });
+        return out;
+    }
+}

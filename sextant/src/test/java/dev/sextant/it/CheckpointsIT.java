@@ -1,0 +1,70 @@
+package dev.sextant.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.sextant.testing.SextantInstance;
+import dev.sextant.testkit.Await;
+import dev.sextant.testkit.Clients;
+import dev.sextant.testkit.LocalClusters;
+import dev.sextant.testkit.LocalClustersExtension;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.connect.mirror.RemoteClusterUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * With MirrorMaker 2's checkpoints off (the shared clusters' MirrorMaker 2 emits none) and
+ * {@code emit.checkpoints.enabled=true}, {@code RemoteClusterUtils.translateOffsets} on the destination, MirrorMaker
+ * 2's own client, returns for a group exactly the offsets Sextant applied.
+ */
+@ExtendWith(LocalClustersExtension.class)
+class CheckpointsIT {
+
+    private static final String TOPIC = "checkpointed-orders";
+
+    @Test
+    void remoteClusterUtilsReadsTheOffsetsSextantApplied(LocalClusters clusters) throws Exception {
+        clusters.createTopic(clusters.source(), TOPIC, 2);
+        Clients.produceNumbered(clusters.source(), TOPIC, 2, 1_000);
+        clusters.awaitMirrored(TOPIC, Duration.ofSeconds(60));
+        String mirrored = "source." + TOPIC;
+        try (SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-checkpoints", Map.of(
+                "groups.include", "checkpointed-.*", "emit.checkpoints.enabled", "true"))) {
+            Clients.commit(clusters.source(), "checkpointed-billing", TOPIC, Map.of(0, 437L, 1, 911L));
+            Map<Integer, Long> applied = Await.value(Duration.ofSeconds(30), "the group synced", () -> {
+                Map<Integer, OffsetAndMetadata> there = Clients.committed(clusters, clusters.destination(),
+                        "checkpointed-billing", mirrored);
+                if (there.size() != 2) {
+                    return null;
+                }
+                Map<Integer, Long> offsets = new HashMap<>();
+                there.forEach((p, om) -> offsets.put(p, om.offset()));
+                return offsets;
+            });
+
+            Map<String, Object> client = new HashMap<>(clusters.destination().clientProperties());
+            Map<Integer, Long> translated = Await.value(Duration.ofSeconds(30), "checkpoints for both partitions",
+                    () -> {
+                        try {
+                            Map<TopicPartition, OffsetAndMetadata> t = RemoteClusterUtils.translateOffsets(client,
+                                    "source", "checkpointed-billing", Duration.ofSeconds(10));
+                            Map<Integer, Long> out = new HashMap<>();
+                            t.forEach((tp, om) -> {
+                                assertEquals(mirrored, tp.topic(), "destination topic names, as MirrorMaker 2's");
+                                out.put(tp.partition(), om.offset());
+                            });
+                            return out.equals(applied) ? out : null;
+                        } catch (Exception e) {
+                            throw new IllegalStateException("translateOffsets", e);
+                        }
+                    });
+            assertEquals(applied, translated);
+            System.out.printf("checkpoints: RemoteClusterUtils.translateOffsets = %s, the offsets Sextant applied%n",
+                    translated);
+        }
+    }
+}
