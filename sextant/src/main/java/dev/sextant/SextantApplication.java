@@ -88,6 +88,8 @@ public final class SextantApplication implements AutoCloseable {
     private SourceOffsets source;
     private SourceTopicNames topicNames;
     private CheckpointEmitter checkpoints = CheckpointEmitter.NONE;
+    private final io.micrometer.core.instrument.binder.jvm.JvmGcMetrics jvmGc =
+            new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics();
     private KafkaStreamsMetrics streamsMetrics;
     private QueryServer query;
     private AdminSourceInputs sourceInputs;
@@ -98,7 +100,18 @@ public final class SextantApplication implements AutoCloseable {
         this.config = config;
         this.metrics = new SextantMetrics(registry);
         this.settings = settings(config, Clock.systemUTC());
-        this.destination = new AdminDestinationClient(config.destinationClientConfig(), config.syncWriteParallelism());
+        AdminDestinationClient admin = new AdminDestinationClient(config.destinationClientConfig(),
+                config.syncWriteParallelism());
+        admin.bindMetrics(registry);
+        this.destination = admin;
+        // what a platform team's dashboards expect next to the application's own meters
+        new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);
+        jvmGc.bindTo(registry);
+        new io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics().bindTo(registry);
+        new io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics().bindTo(registry);
+        new io.micrometer.core.instrument.binder.system.ProcessorMetrics().bindTo(registry);
+        new io.micrometer.core.instrument.binder.system.UptimeMetrics().bindTo(registry);
+        new io.micrometer.core.instrument.binder.system.FileDescriptorMetrics().bindTo(registry);
         this.view = new DestinationView(destination);
         this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sextant-destination-view");
@@ -373,6 +386,7 @@ public final class SextantApplication implements AutoCloseable {
             streamsMetrics.close();
         }
         refresher.shutdownNow();
+        jvmGc.close();
         checkpoints.close();
         destination.close();
         if (source != null) {

@@ -63,6 +63,22 @@ public final class AdminDestinationClient implements DestinationClient {
         this.writers = List.of(admin);
     }
 
+    /** Binds the Admin clients' own metrics (requests, latency, connections), tagged with their client ids. */
+    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        java.util.Set<Admin> all = new java.util.LinkedHashSet<>(writers);
+        all.add(admin);
+        for (Admin client : all) {
+            if (!(client instanceof org.apache.kafka.clients.admin.AdminClient adminClient)) {
+                continue; // a test double
+            }
+            var binder = new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(adminClient);
+            binder.bindTo(registry);
+            binders.add(binder);
+        }
+    }
+
+    private final List<AutoCloseable> binders = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private Admin writerFor(String group) {
         return writers.get(Math.floorMod(group.hashCode(), writers.size()));
     }
@@ -208,6 +224,13 @@ public final class AdminDestinationClient implements DestinationClient {
 
     @Override
     public void close() {
+        for (AutoCloseable binder : binders) {
+            try {
+                binder.close();
+            } catch (Exception e) {
+                // closing anyway
+            }
+        }
         // all at once, within 5 s: writes still queued then are given up (their positions stay pending in the
         // changelogged store, for whichever instance owns them next)
         List<CompletableFuture<Void>> closing = new ArrayList<>();

@@ -17,7 +17,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "conflicts", mixinStandardHelpOptions = true,
-        description = "Prints the dead-letter topic: positions Sextant refused to apply, and why.")
+        description = {"Prints the dead-letter topic: positions Sextant refused to apply, and why.",
+                "Exit codes: 0 ok, 1 the topic cannot be read, 2 bad usage or configuration."})
 final class ConflictsCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();

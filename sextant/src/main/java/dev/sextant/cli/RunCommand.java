@@ -9,7 +9,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Runs a Sextant instance until it is stopped (Ctrl-C or SIGTERM).")
+        description = {"Runs a Sextant instance until it is stopped (Ctrl-C or SIGTERM).",
+                "Exit codes: 0 stopped, 1 failed (Kafka Streams stopped with an error, or a required input is "
+                        + "missing), 2 bad usage or configuration."})
 final class RunCommand implements Callable<Integer> {
 
     @CommandLine.Mixin

@@ -5,7 +5,8 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-@Command(name = "version", mixinStandardHelpOptions = true, description = "Prints Sextant's version.")
+@Command(name = "version", mixinStandardHelpOptions = true, description = {"Prints Sextant's version.",
+        "Exit codes: 0."})
 final class VersionCommand implements Callable<Integer> {
 
     @CommandLine.Spec

@@ -145,16 +145,28 @@ public final class SextantMetrics {
                 .register(registry);
     }
 
+    /** Groups of one kind in one sync state ({@code sextant_groups{group_type,state}}): in_sync, pending, refused. */
+    public void groupsInState(GroupKind type, String state, java.util.function.LongSupplier count) {
+        io.micrometer.core.instrument.Gauge.builder("sextant.groups", count::getAsLong)
+                .description("Groups by sync state: in_sync, pending (a commit still to write), refused (a dead-letter "
+                        + "reason stands)")
+                .tags("group_type", type.label(), "state", state)
+                .register(registry);
+    }
+
+    /** Partitions with a source commit not on the destination yet ({@code sextant_positions_pending}). */
+    public void positionsPending(java.util.function.LongSupplier count) {
+        io.micrometer.core.instrument.Gauge.builder("sextant.positions.pending", count::getAsLong)
+                .description("Partitions with a source commit not written to the destination yet")
+                .register(registry);
+    }
+
     public void historyPruned(int syncs) {
         counter("sextant.history.pruned").increment(syncs);
     }
 
     public void groupsTrackedDelta(long delta) {
         groupsTracked.addAndGet(delta);
-    }
-
-    public void gauge(String name, Supplier<Number> value) {
-        io.micrometer.core.instrument.Gauge.builder(name, value).register(registry);
     }
 
     private Counter counter(String name, String... tags) {

@@ -49,6 +49,8 @@ final class GroupSyncFlusher {
     private static final long FLUSH_BUDGET_NANOS = 100_000_000L;
     private static final long IMPROVEMENT_CHECK_MS = 1_000;
     private static final long OLDEST_PENDING_CHECK_MS = 1_000;
+    /** Counting groups by state reads the task's group store: every few seconds is enough for a gauge. */
+    private static final long STATE_COUNT_MS = 5_000;
     /** Pause after a guard refused a group (type conflict, members on the destination). */
     static final long GUARD_BACKOFF_MS = 1_000;
     /** Pause after the destination showed offsets Sextant did not write. */
@@ -68,6 +70,8 @@ final class GroupSyncFlusher {
     private final WriteSettler settler;
     private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
     private final OldestPending oldestPending;
+    private final GroupStateCounts stateCounts;
+    private long nextStateCount;
     private final TakeoverAudit audit;
     /** Set when the task is closed, read by Admin threads before they send a write this task planned. */
     private volatile boolean closed;
@@ -76,8 +80,9 @@ final class GroupSyncFlusher {
 
     GroupSyncFlusher(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
                      OffsetTranslator translator, BoundedPositions bounded, OldestPending oldestPending,
-                     Consumer<DeadLetterRecord> deadLetters) {
+                     GroupStateCounts stateCounts, Consumer<DeadLetterRecord> deadLetters) {
         this.oldestPending = oldestPending;
+        this.stateCounts = stateCounts;
         this.settings = settings;
         this.runtime = runtime;
         this.positions = positions;
@@ -130,6 +135,7 @@ final class GroupSyncFlusher {
     void close() {
         closed = true; // writes planned but not sent yet are not sent
         oldestPending.remove(this);
+        stateCounts.remove(this);
     }
 
     /** A new source commit at {@code commitTimestamp} for the partition. */
@@ -154,6 +160,10 @@ final class GroupSyncFlusher {
         if (now >= nextOldestCheck) {
             oldestPending.update(this, oldestPendingCommit());
             nextOldestCheck = now + OLDEST_PENDING_CHECK_MS;
+        }
+        if (now >= nextStateCount) {
+            stateCounts.update(this, countStates());
+            nextStateCount = now + STATE_COUNT_MS;
         }
         if (!view.ready()) {
             return;
@@ -195,6 +205,16 @@ final class GroupSyncFlusher {
             metrics.adminRequest("alterShareGroupOffsets", sharePlans.size());
             runtime.shareApplier().apply(sharePlans, lease, outcomes::add);
         }
+    }
+
+    private GroupStateCounts.Snapshot countStates() {
+        GroupStateCounts.Snapshot counts = GroupStateCounts.Snapshot.empty();
+        groups.forEach((group, record) -> {
+            GroupStateCounts.State state = record.openReason() != null ? GroupStateCounts.State.REFUSED
+                    : pending.isPending(group) ? GroupStateCounts.State.PENDING : GroupStateCounts.State.IN_SYNC;
+            counts.groups()[record.type().ordinal()][state.ordinal()]++;
+        });
+        return new GroupStateCounts.Snapshot(counts.groups(), pending.unsettledPositions());
     }
 
     /** Valid while this task is open and no longer than the write lease after {@code plannedAt}. */

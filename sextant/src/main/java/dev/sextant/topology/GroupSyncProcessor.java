@@ -51,12 +51,15 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     private final NewestSyncs newestSyncs;
     private final UndecodableRecords undecodableRecords;
     private final OldestPending oldestPending;
+    private final GroupStateCounts stateCounts;
     private IndexedPositions positions;
     private GroupStore groups;
     private GroupSyncFlusher flusher;
 
     GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime, NewestSyncs newestSyncs,
-                       UndecodableRecords undecodableRecords, OldestPending oldestPending) {
+                       UndecodableRecords undecodableRecords, OldestPending oldestPending,
+                       GroupStateCounts stateCounts) {
+        this.stateCounts = stateCounts;
         this.undecodableRecords = undecodableRecords;
         this.oldestPending = oldestPending;
         this.settings = settings;
@@ -84,7 +87,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
             bounded = new BoundedPositions(tp ->
                     history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
         }
-        flusher = new GroupSyncFlusher(settings, runtime, positions, groups, translator, bounded, oldestPending,
+        flusher = new GroupSyncFlusher(settings, runtime, positions, groups, translator, bounded, oldestPending, stateCounts,
                 this::deadLetter);
         flusher.recover();
         metrics.groupsTrackedDelta(groups.size());

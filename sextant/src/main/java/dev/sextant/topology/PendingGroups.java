@@ -122,6 +122,16 @@ final class PendingGroups {
         since.forEach(action);
     }
 
+    /** True while the group has a partition that needs a look. */
+    boolean isPending(String group) {
+        return pending.containsKey(group);
+    }
+
+    /** Partitions with a source commit not settled yet. */
+    int unsettledPositions() {
+        return since.size();
+    }
+
     boolean inFlight(String group) {
         return inFlight.containsKey(group);
     }

@@ -1,6 +1,7 @@
 package dev.sextant.topology;
 
 import dev.sextant.deadletter.DeadLetterSerde;
+import dev.sextant.domain.GroupKind;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.NewestSyncs;
@@ -58,6 +59,13 @@ public final class SextantTopology {
         UndecodableRecords undecodable = new UndecodableRecords(settings, metrics); // one per instance too
         OldestPending oldestPending = new OldestPending();
         metrics.oldestPendingAge(() -> oldestPending.ageSeconds(settings.clock().millis()));
+        GroupStateCounts stateCounts = new GroupStateCounts();
+        for (GroupKind kind : GroupKind.values()) {
+            for (GroupStateCounts.State state : GroupStateCounts.State.values()) {
+                metrics.groupsInState(kind, state.label(), () -> stateCounts.groups(kind, state));
+            }
+        }
+        metrics.positionsPending(stateCounts::pendingPositions);
         metrics.destinationUp(() -> runtime.view().reachable());
 
         if (!settings.identityTranslation()) {
@@ -100,7 +108,8 @@ public final class SextantTopology {
             groupInputs.add("share-positions-source");
         }
         topology.addProcessor(GROUP_PROCESSOR,
-                () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable, oldestPending),
+                () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable, oldestPending,
+                        stateCounts),
                 groupInputs.toArray(String[]::new));
         // Cached: a partition committed many times between two Streams commits is one RocksDB and one changelog
         // write, and the flush reads what the commits just wrote from memory.

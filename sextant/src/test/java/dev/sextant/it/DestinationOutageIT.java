@@ -3,6 +3,7 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.testing.AlertRules;
 import dev.sextant.testing.GroupCommitter;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
@@ -68,6 +69,10 @@ class DestinationOutageIT {
                     committer.offsetsOn(destination).size() == GROUPS);
 
             long pid = mirror.pid();
+            // what Prometheus would scrape, every 15 s: fed to the alert rules' unit test at the end
+            java.util.List<double[]> scrapes = new java.util.ArrayList<>();
+            scrapes.add(new double[] {gauge(sextant, "sextant.destination.up"),
+                    gauge(sextant, "sextant.sync.oldest.pending.age")});
             long stoppedAt = System.nanoTime();
             signal("STOP", pid);
             long[] notReadyAfterMs = {-1};
@@ -86,6 +91,10 @@ class DestinationOutageIT {
                 Await.until(OUTAGE.plusSeconds(30), "the end of the outage", () -> {
                     peakHeap[0] = Math.max(peakHeap[0],
                             ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+                    if (System.nanoTime() - stoppedAt >= scrapes.size() * 15_000_000_000L) {
+                        scrapes.add(new double[] {gauge(sextant, "sextant.destination.up"),
+                                gauge(sextant, "sextant.sync.oldest.pending.age")});
+                    }
                     return System.nanoTime() - stoppedAt >= OUTAGE.toNanos();
                 });
                 assertEquals(KafkaStreams.State.RUNNING, sextant.app().streams().state(), "it kept running");
@@ -96,6 +105,7 @@ class DestinationOutageIT {
             } finally {
                 signal("CONT", pid);
             }
+            AlertRules.assertFires("SextantDestinationDown", scrapes);
             Map<String, Long> expected = committer.stop();
             double writesBefore = alterRequests(sextant);
             long resumedAt = System.nanoTime();
