@@ -135,16 +135,18 @@ public final class ConsumerGroupApplier implements GroupApplier {
                             + String.join(", ", foreign), diverged));
         }
         if (!adopted.isEmpty()) {
-            log.info("Taking over group {} (sync.foreign.offsets=adopt-forward): offsets Sextant did not write, "
-                    + "moved forward to the translation: {}", group, String.join(", ", adopted));
+            log.atInfo().addKeyValue("group", group).log("Taking over group {} (sync.foreign.offsets=adopt-forward): "
+                    + "offsets Sextant did not write, moved forward to the translation: {}", group,
+                    String.join(", ", adopted));
         }
         if (writes.isEmpty()) {
             return CompletableFuture.completedFuture(new GroupOutcome(group, null, false, null, outcomes));
         }
         if (!lease.valid()) {
             // what was just read may already be older than what the group's new owner wrote
-            log.info("Not writing group {}: its write lease ran out (the task was revoked, or this instance was held up"
-                    + " long enough for another one to own it); retried if the task is still this instance's", group);
+            log.atInfo().addKeyValue("group", group).log("Not writing group {}: its write lease ran out (the task was "
+                    + "revoked, or this instance was held up long enough for another one to own it); retried if the "
+                    + "task is still this instance's", group);
             return CompletableFuture.completedFuture(GroupOutcome.cancelled(group));
         }
         return client.alterConsumerGroupOffsets(group, writes).thenApply(errors -> {
@@ -209,7 +211,8 @@ public final class ConsumerGroupApplier implements GroupApplier {
     }
 
     private static GroupOutcome retry(String group, Throwable err) {
-        log.warn("Cannot apply group {} on the destination now, will retry: {}", group, err.toString());
+        log.atWarn().addKeyValue("group", group).log("Cannot apply group {} on the destination now, will retry: {}",
+                group, err.toString());
         return GroupOutcome.retry(group, err);
     }
 }

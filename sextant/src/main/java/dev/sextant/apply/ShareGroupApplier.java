@@ -76,7 +76,8 @@ public final class ShareGroupApplier implements GroupApplier {
         if (err instanceof GroupIdNotFoundException) {
             return GroupOutcome.refused(group, parts, Reason.TYPE_CONFLICT, PositionStatus.TYPE_CONFLICT, err);
         }
-        log.warn("Cannot apply share group {} on the destination now, will retry: {}", group, err.toString());
+        log.atWarn().addKeyValue("group", group).log("Cannot apply share group {} on the destination now, will retry: {}",
+                group, err.toString());
         return GroupOutcome.retry(group, err);
     }
 }

@@ -232,9 +232,9 @@ final class GroupSyncFlusher {
         if (pos == null || pos.needsApply() || pos.status() != PositionStatus.APPLIED) {
             return;
         }
-        log.warn("The destination holds an older commit than the one Sextant applied for group {} partition {}-{}"
-                + " (a late write of the instance that owned it before); writing it again", key.group(), key.topic(),
-                key.partition());
+        log.atWarn().addKeyValue("group", key.group()).log("The destination holds an older commit than the one "
+                + "Sextant applied for group {} partition {}-{} (a late write of the instance that owned it before); "
+                + "writing it again", key.group(), key.topic(), key.partition());
         metrics.staleWriteRepaired();
         positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
         pending.mark(key, pos.commitTimestamp());

@@ -72,6 +72,90 @@ class DeployFilesTest {
         assertEquals(new TreeSet<>(), unknown, "meters not in docs/metrics.md");
     }
 
+    /** Variables the launcher and the logging read, not configuration keys. */
+    private static final java.util.Set<String> LAUNCHER_VARIABLES = java.util.Set.of("SEXTANT_JAVA_OPTS",
+            "SEXTANT_CLASSPATH", "SEXTANT_LOG_LEVEL", "SEXTANT_KAFKA_LOG_LEVEL", "SEXTANT_LOG_FORMAT", "SEXTANT_DEBUG");
+
+    @Test
+    void everySextantVariableTheManifestsSetIsARealKeyAndTheirConfigurationLoads() throws IOException {
+        String manifests = Files.readString(DEPLOY.resolve("kubernetes/statefulset.yaml"))
+                + Files.readString(DEPLOY.resolve("kubernetes/secret.yaml"))
+                + Files.readString(DEPLOY.resolve("Dockerfile"));
+        Matcher m = Pattern.compile("\\b(SEXTANT_[A-Z0-9_]+)").matcher(manifests);
+        java.util.Map<String, String> env = new java.util.TreeMap<>();
+        List<String> unknown = new ArrayList<>();
+        while (m.find()) {
+            String name = m.group(1);
+            if (LAUNCHER_VARIABLES.contains(name)) {
+                continue;
+            }
+            java.util.Optional<String> key = dev.sextant.config.SextantConfigLoader.keyForEnvironmentVariable(name);
+            if (key.isEmpty() || !realKey(key.get())) {
+                unknown.add(name + (key.isEmpty() ? "" : " -> " + key.get()));
+            }
+            env.put(name, sample(name));
+        }
+        assertEquals(List.of(), unknown, "SEXTANT_* variables that set no configuration key");
+        assertTrue(env.containsKey("SEXTANT_QUERY_ADVERTISED"), env.toString());
+
+        java.util.Map<String, String> file = new java.util.LinkedHashMap<>();
+        boolean inFile = false;
+        for (String line : Files.readAllLines(DEPLOY.resolve("kubernetes/configmap.yaml"))) {
+            if (line.trim().equals("sextant.properties: |")) {
+                inFile = true;
+            } else if (inFile && line.startsWith("    ") && !line.trim().startsWith("#") && line.contains("=")) {
+                String[] kv = line.trim().split("=", 2);
+                file.put(kv[0], kv[1]);
+            }
+        }
+        assertTrue(file.containsKey("source.bootstrap.servers"), file.toString());
+        dev.sextant.config.SextantConfig loaded = dev.sextant.config.SextantConfigLoader.load(file, env);
+        assertEquals("sextant-0.sextant.kafka.svc.cluster.local", loaded.queryAdvertised().host());
+    }
+
+    private static boolean realKey(String key) {
+        if (dev.sextant.config.SextantConfig.configDef().names().contains(key)) {
+            return true;
+        }
+        if (key.startsWith("source.") || key.startsWith("destination.")) {
+            String client = key.substring(key.indexOf('.') + 1);
+            return org.apache.kafka.clients.admin.AdminClientConfig.configNames().contains(client);
+        }
+        return key.startsWith("streams.")
+                && org.apache.kafka.streams.StreamsConfig.configDef().names().contains(key.substring(8));
+    }
+
+    private static String sample(String name) {
+        return switch (name) {
+            case "SEXTANT_QUERY_ADVERTISED" -> "sextant-0.sextant.kafka.svc.cluster.local:8080";
+            case "SEXTANT_QUERY_LISTEN" -> "0.0.0.0:8080";
+            case "SEXTANT_STATE_DIR" -> "/var/lib/sextant";
+            case "SEXTANT_SOURCE_SECURITY_PROTOCOL", "SEXTANT_DESTINATION_SECURITY_PROTOCOL" -> "SASL_SSL";
+            case "SEXTANT_SOURCE_SASL_MECHANISM", "SEXTANT_DESTINATION_SASL_MECHANISM" -> "SCRAM-SHA-512";
+            default -> "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"p\";";
+        };
+    }
+
+    @Test
+    void everyProbePathIsAnEndpoint() throws Exception {
+        String statefulSet = Files.readString(DEPLOY.resolve("kubernetes/statefulset.yaml"));
+        Matcher m = Pattern.compile("path: (/\\S+)").matcher(statefulSet);
+        TreeSet<String> paths = new TreeSet<>();
+        while (m.find()) {
+            paths.add(m.group(1));
+        }
+        assertEquals(new TreeSet<>(List.of("/health/live", "/health/ready")), paths);
+        try (dev.sextant.query.FakeBackend backend = new dev.sextant.query.FakeBackend(
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            for (String path : paths) {
+                int status = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(backend.url() + path))
+                        .build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+                assertTrue(status == 200 || status == 503, path + " answered " + status);
+            }
+        }
+    }
+
     private static void requireTool(String tool) throws Exception {
         boolean present = run(ROOT, "sh", "-c", "command -v " + tool).exit() == 0;
         if (!present && "1".equals(System.getenv("SEXTANT_REQUIRE_TOOLS"))) {

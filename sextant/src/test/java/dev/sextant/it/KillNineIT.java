@@ -1,6 +1,7 @@
 package dev.sextant.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.testing.BackwardsSampler;
 import dev.sextant.testing.GroupCommitter;
@@ -101,7 +102,9 @@ class KillNineIT {
                     Await.until(Duration.ofSeconds(120), "the survivors writing the killed one's groups too",
                             () -> sampler.forwardMoves() - moves >= 2_000);
                 }
-                instances.add(SextantProcess.start(config, dir.resolve("sextant-" + i + ".log"))); // 4th: one added
+                // the 4th logs JSON: every line it writes is parsed at the end
+                instances.add(SextantProcess.start(config, dir.resolve("sextant-" + i + ".log"),
+                        i == 4 ? Map.of("SEXTANT_LOG_FORMAT", "json") : Map.of())); // 4th: one added
                 long moves = sampler.forwardMoves();
                 Await.until(Duration.ofSeconds(120), (i == 4 ? "with one added" : i + " instance(s)") + " writing",
                         () -> sampler.forwardMoves() - moves >= 500);
@@ -115,6 +118,30 @@ class KillNineIT {
                 instance.stop(Duration.ofSeconds(30));
             }
         }
+        assertEveryLineIsJson(dir.resolve("sextant-4.log"));
+    }
+
+    /** SEXTANT_LOG_FORMAT=json: one JSON object per line, with level, logger and message. */
+    private static void assertEveryLineIsJson(Path log) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<String> lines = java.nio.file.Files.readAllLines(log);
+        int parsed = 0;
+        for (String line : lines) {
+            if (line.isBlank()) {
+                continue;
+            }
+            com.fasterxml.jackson.databind.JsonNode node;
+            try {
+                node = json.readTree(line);
+            } catch (java.io.IOException e) {
+                throw new AssertionError("not JSON in " + log + ": " + line, e);
+            }
+            assertTrue(node.hasNonNull("level") && node.hasNonNull("loggerName") && node.has("formattedMessage"),
+                    line);
+            parsed++;
+        }
+        assertTrue(parsed > 0, "the JSON-logging instance logged nothing: " + log);
+        System.out.printf("SEXTANT_LOG_FORMAT=json: %d lines, every one a JSON object%n", parsed);
     }
 
     private static String topic(LocalClusters clusters, String topic) {

@@ -24,9 +24,15 @@ public final class SextantProcess {
     }
 
     public static ChildJvm start(Path config, Path log) {
+        return start(config, log, Map.of());
+    }
+
+    /** @param environment extra environment variables, e.g. {@code SEXTANT_LOG_FORMAT=json} */
+    public static ChildJvm start(Path config, Path log, Map<String, String> environment) {
+        Map<String, String> env = new java.util.HashMap<>(Map.of("SEXTANT_KAFKA_LOG_LEVEL", "WARN"));
+        env.putAll(environment);
         return ChildJvm.start("sextant", List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"), ChildJvm.thisClasspath(),
-                "dev.sextant.cli.SextantCommand", List.of("run", "-c", config.toString()), log,
-                Map.of("SEXTANT_KAFKA_LOG_LEVEL", "WARN"));
+                "dev.sextant.cli.SextantCommand", List.of("run", "-c", config.toString()), log, env);
     }
 
     public static void deleteRecursively(Path path) throws IOException {
