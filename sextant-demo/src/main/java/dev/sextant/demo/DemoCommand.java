@@ -30,6 +30,15 @@ public final class DemoCommand implements Callable<Integer> {
     static final int EXIT_FAILURE = 1;
 
     public static void main(String[] args) {
+        // before any logger exists: the clients' and Sextant's logs go to a file, the terminal keeps the narration
+        boolean toFile = !"stderr".equals(System.getenv("SEXTANT_DEMO_LOG"));
+        if (System.getProperty("logback.configurationFile") == null && toFile) {
+            String log = System.getenv("SEXTANT_DEMO_LOG") != null ? System.getenv("SEXTANT_DEMO_LOG")
+                    : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                            "sextant-demo-" + System.currentTimeMillis() + ".log").toString();
+            System.setProperty("sextant.demo.log", log);
+            System.setProperty("logback.configurationFile", "logback-demo.xml");
+        }
         System.exit(new CommandLine(new DemoCommand()).execute(args));
     }
 
@@ -68,6 +77,11 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--duration must be >= 0");
         }
         PrintWriter out = spec.commandLine().getOut();
+        if (System.getProperty("sextant.demo.log") != null) {
+            out.println("Logs (brokers, MirrorMaker 2 and Sextant): " + System.getProperty("sextant.demo.log")
+                    + " (SEXTANT_DEMO_LOG=stderr shows them here)");
+            out.flush();
+        }
         // Ctrl-C ends the waits below; the local-cluster shutdown hook then stops everything in reverse order of
         // start (workload and Sextant, MirrorMaker 2, the brokers)
         CountDownLatch interrupted = new CountDownLatch(1);

@@ -286,15 +286,19 @@ public final class FailoverDemo {
             say("(Sextant's Kafka Streams is " + sextant.streams().state() + ")");
             return;
         }
-        Map<String, PartitionPosition> rows = new TreeMap<>();
-        sextant.positions().forEach((key, pos) -> rows.put(key.group() + "  " + key.topic() + "-" + key.partition(),
-                pos));
-        out.printf("%n%-22s %9s %12s %-9s %6s %-18s%n", "GROUP  PARTITION", "SOURCE", "DESTINATION", "PRECISION",
-                "BOUND", "STATUS");
-        rows.forEach((name, pos) -> out.printf("%-22s %9d %12s %-9s %6s %-18s%n", name, pos.sourceOffset(),
-                pos.appliedOffset() < 0 ? "-" : Long.toString(pos.appliedOffset()),
+        // group, then partition: columns as wide as their longest value, so they line up whatever the names
+        Map<String, Map<String, PartitionPosition>> rows = new TreeMap<>();
+        sextant.positions().forEach((key, pos) -> rows.computeIfAbsent(key.group(), g -> new TreeMap<>())
+                .put(key.topic() + "-" + key.partition(), pos));
+        int groupWidth = Math.max(5, rows.keySet().stream().mapToInt(String::length).max().orElse(0));
+        int partitionWidth = Math.max(9, rows.values().stream().flatMap(m -> m.keySet().stream())
+                .mapToInt(String::length).max().orElse(0));
+        String format = "%-" + groupWidth + "s  %-" + partitionWidth + "s %9s %12s %-9s %6s  %s%n";
+        out.printf("%n" + format, "GROUP", "PARTITION", "SOURCE", "DESTINATION", "PRECISION", "BOUND", "STATUS");
+        rows.forEach((group, partitions) -> partitions.forEach((partition, pos) -> out.printf(format, group,
+                partition, pos.sourceOffset(), pos.appliedOffset() < 0 ? "-" : Long.toString(pos.appliedOffset()),
                 pos.hasTranslation() ? pos.precision().label() : "-", pos.hasTranslation() ? pos.bound() : "-",
-                pos.status()));
+                pos.status())));
         if (registry != null) {
             AtomicLong count = new AtomicLong();
             StringBuilder latency = new StringBuilder();

@@ -1,7 +1,6 @@
 package dev.sextant.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.testing.BackwardsSampler;
 import dev.sextant.testing.SextantInstance;
@@ -156,12 +155,12 @@ class StaleInstanceIT {
                 assertAllAt(target, 500);
                 repaired = counter(b, "sextant.stale.writes.repaired");
             }
-            assertTrue(backwardsAfterLateWrite.isEmpty() || repaired > 0,
-                    "every late write seen was repaired: " + backwardsAfterLateWrite + ", repairs " + repaired);
+            // who wrote the newer commit again depends on where the group's task is once A is back: B's audit (counted
+            // in sextant_stale_writes_repaired), or A itself, which reads the newer commit once it owns the task again
             boolean leaseUsed = Files.readString(logA).contains("write lease ran out");
             System.out.printf("stale instance: B took A's groups over %d ms after A froze; a held read: 0 "
                             + "backwards moves (A's lease stopped its write: %s); a held write landing late: "
-                            + "%d moves seen %s, %.0f repaired by B's audit, all at the newer commit %d ms after "
+                            + "%d moves seen %s, %.0f repaired by B's audit (the rest by A once back), all at the newer commit %d ms after "
                             + "the release%n", takeoverMs, leaseUsed, backwardsAfterLateWrite.size(),
                     backwardsAfterLateWrite, repaired, repairedMs);
         } finally {
