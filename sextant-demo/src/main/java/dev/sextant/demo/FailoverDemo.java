@@ -105,7 +105,8 @@ public final class FailoverDemo {
                     say("Workload on '" + TOPIC + "': a producer (600 records/s); consumer group '" + KEEPS_UP
                             + "' keeps up; consumer group '" + LAGS + "' reads 90/s and falls behind; share group '"
                             + SHARE + "' acknowledges 120/s.");
-                    say("While it runs, ask Sextant: curl " + url + "/v1/groups   curl " + url + "/v1/groups/"
+                    say("Status page: " + url + "/  (open it in a browser while the demo runs)");
+                    say("Or ask Sextant: curl " + url + "/v1/groups   curl " + url + "/v1/groups/"
                             + LAGS + "   curl " + url + "/metrics");
                     long end = System.nanoTime() + workloadTime.toNanos();
                     while (System.nanoTime() < end) {

@@ -7,7 +7,7 @@ import java.util.regex.Pattern;
 /**
  * The mark Sextant leaves in the metadata of every offset it commits on the destination:
  *
- * <pre>  sextant/&lt;application.id&gt; t=&lt;source commit time, epoch ms&gt; src=&lt;source offset&gt; b=&lt;replay bound&gt;</pre>
+ * <pre>  sextant/&lt;application.id&gt; t=&lt;source commit time, epoch ms&gt; b=&lt;replay bound&gt; src=&lt;source offset&gt;</pre>
  *
  * It tells Sextant's own commits from a consumer's (a consumer that ran on the destination, or another tool), which
  * Sextant never overwrites; and it names the source commit the offset carries, so that a write of an older commit
@@ -28,7 +28,7 @@ public final class OffsetOwnership {
         }
     }
 
-    private static final Pattern MARK = Pattern.compile("(?: t=(-?\\d+))? src=(-?\\d+)(?: b=(-?\\d+))?$");
+    private static final Pattern MARK = Pattern.compile("(?: t=(-?\\d+))?(?: b=(-?\\d+))? src=(-?\\d+)$");
 
     private final String prefix;
 
@@ -42,8 +42,9 @@ public final class OffsetOwnership {
 
     /** The mark with the translation's replay bound ({@code bound} &lt; 0: unknown, left out). */
     public String metadataFor(long commitTimestamp, long sourceOffset, long bound) {
-        return bound < 0 ? metadataFor(commitTimestamp, sourceOffset) : metadataFor(commitTimestamp, sourceOffset)
-                + " b=" + bound;
+        // src= stays last, as in every mark before it: tools that read the source offset from the end keep working
+        return bound < 0 ? metadataFor(commitTimestamp, sourceOffset)
+                : prefix + " t=" + commitTimestamp + " b=" + bound + " src=" + sourceOffset;
     }
 
     public boolean owns(String metadata) {
@@ -59,7 +60,7 @@ public final class OffsetOwnership {
         if (!m.matches()) {
             return Optional.empty();
         }
-        return Optional.of(new Mark(m.group(1) == null ? -1 : Long.parseLong(m.group(1)), Long.parseLong(m.group(2)),
-                m.group(3) == null ? -1 : Long.parseLong(m.group(3))));
+        return Optional.of(new Mark(m.group(1) == null ? -1 : Long.parseLong(m.group(1)), Long.parseLong(m.group(3)),
+                m.group(2) == null ? -1 : Long.parseLong(m.group(2))));
     }
 }

@@ -97,6 +97,10 @@ public final class QueryApi {
 
     private Supplier<Reply> route(Request r) {
         List<String> p = r.path();
+        Optional<Reply> page = StatusPage.serve(p);
+        if (page.isPresent()) {
+            return page::get;
+        }
         if (p.stream().anyMatch(String::isEmpty)) {
             return null;
         }

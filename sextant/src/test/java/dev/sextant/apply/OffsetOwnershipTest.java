@@ -22,7 +22,7 @@ class OffsetOwnershipTest {
     @Test
     void aMarkCarriesTheReplayBoundOfItsTranslation() {
         String metadata = ownership.metadataFor(1_000, 4_321, 17);
-        assertEquals("sextant/sextant-prod t=1000 src=4321 b=17", metadata);
+        assertEquals("sextant/sextant-prod t=1000 b=17 src=4321", metadata);
         assertEquals(Optional.of(new OffsetOwnership.Mark(1_000, 4_321, 17)), ownership.mark(metadata));
         assertEquals(Optional.of(new OffsetOwnership.Mark(1_000, 4_321, -1)),
                 ownership.mark("sextant/sextant-prod t=1000 src=4321"), "a mark written before the bound was added");

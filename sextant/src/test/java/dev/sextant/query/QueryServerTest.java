@@ -167,8 +167,17 @@ class QueryServerTest {
     }
 
     @Test
-    void theRootPathIs404() throws Exception {
-        assertJsonError(get("/"), 404, "no such path");
+    void theRootPathIsTheStatusPageAndOnlyItsFilesAreServed() throws Exception {
+        HttpResponse<String> page = get("/");
+        assertEquals(200, page.statusCode());
+        assertTrue(page.headers().firstValue("Content-Type").orElse("").startsWith("text/html"));
+        assertTrue(page.body().contains("<script src=\"/ui/app.js\">"), page.body());
+        HttpResponse<String> script = get("/ui/app.js");
+        assertEquals(200, script.statusCode());
+        assertTrue(script.body().contains("/v1/groups"), "the page reads the JSON API");
+        assertEquals(200, get("/ui/style.css").statusCode());
+        assertJsonError(get("/ui/../../etc/passwd"), 404, "no such path");
+        assertJsonError(get("/ui/missing.js"), 404, "no such path");
     }
 
     @Test
