@@ -9,6 +9,7 @@ import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -34,7 +35,16 @@ class CheckpointsIT {
         String mirrored = "source." + TOPIC;
         try (SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-checkpoints", Map.of(
                 "groups.include", "checkpointed-.*", "emit.checkpoints.enabled", "true"))) {
-            Clients.commit(clusters.source(), "checkpointed-billing", TOPIC, Map.of(0, 437L, 1, 911L));
+            // an offset below a partition's oldest MirrorMaker 2 sync has no translation (under load MirrorMaker 2
+            // can coalesce the first syncs): commit at 437 and 911, or just past the oldest sync if that is higher
+            Map<Integer, Long> commit = new HashMap<>();
+            for (int partition : List.of(0, 1)) {
+                long oldest = Await.value(Duration.ofSeconds(60), "a MirrorMaker 2 sync of " + TOPIC + "-" + partition,
+                        () -> Clients.mirrorMakerSyncs(clusters.source(), TOPIC, partition).stream()
+                                .min(Long::compare).orElse(null));
+                commit.put(partition, Math.max(partition == 0 ? 437L : 911L, oldest + 1));
+            }
+            Clients.commit(clusters.source(), "checkpointed-billing", TOPIC, commit);
             Map<Integer, Long> applied = Await.value(Duration.ofSeconds(30), "the group synced", () -> {
                 Map<Integer, OffsetAndMetadata> there = Clients.committed(clusters, clusters.destination(),
                         "checkpointed-billing", mirrored);

@@ -104,7 +104,10 @@ class FailoverSourceGoneIT {
                 }
                 return true;
             });
-            source.close(); // the source is gone
+            // the source is gone: frozen (SIGSTOP), it answers nothing, as a dead cluster; thawed at the end only so
+            // that the instance can close cleanly instead of leaking threads that retry a deleted broker
+            signal("STOP", source.pid());
+            try {
 
             Path config = dir.resolve("sextant.properties");
             Files.writeString(config, String.join("\n",
@@ -150,6 +153,9 @@ class FailoverSourceGoneIT {
             }
             System.out.printf("failover with the source gone: %d groups answered from the destination in %d ms; "
                     + "--apply wrote the %d groups a Sextant instance held%n", GROUPS, dryMs, written.size());
+            } finally {
+                signal("CONT", source.pid());
+            }
         } finally {
             proxy.close(); // what the instance held never arrives
         }
@@ -188,6 +194,11 @@ class FailoverSourceGoneIT {
             throw new IllegalStateException("reading group offsets", e);
         }
         return out;
+    }
+
+    private static void signal(String signal, long pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -" + signal + " " + pid);
     }
 
     private record Run(int exit, String out, String err) {

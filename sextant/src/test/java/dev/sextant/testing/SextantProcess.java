@@ -31,8 +31,10 @@ public final class SextantProcess {
     public static ChildJvm start(Path config, Path log, Map<String, String> environment) {
         Map<String, String> env = new java.util.HashMap<>(Map.of("SEXTANT_KAFKA_LOG_LEVEL", "WARN"));
         env.putAll(environment);
-        return ChildJvm.start("sextant", List.of("-Xmx384m", "-XX:TieredStopAtLevel=1"), ChildJvm.thisClasspath(),
-                "dev.sextant.cli.SextantCommand", List.of("run", "-c", config.toString()), log, env);
+        // this JVM's classpath has the tests' logback-test.xml, which logback prefers: use the application's own
+        List<String> jvm = List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-Dlogback.configurationFile=logback.xml");
+        return ChildJvm.start("sextant", jvm, ChildJvm.thisClasspath(), "dev.sextant.cli.SextantCommand",
+                List.of("run", "-c", config.toString()), log, env);
     }
 
     public static void deleteRecursively(Path path) throws IOException {
