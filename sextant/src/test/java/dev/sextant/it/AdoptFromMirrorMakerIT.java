@@ -41,14 +41,30 @@ class AdoptFromMirrorMakerIT {
 
     @Test
     void sextantTakesOverTheGroupsMirrorMakersGroupSyncWrote() throws Exception {
-        LocalMirrorMaker.Options withGroupSync = LocalMirrorMaker.Options.builder().topics("adopt-.*")
-                .groups("adopt-.*").emitCheckpointsEnabled(true).syncGroupOffsetsEnabled(true).build();
-        try (LocalClusters clusters = LocalClusters.builder().mirrorMaker(withGroupSync).start()) {
-            adopt(clusters);
+        try (LocalClusters clusters = LocalClusters.builder().mirrorMaker(withGroupSync()).start()) {
+            adopt(clusters, false, null);
         }
     }
 
-    private void adopt(LocalClusters clusters) throws Exception {
+    /**
+     * The same switch with the one-off command instead of the setting: Sextant runs with the default
+     * {@code sync.foreign.offsets=refuse}, {@code sextant adopt} shows the groups it would take over, and
+     * {@code --apply} takes them; from then on the sync keeps them.
+     */
+    @Test
+    void theAdoptCommandShowsThenTakesOverTheGroups(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        try (LocalClusters clusters = LocalClusters.builder().mirrorMaker(withGroupSync()).start()) {
+            adopt(clusters, true, dir);
+        }
+    }
+
+    private static LocalMirrorMaker.Options withGroupSync() {
+        return LocalMirrorMaker.Options.builder().topics("adopt-.*").groups("adopt-.*").emitCheckpointsEnabled(true)
+                .syncGroupOffsetsEnabled(true).build();
+    }
+
+    private void adopt(LocalClusters clusters, boolean byCommand, java.nio.file.Path dir) throws Exception {
         clusters.createTopic(clusters.source(), TOPIC, 2);
         Clients.produceNumbered(clusters.source(), TOPIC, 2, 2_000);
         clusters.awaitMirrored(TOPIC, Duration.ofSeconds(60));
@@ -62,11 +78,14 @@ class AdoptFromMirrorMakerIT {
             Await.until(Duration.ofSeconds(90), "MirrorMaker 2 synced every group", () ->
                     offsets(destination, mirrored).size() == GROUPS + 1);
 
-            // the switch: MirrorMaker 2's group sync off (it still mirrors and emits offset syncs)
+            // the switch: MirrorMaker 2's group sync off (it still mirrors and emits offset syncs). Checkpoints stay
+            // on for this restart: with them off, MirrorMaker 2 4.3.1 cannot start its checkpoint connector, and the
+            // tasks it stored before, group sync included, keep running (seen here: they kept writing offsets)
             clusters.mirrorMaker().orElseThrow().close();
             try (LocalMirrorMaker plain = LocalMirrorMaker.start(clusters.source().bootstrapServers(),
                     clusters.destination().bootstrapServers(), LocalMirrorMaker.Options.builder()
-                            .topics("adopt-.*").build(), null)) {
+                            .topics("adopt-.*").groups("adopt-.*").emitCheckpointsEnabled(true)
+                            .syncGroupOffsetsEnabled(false).build(), null)) {
                 Map<String, Long> byMirrorMaker = firstPartition(offsets(destination, mirrored));
                 // half the groups move on; the rest stay where MirrorMaker 2 synced them; one is rewound
                 for (int g = 0; g < GROUPS; g += 2) {
@@ -77,7 +96,12 @@ class AdoptFromMirrorMakerIT {
                 try (BackwardsSampler sampler = new BackwardsSampler(() ->
                              firstPartition(offsets(destination, mirrored)));
                      SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-adopt", Map.of(
-                             "groups.include", "adopt-.*", "sync.foreign.offsets", "adopt-forward"))) {
+                             "groups.include", "adopt-.*",
+                             "sync.foreign.offsets", byCommand ? "refuse" : "adopt-forward"))) {
+                    if (byCommand) {
+                        adoptByCommand(clusters, sextant, dir, sampler);
+                        return;
+                    }
                     Await.until(Duration.ofSeconds(60), "every group written by Sextant", () -> {
                         Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
                         for (int g = 0; g < GROUPS; g++) {
@@ -110,6 +134,92 @@ class AdoptFromMirrorMakerIT {
                 }
             }
         }
+    }
+
+    private void adoptByCommand(LocalClusters clusters, SextantInstance sextant, java.nio.file.Path dir,
+                                BackwardsSampler sampler) throws Exception {
+        dev.sextant.client.SextantClient client = dev.sextant.client.SextantClient.builder(
+                "http://" + sextant.app().queryAddress()).deadline(Duration.ofSeconds(10)).build();
+        Await.until(Duration.ofSeconds(60), "the instance translated every group", () -> {
+            for (int g = 0; g <= GROUPS; g++) {
+                String name = g == GROUPS ? REWOUND : group(g);
+                try {
+                    List<dev.sextant.client.SextantClient.Partition> parts = client.group(name).partitions();
+                    if (parts.size() != 2 || parts.stream().anyMatch(p -> p.translatedOffset() == null)) {
+                        return false;
+                    }
+                } catch (dev.sextant.client.SextantClientException e) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        java.nio.file.Path config = dir.resolve("sextant.properties");
+        java.nio.file.Files.writeString(config, String.join("\n",
+                "source.bootstrap.servers=" + clusters.source().bootstrapServers(),
+                "destination.bootstrap.servers=" + clusters.destination().bootstrapServers(),
+                "application.id=sextant-it-adopt", "groups.include=adopt-.*", ""));
+        String url = "http://" + sextant.app().queryAddress();
+        Run dry = run("adopt", "-c", config.toString(), "--groups", "adopt-.*", "--url", url, "--json");
+        assertEquals(1, dry.exit(), "the rewound group is refused: " + dry.out() + dry.err());
+        java.util.Map<String, String> verdicts = verdicts(dry.out());
+        assertEquals("REFUSED", verdicts.get(REWOUND), dry.out());
+        for (int g = 0; g < GROUPS; g++) {
+            assertEquals("ADOPTABLE", verdicts.get(group(g)), dry.out());
+        }
+        String mirrored = "source." + TOPIC;
+        try (Admin destination = clusters.admin(clusters.destination())) {
+            assertTrue(offsets(destination, mirrored).values().stream().flatMap(m -> m.values().stream())
+                    .noneMatch(om -> om.metadata().startsWith("sextant/")), "a dry run writes nothing");
+
+            Run applied = run("adopt", "-c", config.toString(), "--groups", "adopt-.*", "--url", url, "--json",
+                    "--apply");
+            java.util.Map<String, String> after = verdicts(applied.out());
+            for (int g = 0; g < GROUPS; g++) {
+                assertEquals("ADOPTED", after.get(group(g)), applied.out() + applied.err());
+            }
+            Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
+            for (int g = 0; g < GROUPS; g++) {
+                assertTrue(there.get(group(g)).values().stream().allMatch(om ->
+                        om.metadata().startsWith("sextant/sextant-it-adopt ")), group(g) + ": " + there.get(group(g)));
+            }
+            // from now on the sync (still sync.foreign.offsets=refuse) keeps the adopted groups
+            try (Admin source = clusters.admin(clusters.source())) {
+                commit(source, group(1), 1_700, 1_700);
+            }
+            try {
+                Await.until(Duration.ofSeconds(60), group(1) + " synced after the take-over", () -> {
+                    Map<Integer, OffsetAndMetadata> parts = offsets(destination, mirrored).get(group(1));
+                    return parts != null && parts.values().stream().allMatch(om -> om.metadata().endsWith("src=1700"));
+                });
+            } catch (AssertionError e) {
+                throw new AssertionError(e.getMessage() + "; Sextant has " + client.group(group(1)) + "; the "
+                        + "destination " + offsets(destination, mirrored).get(group(1)), e);
+            }
+        }
+        assertEquals(List.of(), sampler.backwards());
+        System.out.printf("adopt command: %d groups ADOPTABLE then ADOPTED, 1 REFUSED (rewound); the sync keeps them "
+                + "afterwards; backwards moves seen: 0%n", GROUPS);
+    }
+
+    private static java.util.Map<String, String> verdicts(String json) throws Exception {
+        java.util.Map<String, String> out = new java.util.HashMap<>();
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).path("groups")
+                .forEach(g -> out.put(g.path("group").asText(), g.path("verdict").asText()));
+        return out;
+    }
+
+    private record Run(int exit, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        picocli.CommandLine cli = dev.sextant.cli.SextantCommand.commandLine();
+        cli.setOut(new java.io.PrintWriter(out));
+        cli.setErr(new java.io.PrintWriter(err));
+        int exit = cli.execute(args);
+        return new Run(exit, out.toString(), err.toString());
     }
 
     private static String group(int g) {

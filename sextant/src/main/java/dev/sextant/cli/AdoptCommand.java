@@ -1,0 +1,95 @@
+package dev.sextant.cli;
+
+import dev.sextant.client.SextantClient;
+import dev.sextant.config.HostAndPort;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.failover.GroupTakeover;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code sextant adopt -c FILE --groups REGEX [--apply]}: take over MirrorMaker 2's group-synced offsets, once. */
+@Command(name = "adopt", mixinStandardHelpOptions = true,
+        description = {"Take over consumer groups whose destination offsets Sextant did not write (MirrorMaker 2's "
+                + "group sync), group by group: a dry run by default.",
+                "A group is taken over when it has no members on the destination and every translation the running "
+                + "Sextant instance holds (--url, default query.advertised of the -c file) is at or above the "
+                + "destination's offset: the rule of sync.foreign.offsets=adopt-forward, applied once. Turn "
+                + "MirrorMaker 2's group sync off first.",
+                "Exit codes: 0 every group is (or was) taken over or already Sextant's, 1 some group is refused, "
+                        + "waits for a translation or failed, 2 bad usage or configuration."})
+final class AdoptCommand implements Callable<Integer> {
+
+    @CommandLine.Mixin
+    ConfigOption config;
+
+    @Option(names = "--groups", required = true, paramLabel = "REGEX",
+            description = "The groups, a regular expression over the whole name.")
+    String groups;
+
+    @Option(names = "--apply", description = "Write the take-over (default: only show it).")
+    boolean apply;
+
+    @Option(names = "--json", description = "JSON instead of a table.")
+    boolean json;
+
+    @Option(names = "--url", paramLabel = "URL", description = "The Sextant instance that holds the translations.")
+    String url;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
+            description = "How long the destination may take to answer (default ${DEFAULT-VALUE}).")
+    long timeoutSeconds;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    record AdoptJson(boolean applied, List<GroupTakeover.Group> groups) {
+    }
+
+    @Override
+    public Integer call() {
+        Pattern pattern;
+        try {
+            pattern = Pattern.compile(groups);
+        } catch (PatternSyntaxException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--groups: not a regular expression: "
+                    + e.getDescription());
+        }
+        SextantConfig loaded = config.load();
+        String target = url;
+        if (target == null) {
+            HostAndPort advertised = loaded.queryAdvertised();
+            if (advertised.port() == 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "query.advertised has port 0: pass --url");
+            }
+            target = "http://" + advertised;
+        }
+        SextantClient instance = SextantClient.builder(target).deadline(Duration.ofSeconds(Math.min(10, timeoutSeconds)))
+                .build();
+        List<GroupTakeover.Group> result = new GroupTakeover(loaded).run(g -> pattern.matcher(g).matches(), instance,
+                apply, Duration.ofSeconds(timeoutSeconds));
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(new AdoptJson(apply, result)));
+        } else {
+            for (GroupTakeover.Group g : result) {
+                out.printf("%s: %s%s%n", g.group(), g.verdict(), g.detail() == null ? "" : " (" + g.detail() + ")");
+                g.partitions().forEach(p -> out.printf("  %-40s %12d -> %s%n", p.topic() + "-" + p.partition(),
+                        p.offset(), p.translated() == null ? "-" : p.translated()));
+            }
+            if (!apply && result.stream().anyMatch(g -> g.verdict() == GroupTakeover.Verdict.ADOPTABLE)) {
+                out.println("Nothing written (dry run). Run again with --apply to take the ADOPTABLE groups over.");
+            }
+        }
+        out.flush();
+        boolean clean = result.stream().allMatch(g -> g.verdict() == GroupTakeover.Verdict.ADOPTABLE
+                || g.verdict() == GroupTakeover.Verdict.ADOPTED || g.verdict() == GroupTakeover.Verdict.ALREADY_SEXTANT);
+        return clean ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
+    }
+}
