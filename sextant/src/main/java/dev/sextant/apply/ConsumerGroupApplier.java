@@ -180,7 +180,10 @@ public final class ConsumerGroupApplier implements GroupApplier {
         CompletableFuture<?>[] each = applied.entrySet().stream().map(e -> current.get(e.getKey())
                 .thenAccept(existing -> e.getValue().forEach(part -> {
                     OffsetAndMetadata now = existing.get(part.destination());
-                    boolean olderMark = now != null && ownership.mark(now.metadata())
+                    // the same offset under an older mark is no late write: a newer commit that translated to the
+                    // offset already there settled without a write, and left the older commit's mark
+                    boolean olderMark = now != null && now.offset() != part.translatedOffset()
+                            && ownership.mark(now.metadata())
                             .map(m -> m.commitTimestamp() >= 0 && m.commitTimestamp() < part.commitTimestamp())
                             .orElse(false);
                     if (olderMark) {
