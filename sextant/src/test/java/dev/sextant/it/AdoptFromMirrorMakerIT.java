@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sextant.deadletter.DeadLetterReader;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
+import dev.sextant.testing.Cli;
 import dev.sextant.testing.BackwardsSampler;
 import dev.sextant.testing.DeadLetters;
 import dev.sextant.testing.SextantInstance;
@@ -165,7 +166,7 @@ class AdoptFromMirrorMakerIT {
                 "destination.bootstrap.servers=" + clusters.destination().bootstrapServers(),
                 "application.id=sextant-it-adopt", "groups.include=adopt-.*", ""));
         String url = "http://" + sextant.app().queryAddress();
-        Run dry = run("adopt", "-c", config.toString(), "--groups", "adopt-.*", "--url", url, "--json");
+        Cli.Run dry = Cli.run("adopt", "-c", config.toString(), "--groups", "adopt-.*", "--url", url, "--json");
         assertEquals(1, dry.exit(), "the rewound group is refused: " + dry.out() + dry.err());
         java.util.Map<String, String> verdicts = verdicts(dry.out());
         assertTrue(List.of("REFUSED", "WAITING").contains(verdicts.get(REWOUND)), dry.out());
@@ -177,7 +178,7 @@ class AdoptFromMirrorMakerIT {
             assertTrue(offsets(destination, mirrored).values().stream().flatMap(m -> m.values().stream())
                     .noneMatch(om -> om.metadata().startsWith("sextant/")), "a dry run writes nothing");
 
-            Run applied = run("adopt", "-c", config.toString(), "--groups", "adopt-.*", "--url", url, "--json",
+            Cli.Run applied = Cli.run("adopt", "-c", config.toString(), "--groups", "adopt-.*", "--url", url, "--json",
                     "--apply");
             java.util.Map<String, String> after = verdicts(applied.out());
             for (int g = 0; g < GROUPS; g++) {
@@ -214,18 +215,6 @@ class AdoptFromMirrorMakerIT {
         return out;
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        java.io.StringWriter out = new java.io.StringWriter();
-        java.io.StringWriter err = new java.io.StringWriter();
-        picocli.CommandLine cli = dev.sextant.cli.SextantCommand.commandLine();
-        cli.setOut(new java.io.PrintWriter(out));
-        cli.setErr(new java.io.PrintWriter(err));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
 
     private static String group(int g) {
         return "adopt-g" + g;

@@ -3,6 +3,7 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.testing.Cli;
 import dev.sextant.testing.AlertRules;
 import dev.sextant.testing.GroupCommitter;
 import dev.sextant.testing.SextantInstance;
@@ -74,7 +75,7 @@ class DestinationOutageIT {
             scrapes.add(new double[] {gauge(sextant, "sextant.destination.up"),
                     gauge(sextant, "sextant.sync.oldest.pending.age")});
             long stoppedAt = System.nanoTime();
-            signal("STOP", pid);
+            Cli.signal("STOP", pid);
             long[] notReadyAfterMs = {-1};
             long[] peakHeap = {0};
             try {
@@ -103,7 +104,7 @@ class DestinationOutageIT {
                 double age = gauge(sextant, "sextant.sync.oldest.pending.age");
                 assertTrue(age >= 60, "the oldest pending commit ages while nothing applies: " + age + " s");
             } finally {
-                signal("CONT", pid);
+                Cli.signal("CONT", pid);
             }
             AlertRules.assertFires("SextantDestinationDown", scrapes);
             Map<String, Long> expected = committer.stop();
@@ -144,10 +145,5 @@ class DestinationOutageIT {
         } catch (Exception e) {
             throw new IllegalStateException("GET " + path, e);
         }
-    }
-
-    private static void signal(String signal, long pid) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertEquals(0, kill.waitFor(), "kill -" + signal + " " + pid);
     }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.cli.SextantCommand;
 import dev.sextant.client.FailoverSeek;
 import dev.sextant.client.SextantClient;
+import dev.sextant.testing.Cli;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
@@ -160,7 +161,7 @@ class FailoverIT {
         TopicPartition mirror = new TopicPartition("source." + topic, 0);
 
         // dry run: shows the translation, writes nothing
-        Run dry = run("failover", "-c", config.toString(), "--from-source", "--group", group, "--json");
+        Cli.Run dry = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", group, "--json");
         assertEquals(0, dry.exit(), dry.toString());
         JsonNode shown = JSON.readTree(dry.out()).get("partitions").get(0);
         assertEquals("DRY_RUN", JSON.readTree(dry.out()).get("result").asText());
@@ -175,7 +176,7 @@ class FailoverIT {
         assertTrue(destinationOffsets(clusters, group).isEmpty(), "a dry run writes nothing");
 
         // --apply: written, marked as Sextant's
-        Run applied = run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply");
+        Cli.Run applied = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply");
         assertEquals(0, applied.exit(), applied.toString());
         assertTrue(applied.out().contains("Applied"), applied.out());
         OffsetAndMetadata there = destinationOffsets(clusters, group).get(mirror);
@@ -189,7 +190,7 @@ class FailoverIT {
         member.start();
         try {
             awaitDestinationState(clusters, group, GroupState.STABLE);
-            Run refused = run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply");
+            Cli.Run refused = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply");
             assertEquals(1, refused.exit(), refused.toString());
             assertTrue(refused.err().contains("refused") && refused.err().contains("active on the destination"),
                     refused.err());
@@ -202,7 +203,7 @@ class FailoverIT {
 
         // someone else's commit on the destination: refused as diverged
         Clients.commit(clusters.destination(), group, "source." + topic, Map.of(0, 10L));
-        Run diverged = run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply", "--json");
+        Cli.Run diverged = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply", "--json");
         assertEquals(1, diverged.exit(), diverged.toString());
         assertEquals("DESTINATION_DIVERGED", JSON.readTree(diverged.out()).get("reason").asText());
         assertEquals(10L, destinationOffsets(clusters, group).get(mirror).offset());
@@ -210,18 +211,6 @@ class FailoverIT {
                 .asText());
     }
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cli = SextantCommand.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
 
     private static Map<TopicPartition, OffsetAndMetadata> destinationOffsets(LocalClusters clusters, String group)
             throws Exception {

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.sextant.cli.SextantCommand;
 import dev.sextant.client.SextantClient;
+import dev.sextant.testing.Cli;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
@@ -14,8 +14,6 @@ import dev.sextant.testkit.HoldingProxy;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import dev.sextant.testkit.LocalKafkaBroker;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,7 +104,7 @@ class FailoverSourceGoneIT {
             });
             // the source is gone: frozen (SIGSTOP), it answers nothing, as a dead cluster; thawed at the end only so
             // that the instance can close cleanly instead of leaking threads that retry a deleted broker
-            signal("STOP", source.pid());
+            Cli.signal("STOP", source.pid());
             try {
 
             Path config = dir.resolve("sextant.properties");
@@ -117,7 +115,7 @@ class FailoverSourceGoneIT {
                     "groups.include=gone-.*", "query.advertised=" + sextant.app().queryAddress(), ""));
 
             long started = System.nanoTime();
-            Run dry = run("failover", "-c", config.toString(), "--all", "--json", "--no-instance");
+            Cli.Run dry = Cli.run("failover", "-c", config.toString(), "--all", "--json", "--no-instance");
             long dryMs = (System.nanoTime() - started) / 1_000_000;
             assertEquals(0, dry.exit(), dry.err());
             JsonNode report = JSON.readTree(dry.out());
@@ -133,7 +131,7 @@ class FailoverSourceGoneIT {
             }
             assertTrue(dryMs < 10_000, "answered in " + dryMs + " ms");
 
-            Run applied = run("failover", "-c", config.toString(), "--all", "--json", "--apply");
+            Cli.Run applied = Cli.run("failover", "-c", config.toString(), "--all", "--json", "--apply");
             assertEquals(0, applied.exit(), applied.err() + applied.out());
             JsonNode after = JSON.readTree(applied.out());
             Set<String> written = new HashSet<>();
@@ -154,7 +152,7 @@ class FailoverSourceGoneIT {
             System.out.printf("failover with the source gone: %d groups answered from the destination in %d ms; "
                     + "--apply wrote the %d groups a Sextant instance held%n", GROUPS, dryMs, written.size());
             } finally {
-                signal("CONT", source.pid());
+                Cli.signal("CONT", source.pid());
             }
         } finally {
             proxy.close(); // what the instance held never arrives
@@ -196,21 +194,4 @@ class FailoverSourceGoneIT {
         return out;
     }
 
-    private static void signal(String signal, long pid) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertEquals(0, kill.waitFor(), "kill -" + signal + " " + pid);
-    }
-
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        picocli.CommandLine cli = SextantCommand.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
 }

@@ -2,6 +2,7 @@ package dev.sextant.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sextant.testing.Cli;
 import dev.sextant.testing.BackwardsSampler;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testing.SextantProcess;
@@ -109,7 +110,7 @@ class StaleInstanceIT {
             Await.until(Duration.ofSeconds(30), "A planned a write and waits for its read", () ->
                     plannedWrites(queryPort) > plannedBefore && proxy.held() > 0);
             long frozenAt = System.nanoTime();
-            signal("STOP", a.pid());
+            Cli.signal("STOP", a.pid());
             long takeoverMs;
             List<String> backwardsAfterStaleRead;
             try (SextantInstance b = SextantInstance.start(clusters, APP, configB)) {
@@ -119,7 +120,7 @@ class StaleInstanceIT {
                 awaitAll(target, 300, "B wrote the newer commit");
                 try (BackwardsSampler sampler = new BackwardsSampler(() -> offsets(target))) {
                     proxy.release();
-                    signal("CONT", a.pid());
+                    Cli.signal("CONT", a.pid());
                     Await.until(Duration.ofSeconds(60), "A back", () -> status(queryPort, "/health/ready") == 200);
                     holdFor(Duration.ofSeconds(8)); // A's late answers arrive and its lease is checked
                     backwardsAfterStaleRead = sampler.backwards();
@@ -134,7 +135,7 @@ class StaleInstanceIT {
             proxy.holdRequests(ApiKeys.OFFSET_COMMIT.id);
             commitAll(source, 400);
             Await.until(Duration.ofSeconds(30), "A's write held in the network", () -> proxy.held() > 0);
-            signal("STOP", a.pid());
+            Cli.signal("STOP", a.pid());
             List<String> backwardsAfterLateWrite;
             long repairedMs;
             double repaired;
@@ -145,7 +146,7 @@ class StaleInstanceIT {
                 try (BackwardsSampler sampler = new BackwardsSampler(() -> offsets(target))) {
                     long releasedAt = System.nanoTime();
                     proxy.release();
-                    signal("CONT", a.pid());
+                    Cli.signal("CONT", a.pid());
                     holdFor(Duration.ofSeconds(2)); // the late write lands
                     awaitAll(target, 500, "the newer commit written again over the late one");
                     repairedMs = (System.nanoTime() - releasedAt) / 1_000_000;
@@ -164,7 +165,7 @@ class StaleInstanceIT {
                             + "the release%n", takeoverMs, leaseUsed, backwardsAfterLateWrite.size(),
                     backwardsAfterLateWrite, repaired, repairedMs);
         } finally {
-            signal("CONT", a.pid());
+            Cli.signal("CONT", a.pid());
             a.stop(Duration.ofSeconds(30));
         }
     }
@@ -258,10 +259,5 @@ class StaleInstanceIT {
     private static double counter(SextantInstance instance, String name) {
         Counter counter = instance.registry().find(name).counter();
         return counter == null ? 0 : counter.count();
-    }
-
-    private static void signal(String signal, long pid) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        kill.waitFor(10, TimeUnit.SECONDS);
     }
 }
