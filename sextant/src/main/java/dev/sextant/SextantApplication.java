@@ -21,7 +21,7 @@ import dev.sextant.query.QueryApi;
 import dev.sextant.query.QueryServer;
 import dev.sextant.query.StreamsGroupRouter;
 import dev.sextant.query.StreamsLocalStores;
-import dev.sextant.query.TopicConflictSource;
+import dev.sextant.query.DeadLetterTail;
 import dev.sextant.query.Views;
 import dev.sextant.source.AdminSourceOffsets;
 import dev.sextant.source.AdminSourceTopicNames;
@@ -92,6 +92,7 @@ public final class SextantApplication implements AutoCloseable {
             new io.micrometer.core.instrument.binder.jvm.JvmGcMetrics();
     private KafkaStreamsMetrics streamsMetrics;
     private QueryServer query;
+    private DeadLetterTail conflicts;
     private AdminSourceInputs sourceInputs;
     private volatile HostAndPort queryAddress;
     private volatile Throwable failure;
@@ -230,7 +231,8 @@ public final class SextantApplication implements AutoCloseable {
 
     public void start() {
         createOwnTopics();
-        query = QueryServer.bind(config.queryListen());
+        QueryServer.Settings querySettings = QueryServer.Settings.of(config);
+        query = QueryServer.bind(querySettings);
         HostAndPort advertised = config.queryAdvertised();
         if (advertised.port() == 0) {
             advertised = advertised.withPort(query.port());
@@ -275,14 +277,14 @@ public final class SextantApplication implements AutoCloseable {
         });
         streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics.registry());
-        query.start(queryApi(advertised));
+        query.start(queryApi(advertised, querySettings));
         streams.start();
         log.info("Sextant {} started: {} -> {}, translation {}, application.id {}, HTTP API on {} (advertised {})",
                 Version.current(), config.sourceAlias(), config.destinationAlias(), config.translation(),
                 config.applicationId(), config.queryListen().withPort(query.port()), advertised);
     }
 
-    private QueryApi queryApi(HostAndPort advertised) {
+    private QueryApi queryApi(HostAndPort advertised, QueryServer.Settings querySettings) {
         sourceInputs = new AdminSourceInputs(config.sourceClientConfig())
                 .input(Topic.GROUP_METADATA_TOPIC_NAME, "consumer-group offset commits", true)
                 .input(config.dlqTopic(), "Sextant's dead-letter topic", true);
@@ -297,8 +299,9 @@ public final class SextantApplication implements AutoCloseable {
         return new QueryApi(
                 new StreamsGroupRouter(() -> streams, advertised),
                 new StreamsLocalStores(() -> streams, settings::destinationTopic, settings.identityTranslation()),
-                new Forwarder(advertised, Duration.ofSeconds(10)),
-                new TopicConflictSource(config.sourceClientConfig(), config.dlqTopic()),
+                new Forwarder(advertised, Duration.ofSeconds(10), querySettings.tls(), querySettings.token()),
+                conflicts = new DeadLetterTail(config.sourceClientConfig(), config.dlqTopic(),
+                        QueryApi.MAX_CONFLICTS_LIMIT),
                 sourceInputs,
                 () -> new Views.DestinationHealth(view.ready(), view.reachable(), view.unreachableForMs(),
                         view.lastError()),
@@ -376,6 +379,9 @@ public final class SextantApplication implements AutoCloseable {
         }
         if (sourceInputs != null) {
             sourceInputs.close();
+        }
+        if (conflicts != null) {
+            conflicts.close();
         }
         if (streams != null) {
             // Leave the group on a planned stop: the other instances take over now, not after session.timeout.ms.

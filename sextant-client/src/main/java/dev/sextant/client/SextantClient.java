@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import javax.net.ssl.SSLContext;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -62,14 +63,23 @@ public final class SextantClient {
     private final Duration deadline;
     private final Duration requestTimeout;
     private final HttpClient http;
+    private final String token;
 
     private SextantClient(Builder builder) {
         this.endpoints = List.copyOf(builder.endpoints);
         this.deadline = builder.deadline;
         this.requestTimeout = builder.requestTimeout;
-        this.http = builder.http != null ? builder.http
-                : HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                        .connectTimeout(Duration.ofSeconds(2)).build();
+        this.token = builder.token;
+        if (builder.http != null) {
+            this.http = builder.http;
+        } else {
+            HttpClient.Builder http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(2));
+            if (builder.sslContext != null) {
+                http.sslContext(builder.sslContext);
+            }
+            this.http = http.build();
+        }
     }
 
     /** A client of one instance ({@code http://host:port}) with the default deadline. */
@@ -87,6 +97,8 @@ public final class SextantClient {
         private Duration deadline = Duration.ofSeconds(30);
         private Duration requestTimeout = Duration.ofSeconds(10);
         private HttpClient http;
+        private SSLContext sslContext;
+        private String token;
 
         private Builder(List<String> urls) {
             if (urls.isEmpty()) {
@@ -110,6 +122,24 @@ public final class SextantClient {
         /** Timeout of a single HTTP request (default 10 s). */
         public Builder requestTimeout(Duration requestTimeout) {
             this.requestTimeout = Objects.requireNonNull(requestTimeout);
+            return this;
+        }
+
+        /**
+         * The bearer token, sent as {@code Authorization: Bearer <token>} on every call: Sextant's
+         * {@code query.auth.token}.
+         */
+        public Builder bearerToken(String token) {
+            this.token = Objects.requireNonNull(token);
+            return this;
+        }
+
+        /**
+         * TLS for {@code https://} URLs: trust (Sextant's certificate or its CA) and, when Sextant requires client
+         * certificates, the key material to present; ignored when {@link #httpClient} is given.
+         */
+        public Builder sslContext(SSLContext sslContext) {
+            this.sslContext = Objects.requireNonNull(sslContext);
             return this;
         }
 
@@ -181,10 +211,14 @@ public final class SextantClient {
             long waitMs;
             try {
                 long remaining = Math.max(1, (end - System.nanoTime()) / 1_000_000L);
-                HttpRequest request = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
+                HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
                         .timeout(Duration.ofMillis(Math.min(requestTimeout.toMillis(), remaining)))
                         .header("Accept", "application/json")
-                        .GET().build();
+                        .GET();
+                if (token != null) {
+                    builder.header("Authorization", "Bearer " + token);
+                }
+                HttpRequest request = builder.build();
                 HttpResponse<byte[]> response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
                 int status = response.statusCode();
                 if (status == 200) {

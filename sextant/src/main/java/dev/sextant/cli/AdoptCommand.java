@@ -1,7 +1,6 @@
 package dev.sextant.cli;
 
 import dev.sextant.client.SextantClient;
-import dev.sextant.config.HostAndPort;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.failover.GroupTakeover;
 import java.io.PrintWriter;
@@ -62,16 +61,16 @@ final class AdoptCommand implements Callable<Integer> {
                     + e.getDescription());
         }
         SextantConfig loaded = config.load();
-        String target = url;
-        if (target == null) {
-            HostAndPort advertised = loaded.queryAdvertised();
-            if (advertised.port() == 0) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "query.advertised has port 0: pass --url");
-            }
-            target = "http://" + advertised;
+        String target = url != null ? url : InstanceConnection.advertisedUrl(loaded).orElseThrow(() ->
+                new CommandLine.ParameterException(spec.commandLine(), "query.advertised has port 0: pass --url"));
+        SextantClient instance;
+        try {
+            instance = InstanceConnection.client(target, loaded, System.getenv())
+                    .deadline(Duration.ofSeconds(Math.min(10, timeoutSeconds))).build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--url: " + e.getMessage()
+                    + " (expected http(s)://host:port)");
         }
-        SextantClient instance = SextantClient.builder(target).deadline(Duration.ofSeconds(Math.min(10, timeoutSeconds)))
-                .build();
         List<GroupTakeover.Group> result = new GroupTakeover(loaded).run(g -> pattern.matcher(g).matches(), instance,
                 apply, Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();

@@ -1,7 +1,6 @@
 package dev.sextant.cli;
 
 import dev.sextant.client.SextantClient;
-import dev.sextant.config.HostAndPort;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.failover.DestinationFailover;
 import dev.sextant.failover.ManualFailover;
@@ -163,20 +162,20 @@ final class FailoverCommand implements Callable<Integer> {
         }
         String target = url;
         if (target == null) {
-            HostAndPort advertised = loaded.queryAdvertised();
-            if (advertised.port() == 0) {
+            Optional<String> advertised = InstanceConnection.advertisedUrl(loaded);
+            if (advertised.isEmpty()) {
                 return Optional.empty();
             }
-            target = "http://" + advertised;
+            target = advertised.get();
         }
         try {
             instanceUrl = target;
             // short: on the day of a failover a dead instance must not hold the command up
-            return Optional.of(SextantClient.builder(target).deadline(Duration.ofSeconds(Math.min(5, timeoutSeconds)))
-                    .build());
+            return Optional.of(InstanceConnection.client(target, loaded, System.getenv())
+                    .deadline(Duration.ofSeconds(Math.min(5, timeoutSeconds))).build());
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--url: " + e.getMessage()
-                    + " (expected http://host:port)");
+                    + " (expected http(s)://host:port)");
         }
     }
 

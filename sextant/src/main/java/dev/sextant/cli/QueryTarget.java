@@ -1,9 +1,8 @@
 package dev.sextant.cli;
 
 import dev.sextant.client.SextantClient;
-import dev.sextant.config.HostAndPort;
+import dev.sextant.config.SextantConfig;
 import dev.sextant.config.SextantConfigLoader;
-import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import picocli.CommandLine;
@@ -20,7 +19,9 @@ final class QueryTarget {
     String url;
 
     @Option(names = {"-c", "--config"}, paramLabel = "FILE",
-            description = "Sextant configuration file; only its query.advertised is used, as the default --url.")
+            description = "Sextant configuration file; its query.advertised is the default --url, and its "
+                    + "query.auth.token and query.tls.* are used to connect (without it, the token comes from "
+                    + "SEXTANT_QUERY_AUTH_TOKEN).")
     Path config;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
@@ -31,21 +32,20 @@ final class QueryTarget {
         if (timeoutSeconds < 1) {
             throw new CommandLine.ParameterException(commandLine, "--timeout must be at least 1 second");
         }
-        String target = url != null ? url : config != null ? fromConfig(commandLine) : DEFAULT_URL;
+        SextantConfig loaded = config == null ? null : SextantConfigLoader.load(config, System.getenv());
+        String target = url != null ? url : loaded != null ? fromConfig(commandLine, loaded) : DEFAULT_URL;
         try {
-            return SextantClient.builder(target).deadline(Duration.ofSeconds(timeoutSeconds)).build();
+            return InstanceConnection.client(target, loaded, System.getenv())
+                    .deadline(Duration.ofSeconds(timeoutSeconds)).build();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(commandLine, "--url: " + e.getMessage()
-                    + " (expected http://host:port)");
+                    + " (expected http(s)://host:port)");
         }
     }
 
-    private String fromConfig(CommandLine commandLine) {
-        HostAndPort advertised = SextantConfigLoader.load(config, System.getenv()).queryAdvertised();
-        if (advertised.port() == 0) {
-            throw new CommandLine.ParameterException(commandLine, "query.advertised in " + config + " has port 0 "
-                    + "(a free port, known only to the running instance); pass --url");
-        }
-        return URI.create("http://" + advertised).toString();
+    private String fromConfig(CommandLine commandLine, SextantConfig loaded) {
+        return InstanceConnection.advertisedUrl(loaded).orElseThrow(() -> new CommandLine.ParameterException(
+                commandLine, "query.advertised in " + config + " has port 0 (a free port, known only to the "
+                        + "running instance); pass --url"));
     }
 }

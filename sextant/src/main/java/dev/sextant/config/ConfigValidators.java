@@ -76,6 +76,21 @@ final class ConfigValidators {
     }
 
     /** A regular expression that compiles ({@link Pattern} syntax). */
+    /** A comma-separated list of absolute URL paths ({@code /health/live}). */
+    static ConfigDef.Validator paths() {
+        return LambdaValidator.with((name, value) -> {
+            if (value instanceof List<?> list) {
+                for (Object path : list) {
+                    String p = String.valueOf(path);
+                    if (!p.startsWith("/") || p.contains("?") || p.contains(" ")) {
+                        throw new ConfigException(name, value, "'" + p + "' is not a path (it must start with /, "
+                                + "without query string or spaces)");
+                    }
+                }
+            }
+        }, () -> "comma-separated paths, each starting with /");
+    }
+
     static ConfigDef.Validator regex() {
         return LambdaValidator.with((name, value) -> {
             try {

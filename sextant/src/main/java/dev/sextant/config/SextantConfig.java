@@ -85,6 +85,22 @@ public class SextantConfig extends AbstractConfig {
     public static final String HEALTH_DESTINATION_TIMEOUT_MS_CONFIG = "health.destination.timeout.ms";
     public static final long HEALTH_DESTINATION_TIMEOUT_MS_DEFAULT = 15_000L;
     public static final String QUERY_ADVERTISED_CONFIG = "query.advertised";
+    public static final String QUERY_THREADS_CONFIG = "query.threads";
+    public static final int QUERY_THREADS_DEFAULT = 16;
+    public static final String QUERY_AUTH_TOKEN_CONFIG = "query.auth.token";
+    public static final String QUERY_AUTH_OPEN_PATHS_CONFIG = "query.auth.open.paths";
+    public static final String QUERY_AUTH_OPEN_PATHS_DEFAULT = "/health/live,/health/ready,/metrics";
+    public static final String QUERY_TLS_KEYSTORE_LOCATION_CONFIG = "query.tls.keystore.location";
+    public static final String QUERY_TLS_KEYSTORE_PASSWORD_CONFIG = "query.tls.keystore.password";
+    public static final String QUERY_TLS_KEYSTORE_TYPE_CONFIG = "query.tls.keystore.type";
+    public static final String QUERY_TLS_KEY_PASSWORD_CONFIG = "query.tls.key.password";
+    public static final String QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG = "query.tls.truststore.location";
+    public static final String QUERY_TLS_TRUSTSTORE_PASSWORD_CONFIG = "query.tls.truststore.password";
+    public static final String QUERY_TLS_TRUSTSTORE_TYPE_CONFIG = "query.tls.truststore.type";
+    public static final String QUERY_TLS_CLIENT_AUTH_CONFIG = "query.tls.client.auth";
+    /** Store types the HTTP API's TLS accepts, in any case (Kafka's own loader: PEM as well as the JDK's). */
+    public static final List<String> QUERY_TLS_STORE_TYPES = List.of("pkcs12", "jks", "pem");
+    public static final List<String> QUERY_TLS_CLIENT_AUTH_VALUES = List.of("none", "requested", "required");
     public static final String APPLICATION_ID_CONFIG = "application.id";
     public static final String STATE_DIR_CONFIG = "state.dir";
 
@@ -102,7 +118,7 @@ public class SextantConfig extends AbstractConfig {
     public static final int SYNC_WRITE_PARALLELISM_DEFAULT = 4;
     public static final long OFFSET_SYNCS_PRUNE_INTERVAL_MS_DEFAULT = 300_000L;
     public static final String DLQ_TOPIC_DEFAULT = "sextant.conflicts";
-    public static final String QUERY_LISTEN_DEFAULT = "0.0.0.0:8080";
+    public static final String QUERY_LISTEN_DEFAULT = "127.0.0.1:8080";
     public static final String APPLICATION_ID_DEFAULT = "sextant";
     /** {@code ${java.io.tmpdir}/sextant}, computed when the class loads. */
     public static final String STATE_DIR_DEFAULT = System.getProperty("java.io.tmpdir") + File.separator + "sextant";
@@ -169,6 +185,35 @@ public class SextantConfig extends AbstractConfig {
         this.queryListen = HostAndPort.parse(getString(QUERY_LISTEN_CONFIG));
         String advertised = getString(QUERY_ADVERTISED_CONFIG);
         this.queryAdvertised = advertised == null ? null : HostAndPort.parse(advertised);
+        checkQueryTls(origins);
+    }
+
+    /** The keys of the HTTP API's TLS that only make sense together, and the files they name. */
+    private void checkQueryTls(Map<String, String> origins) {
+        String clientAuth = getString(QUERY_TLS_CLIENT_AUTH_CONFIG).toLowerCase(Locale.ROOT);
+        String keystore = getString(QUERY_TLS_KEYSTORE_LOCATION_CONFIG);
+        String truststore = getString(QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG);
+        if (!clientAuth.equals("none") && keystore == null) {
+            throw new InvalidConfigurationException(QUERY_TLS_CLIENT_AUTH_CONFIG, clientAuth, "'"
+                    + QUERY_TLS_CLIENT_AUTH_CONFIG + "=" + clientAuth + "'" + origin(QUERY_TLS_CLIENT_AUTH_CONFIG,
+                    origins) + " needs TLS. Fix: set '" + QUERY_TLS_KEYSTORE_LOCATION_CONFIG + "' (the API's own "
+                    + "key and certificate), or set '" + QUERY_TLS_CLIENT_AUTH_CONFIG + "=none'.");
+        }
+        if (!clientAuth.equals("none") && truststore == null) {
+            throw new InvalidConfigurationException(QUERY_TLS_CLIENT_AUTH_CONFIG, clientAuth, "'"
+                    + QUERY_TLS_CLIENT_AUTH_CONFIG + "=" + clientAuth + "'" + origin(QUERY_TLS_CLIENT_AUTH_CONFIG,
+                    origins) + " checks client certificates against a truststore. Fix: set '"
+                    + QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG + "' to the CA (or certificates) of the clients.");
+        }
+        for (String key : List.of(QUERY_TLS_KEYSTORE_LOCATION_CONFIG, QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG)) {
+            String location = getString(key);
+            if (location != null && !new File(location).canRead()) {
+                throw new InvalidConfigurationException(key, location, "'" + key + "=" + location + "'"
+                        + origin(key, origins) + ": " + (new File(location).exists() ? "the file cannot be read"
+                        : "no such file") + ". Fix: point '" + key + "' at the store's file (readable by Sextant's "
+                        + "user), or remove it.");
+            }
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ definition
@@ -304,13 +349,56 @@ public class SextantConfig extends AbstractConfig {
 
         define(def, QUERY_LISTEN_CONFIG, Type.STRING, QUERY_LISTEN_DEFAULT,
                 ConfigValidators.hostAndPort(true, false, true), Importance.MEDIUM, GROUP_QUERY, ++order,
-                "Address the HTTP API (queries, health, metrics) binds, as host:port. 0.0.0.0 binds every interface; "
-                        + "port 0 picks a free port.");
+                "Address the HTTP API (queries, health, metrics) binds, as host:port. The default binds the loopback "
+                        + "interface only; 0.0.0.0 binds every interface (needed for other instances, probes and "
+                        + "scrapers on other hosts: then set query.auth.token or TLS client certificates). Port 0 "
+                        + "picks a free port.");
         define(def, QUERY_ADVERTISED_CONFIG, Type.STRING, null, ConfigValidators.hostAndPort(false, true, false),
                 Importance.MEDIUM, GROUP_QUERY, ++order,
                 "Address other Sextant instances use to reach this one's HTTP API, as host:port (Kafka Streams' "
                         + "application.server). Unset (or empty), it is query.listen with a 0.0.0.0 host replaced by "
                         + "the local host name.");
+        define(def, QUERY_THREADS_CONFIG, Type.INT, QUERY_THREADS_DEFAULT, ConfigValidators.between(2, 256),
+                Importance.LOW, GROUP_QUERY, ++order,
+                "Worker threads of the HTTP API's queries (a forwarded query holds one on each of two instances). "
+                        + "When all are busy and their queue is full, a query answers 503 with Retry-After. "
+                        + "/health/* and /metrics have a small pool of their own, so probes answer under load.");
+        define(def, QUERY_AUTH_TOKEN_CONFIG, Type.PASSWORD, null, null, Importance.MEDIUM, GROUP_QUERY, ++order,
+                "Bearer token the HTTP API requires ('Authorization: Bearer <token>') on every path except "
+                        + "query.auth.open.paths; 401 without it. Every instance must have the same token: they "
+                        + "forward queries to each other with it, and the CLI (-c) sends it too. Unset: no token. "
+                        + "Use a config provider (${file:...}, ${env:...}) rather than writing it in the file.");
+        define(def, QUERY_AUTH_OPEN_PATHS_CONFIG, Type.LIST, QUERY_AUTH_OPEN_PATHS_DEFAULT,
+                ConfigValidators.paths(), Importance.LOW, GROUP_QUERY, ++order,
+                "Paths answered without the token (exact paths, comma-separated), for probes and scrapers that "
+                        + "cannot send one. Empty: every path needs the token.");
+        define(def, QUERY_TLS_KEYSTORE_LOCATION_CONFIG, Type.STRING, null, null, Importance.MEDIUM, GROUP_QUERY,
+                ++order, "Keystore with the HTTP API's key and certificate; set, the API is served over HTTPS only "
+                        + "(and instances forward to each other over HTTPS: their certificates must be valid for "
+                        + "their query.advertised hosts). Unset: plain HTTP.");
+        define(def, QUERY_TLS_KEYSTORE_PASSWORD_CONFIG, Type.PASSWORD, null, null, Importance.MEDIUM, GROUP_QUERY,
+                ++order, "Password of query.tls.keystore.location (PKCS12, JKS; for PEM, leave unset).");
+        define(def, QUERY_TLS_KEYSTORE_TYPE_CONFIG, Type.STRING, "PKCS12",
+                ConfigValidators.oneOf(QUERY_TLS_STORE_TYPES), Importance.LOW, GROUP_QUERY, ++order,
+                "Format of query.tls.keystore.location: PKCS12, JKS, or PEM (one file with the private key, "
+                        + "PKCS#8, followed by the certificate chain), as Kafka's ssl.keystore.type.");
+        define(def, QUERY_TLS_KEY_PASSWORD_CONFIG, Type.PASSWORD, null, null, Importance.LOW, GROUP_QUERY, ++order,
+                "Password of the private key in the keystore, when it differs from the keystore's (for PEM: the "
+                        + "password of an encrypted key).");
+        define(def, QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG, Type.STRING, null, null, Importance.LOW, GROUP_QUERY,
+                ++order, "Truststore of the certificates (or their CA) the HTTP API trusts: client certificates when "
+                        + "query.tls.client.auth is set, and other instances' certificates when forwarding. Unset: "
+                        + "the JVM's default trust (client certificates then cannot be required).");
+        define(def, QUERY_TLS_TRUSTSTORE_PASSWORD_CONFIG, Type.PASSWORD, null, null, Importance.LOW, GROUP_QUERY,
+                ++order, "Password of query.tls.truststore.location (PKCS12, JKS; for PEM, leave unset).");
+        define(def, QUERY_TLS_TRUSTSTORE_TYPE_CONFIG, Type.STRING, "PKCS12",
+                ConfigValidators.oneOf(QUERY_TLS_STORE_TYPES), Importance.LOW, GROUP_QUERY, ++order,
+                "Format of query.tls.truststore.location: PKCS12, JKS, or PEM (CA certificates).");
+        define(def, QUERY_TLS_CLIENT_AUTH_CONFIG, Type.STRING, "none",
+                ConfigValidators.oneOf(QUERY_TLS_CLIENT_AUTH_VALUES), Importance.LOW, GROUP_QUERY, ++order,
+                "Client certificates on the HTTP API's TLS: 'none', 'requested' (checked when sent), or "
+                        + "'required' (a client without one trusted by query.tls.truststore.location cannot connect). "
+                        + "Instances present their own keystore's certificate to each other.");
         define(def, HEALTH_DESTINATION_TIMEOUT_MS_CONFIG, Type.LONG, HEALTH_DESTINATION_TIMEOUT_MS_DEFAULT,
                 ConfigValidators.atLeast(0), Importance.LOW, GROUP_QUERY, ++order,
                 "How long, in milliseconds, the destination may be unreachable before /health/ready answers 503 "
@@ -448,7 +536,7 @@ public class SextantConfig extends AbstractConfig {
     private static InvalidConfigurationException badValue(String key, ConfigDef.ConfigKey definition, Object value,
                                                           String reason, Map<String, String> origins,
                                                           Exception cause) {
-        String shown = display(value);
+        String shown = isSecret(key) || definition.type == Type.PASSWORD ? "[hidden]" : display(value);
         StringBuilder message = new StringBuilder()
                 .append("Invalid value '").append(shown).append("' for '").append(key).append("'")
                 .append(origin(key, origins)).append(": ").append(reason).append(". Accepted: ")
@@ -786,6 +874,54 @@ public class SextantConfig extends AbstractConfig {
         }
     }
 
+    /** {@code query.threads}. */
+    public int queryThreads() {
+        return getInt(QUERY_THREADS_CONFIG);
+    }
+
+    /** {@code query.auth.token}, when set. */
+    public Optional<String> queryAuthToken() {
+        org.apache.kafka.common.config.types.Password token = getPassword(QUERY_AUTH_TOKEN_CONFIG);
+        return token == null || token.value().isEmpty() ? Optional.empty() : Optional.of(token.value());
+    }
+
+    /** {@code query.auth.open.paths}: answered without the token. */
+    public List<String> queryAuthOpenPaths() {
+        return List.copyOf(getList(QUERY_AUTH_OPEN_PATHS_CONFIG));
+    }
+
+    /** True when {@code query.tls.keystore.location} is set: the HTTP API speaks HTTPS. */
+    public boolean queryTls() {
+        return getString(QUERY_TLS_KEYSTORE_LOCATION_CONFIG) != null;
+    }
+
+    /** {@code query.tls.client.auth}, lower case: none, requested or required. */
+    public String queryTlsClientAuth() {
+        return getString(QUERY_TLS_CLIENT_AUTH_CONFIG).toLowerCase(Locale.ROOT);
+    }
+
+    /**
+     * The HTTP API's TLS settings as Kafka's {@code ssl.*} client keys (keystore, key password, truststore), for
+     * Kafka's own SSL engine factory to load: the same loader, and so the same formats, as the Kafka clients'.
+     */
+    public Map<String, Object> queryTlsSslConfigs() {
+        Map<String, Object> ssl = new HashMap<>();
+        putIfSet(ssl, "ssl.keystore.location", getString(QUERY_TLS_KEYSTORE_LOCATION_CONFIG));
+        putIfSet(ssl, "ssl.keystore.password", getPassword(QUERY_TLS_KEYSTORE_PASSWORD_CONFIG));
+        ssl.put("ssl.keystore.type", getString(QUERY_TLS_KEYSTORE_TYPE_CONFIG).toUpperCase(Locale.ROOT));
+        putIfSet(ssl, "ssl.key.password", getPassword(QUERY_TLS_KEY_PASSWORD_CONFIG));
+        putIfSet(ssl, "ssl.truststore.location", getString(QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG));
+        putIfSet(ssl, "ssl.truststore.password", getPassword(QUERY_TLS_TRUSTSTORE_PASSWORD_CONFIG));
+        ssl.put("ssl.truststore.type", getString(QUERY_TLS_TRUSTSTORE_TYPE_CONFIG).toUpperCase(Locale.ROOT));
+        return ssl;
+    }
+
+    private static void putIfSet(Map<String, Object> map, String key, Object value) {
+        if (value != null) {
+            map.put(key, value);
+        }
+    }
+
     /** {@code application.id}. */
     public String applicationId() {
         return getString(APPLICATION_ID_CONFIG);
@@ -904,6 +1040,6 @@ public class SextantConfig extends AbstractConfig {
     private static boolean isSecret(String key) {
         String k = key.toLowerCase(Locale.ROOT);
         return k.contains("password") || k.contains("secret") || k.contains("jaas") || k.endsWith(".key")
-                || k.contains("credentials");
+                || k.contains("credentials") || k.contains("token");
     }
 }

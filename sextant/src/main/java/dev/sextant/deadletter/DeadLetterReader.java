@@ -69,6 +69,11 @@ public final class DeadLetterReader implements AutoCloseable {
         return out;
     }
 
+    /** Makes a {@link #poll} or {@link #readToEnd} blocked in another thread throw {@code WakeupException}. */
+    public void wakeup() {
+        consumer.wakeup();
+    }
+
     @Override
     public void close() {
         consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));

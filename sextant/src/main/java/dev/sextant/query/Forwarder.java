@@ -8,11 +8,15 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import javax.net.ssl.SSLContext;
 
 /**
  * Sends a request on to the instance that owns the data, with {@link #FORWARDED_HEADER} set so the receiver answers
- * from its own stores and never forwards it again, and relays the answer as it is.
+ * from its own stores and never forwards it again, and relays the answer as it is. Instances share the HTTP API's
+ * settings: with TLS it speaks HTTPS, presenting this instance's certificate (for client authentication) and
+ * trusting the truststore's; with a token it sends the token.
  */
 public final class Forwarder {
 
@@ -22,12 +26,24 @@ public final class Forwarder {
     private final HttpClient client;
     private final String self;
     private final Duration timeout;
+    private final String scheme;
+    private final Optional<String> token;
 
+    /** Plain HTTP, no token. */
     public Forwarder(HostAndPort self, Duration timeout) {
+        this(self, timeout, Optional.empty(), Optional.empty());
+    }
+
+    /** @param tls the HTTP API's TLS context (HTTPS to other instances), or empty; {@code token} likewise */
+    public Forwarder(HostAndPort self, Duration timeout, Optional<SSLContext> tls, Optional<String> token) {
         this.self = self.toString();
         this.timeout = timeout;
-        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(2)).build();
+        this.scheme = tls.isPresent() ? "https://" : "http://";
+        this.token = token;
+        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(2));
+        tls.ifPresent(builder::sslContext);
+        this.client = builder.build();
     }
 
     /** Relays {@code pathAndQuery} (raw, as received) to {@code target} and returns its answer. */
@@ -56,12 +72,13 @@ public final class Forwarder {
     }
 
     private HttpRequest request(HostAndPort target, String pathAndQuery) {
-        return HttpRequest.newBuilder(URI.create("http://" + target + pathAndQuery))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(scheme + target + pathAndQuery))
                 .timeout(timeout)
                 .header(FORWARDED_HEADER, self)
                 .header("Accept", Reply.JSON_TYPE)
-                .GET()
-                .build();
+                .GET();
+        token.ifPresent(t -> request.header("Authorization", BearerTokenCheck.SCHEME + t));
+        return request.build();
     }
 
     private static Reply toReply(HttpResponse<byte[]> response) {

@@ -41,7 +41,7 @@ public final class QueryApi {
     /** Path of the internal endpoint that answers one instance's own groups, for the fan-out of /v1/groups. */
     public static final String LOCAL_GROUPS_PATH = "/internal/v1/local-groups";
     static final int DEFAULT_CONFLICTS_LIMIT = 50;
-    static final int MAX_CONFLICTS_LIMIT = 10_000;
+    public static final int MAX_CONFLICTS_LIMIT = 10_000;
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
     private static final ObjectMapper JSON = new ObjectMapper()
             .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);

@@ -1,28 +1,58 @@
 package dev.sextant.query;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.sextant.config.HostAndPort;
+import dev.sextant.config.SextantConfig;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.URI;
+import java.net.InetAddress;
 import java.net.URLDecoder;
+import java.net.UnknownHostException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLContext;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.HttpConfiguration;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.SecureRequestCustomizer;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.server.SslConnectionFactory;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The HTTP transport of the query API, on the JDK's {@link HttpServer}: turns an exchange into a
- * {@link QueryApi.Request}, writes the {@link Reply}, and turns exceptions into JSON errors (a {@link QueryException}
- * into its status; anything else into a logged 500). It knows nothing of Kafka Streams.
+ * The HTTP transport of the query API, on Jetty: turns a request into a {@link QueryApi.Request}, writes the
+ * {@link Reply}, and turns exceptions into JSON errors (a {@link QueryException} into its status; anything else into
+ * a logged 500). It knows nothing of Kafka Streams.
+ *
+ * <pre>
+ *   socket ─▶ Jetty (non-blocking: headers parsed without holding a thread; idle connections closed)
+ *            │ method not GET/HEAD ─▶ 405, a body ─▶ 413 (never read), no token ─▶ 401      (on Jetty's thread)
+ *            ├─ /health/*, /metrics ─▶ probe pool (2 threads)     ─┐
+ *            └─ everything else     ─▶ query pool (query.threads) ─┴─▶ QueryApi ─▶ Reply   (full queue: 503)
+ * </pre>
+ *
+ * <p>Invariants: a request body is never read (nothing is buffered, whatever its size); a slow or idle client holds a
+ * connection but no thread, until the idle timeout closes it; the probes answer even when every query thread is held
+ * by slow forwards; at most {@link #MAX_CONNECTIONS} connections are accepted at once.
  *
  * <p>It binds in {@link #bind} (so the port is known before Kafka Streams is configured with it) and serves once
  * {@link #start} hands it the API.
@@ -30,80 +60,189 @@ import org.slf4j.LoggerFactory;
 public final class QueryServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(QueryServer.class);
-    /**
-     * Handler threads. A forwarded request holds one thread on each of two instances; enough threads (and the
-     * forwarder's timeout) keep two instances forwarding to each other under load from starving each other.
-     */
-    private static final int THREADS = 16;
+    static final int MAX_CONNECTIONS = 1024;
+    static final long IDLE_TIMEOUT_MS = 30_000;
+    static final int MAX_HEADER_BYTES = 16 * 1024;
+    private static final int PROBE_THREADS = 2;
+    private static final List<String> PROBE_PATHS = List.of("/health/live", "/health/ready", "/metrics");
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    /**
+     * How the API is served.
+     *
+     * @param threads    query threads (forwarding holds one on each of two instances)
+     * @param tls        the API's TLS context, or empty for plain HTTP
+     * @param clientAuth none, requested or required (client certificates, with TLS)
+     * @param token      the bearer token required outside {@code openPaths}, or empty
+     */
+    public record Settings(HostAndPort listen, int threads, Optional<SSLContext> tls, String clientAuth,
+                           Optional<String> token, List<String> openPaths) {
+
+        public Settings {
+            Objects.requireNonNull(listen);
+            openPaths = List.copyOf(openPaths);
+        }
+
+        /** Plain HTTP, no token: tests and tools. */
+        public static Settings plain(HostAndPort listen) {
+            return new Settings(listen, SextantConfig.QUERY_THREADS_DEFAULT, Optional.empty(), "none",
+                    Optional.empty(), List.of());
+        }
+
+        /** From {@code query.*}. */
+        public static Settings of(SextantConfig config) {
+            return new Settings(config.queryListen(), config.queryThreads(), TlsContexts.of(config),
+                    config.queryTlsClientAuth(), config.queryAuthToken(), config.queryAuthOpenPaths());
+        }
+    }
+
+    private final Server server;
+    private final ServerConnector connector;
+    private final ThreadPoolExecutor queries;
+    private final ThreadPoolExecutor probes;
+    private final BearerTokenCheck auth;
     private volatile QueryApi api;
 
-    private QueryServer(HttpServer server, ExecutorService executor) {
-        this.server = server;
-        this.executor = executor;
+    private QueryServer(Settings settings) {
+        QueuedThreadPool jetty = new QueuedThreadPool(16, 4);
+        jetty.setName("sextant-http");
+        jetty.setDaemon(true);
+        server = new Server(jetty);
+        HttpConfiguration http = new HttpConfiguration();
+        http.setSendServerVersion(false);
+        http.setRequestHeaderSize(MAX_HEADER_BYTES);
+        // group names may hold any character, '/' and '%' included: the API decodes segments itself
+        http.setUriCompliance(UriCompliance.UNSAFE);
+        HttpConnectionFactory httpFactory = new HttpConnectionFactory(http);
+        if (settings.tls().isPresent()) {
+            SslContextFactory.Server ssl = new SslContextFactory.Server();
+            ssl.setSslContext(settings.tls().get());
+            ssl.setNeedClientAuth(settings.clientAuth().equals("required"));
+            ssl.setWantClientAuth(settings.clientAuth().equals("requested"));
+            ssl.setSniRequired(false);
+            http.addCustomizer(new SecureRequestCustomizer(false));
+            connector = new ServerConnector(server, 1, 1, new SslConnectionFactory(ssl, "http/1.1"), httpFactory);
+        } else {
+            connector = new ServerConnector(server, 1, 1, httpFactory);
+        }
+        connector.setHost(settings.listen().host());
+        connector.setPort(settings.listen().port());
+        connector.setIdleTimeout(IDLE_TIMEOUT_MS);
+        server.addConnector(connector);
+        server.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
+        server.setErrorHandler(new JsonErrorHandler());
+        queries = pool("sextant-query-", settings.threads(), settings.threads() * 16);
+        probes = pool("sextant-probe-", PROBE_THREADS, 64);
+        auth = new BearerTokenCheck(settings.token(), settings.openPaths());
+        server.setHandler(new Handler.Abstract.NonBlocking() {
+            @Override
+            public boolean handle(Request request, Response response, Callback callback) {
+                dispatch(request, response, callback);
+                return true;
+            }
+        });
+    }
+
+    private static ThreadPoolExecutor pool(String prefix, int threads, int queue) {
+        AtomicInteger count = new AtomicInteger();
+        return new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue), r -> {
+            Thread t = new Thread(r, prefix + count.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Binds {@code listen} (port 0: a free port) without serving yet. */
     public static QueryServer bind(HostAndPort listen) {
-        HttpServer server;
+        return bind(Settings.plain(listen));
+    }
+
+    /** Binds {@code settings.listen()} (port 0: a free port) without serving yet. */
+    public static QueryServer bind(Settings settings) {
+        QueryServer query = new QueryServer(settings);
         try {
-            server = HttpServer.create(new InetSocketAddress(listen.host(), listen.port()), 64);
+            query.connector.open();
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot listen on " + listen + " (query.listen): " + e.getMessage(), e);
+            throw new UncheckedIOException("Cannot listen on " + settings.listen() + " (query.listen): "
+                    + e.getMessage(), e);
         }
-        AtomicInteger count = new AtomicInteger();
-        ExecutorService executor = Executors.newFixedThreadPool(THREADS, r -> {
-            Thread t = new Thread(r, "sextant-query-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        QueryServer query = new QueryServer(server, executor);
-        server.createContext("/", query::exchange);
-        server.setExecutor(executor);
+        if (!query.auth.enabled() && !settings.clientAuth().equals("required") && !isLoopback(settings.listen())) {
+            log.warn("The HTTP API on {} is open to anyone who can reach it: no query.auth.token and no "
+                    + "query.tls.client.auth=required. Set one of them, or bind the loopback interface "
+                    + "(query.listen=127.0.0.1:{}).", settings.listen(), settings.listen().port());
+        }
         return query;
+    }
+
+    private static boolean isLoopback(HostAndPort listen) {
+        try {
+            return InetAddress.getByName(listen.host()).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** The bound port. */
     public int port() {
-        return server.getAddress().getPort();
+        return connector.getLocalPort();
     }
 
     /** Starts serving {@code api}. */
     public void start(QueryApi api) {
         this.api = api;
-        server.start();
-    }
-
-    private void exchange(HttpExchange exchange) {
-        try (exchange) {
-            try (InputStream body = exchange.getRequestBody()) {
-                body.readAllBytes(); // GET has none; drain anything sent anyway
-            }
-            write(exchange, answer(exchange));
-        } catch (IOException e) {
-            log.debug("Could not answer {} {}: {}", exchange.getRequestMethod(), exchange.getRequestURI(), e.toString());
+        try {
+            server.start();
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot start the HTTP API on " + connector.getHost() + ":" + port()
+                    + ": " + e.getMessage(), e);
         }
     }
 
-    private Reply answer(HttpExchange exchange) {
+    private void dispatch(Request request, Response response, Callback callback) {
+        String method = request.getMethod();
+        boolean head = method.equals("HEAD");
+        if (!head && !method.equals("GET")) {
+            // answered before any of the body is read; the connection is closed instead of draining it
+            send(response, callback, false, Reply.error(QueryException.methodNotAllowed(method))
+                    .withHeader("Allow", "GET, HEAD").withHeader("Connection", "close"));
+            return;
+        }
+        if (request.getLength() > 0 || request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING)) {
+            send(response, callback, head, Reply.json(413, new Views.ErrorBody("GET and HEAD requests carry no body"))
+                    .withHeader("Connection", "close"));
+            return;
+        }
+        String rawPath = Objects.requireNonNullElse(request.getHttpURI().getPath(), "/");
+        if (!auth.allows(rawPath, request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
+            send(response, callback, head, Reply.json(401, new Views.ErrorBody("this path needs "
+                    + "'Authorization: Bearer <query.auth.token>'")).withHeader("WWW-Authenticate",
+                    "Bearer realm=\"sextant\""));
+            return;
+        }
+        ThreadPoolExecutor pool = PROBE_PATHS.contains(rawPath) ? probes : queries;
         try {
-            return api.handle(request(exchange));
+            pool.execute(() -> send(response, callback, head, answer(request, rawPath)));
+        } catch (RejectedExecutionException e) {
+            send(response, callback, head, Reply.error(QueryException.unavailable("too many queries in progress on "
+                    + "this instance; retry")));
+        }
+    }
+
+    private Reply answer(Request request, String rawPath) {
+        try {
+            return api.handle(request(request, rawPath));
         } catch (QueryException e) {
             return Reply.error(e);
         } catch (RuntimeException e) {
-            log.error("Query {} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
+            log.error("Query {} {} failed", request.getMethod(), request.getHttpURI(), e);
             return Reply.json(500, new Views.ErrorBody("internal error: " + e));
         }
     }
 
-    static QueryApi.Request request(HttpExchange exchange) {
-        URI uri = exchange.getRequestURI();
-        String rawPath = uri.getRawPath() == null ? "/" : uri.getRawPath();
-        String rawQuery = uri.getRawQuery();
-        boolean forwarded = exchange.getRequestHeaders().containsKey(Forwarder.FORWARDED_HEADER);
-        return new QueryApi.Request(exchange.getRequestMethod(), segments(rawPath), rawQuery,
+    static QueryApi.Request request(Request request, String rawPath) {
+        String rawQuery = request.getHttpURI().getQuery();
+        boolean forwarded = request.getHeaders().contains(Forwarder.FORWARDED_HEADER);
+        // HEAD is GET without the body, which send() leaves out
+        return new QueryApi.Request("GET", segments(rawPath), rawQuery,
                 rawPath + (rawQuery == null ? "" : "?" + rawQuery), forwarded);
     }
 
@@ -121,25 +260,23 @@ public final class QueryServer implements AutoCloseable {
         return out;
     }
 
-    private static void write(HttpExchange exchange, Reply reply) throws IOException {
-        exchange.getResponseHeaders().set("Content-Type", reply.contentType());
-        reply.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
-        if (reply.status() == 405) {
-            exchange.getResponseHeaders().set("Allow", "GET");
-        }
-        // a HEAD answer (405) carries the headers only
-        byte[] body = exchange.getRequestMethod().equals("HEAD") ? new byte[0] : reply.body();
-        exchange.sendResponseHeaders(reply.status(), body.length == 0 ? -1 : body.length);
-        if (body.length > 0) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        }
+    private static void send(Response response, Callback callback, boolean head, Reply reply) {
+        response.setStatus(reply.status());
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, reply.contentType());
+        reply.headers().forEach((name, value) -> response.getHeaders().put(new HttpField(name, value)));
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, reply.body().length);
+        response.write(true, head ? ByteBuffer.allocate(0) : ByteBuffer.wrap(reply.body()), callback);
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        try {
+            server.stop();
+        } catch (Exception e) {
+            log.debug("Stopping the HTTP API: {}", e.toString());
+        }
+        connector.close(); // bound but never started: stop() leaves the socket open
+        queries.shutdownNow();
+        probes.shutdownNow();
     }
 }

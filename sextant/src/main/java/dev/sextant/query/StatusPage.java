@@ -38,6 +38,11 @@ final class StatusPage {
         return Map.copyOf(content);
     }
 
+    /** True for the page's own paths ({@code /}, {@code /ui/<file>}): static files that hold no data. */
+    static boolean isPageFile(String rawPath) {
+        return rawPath.equals("/") || rawPath.startsWith("/ui/") && FILES.containsKey(rawPath.substring(4));
+    }
+
     /** The page ({@code /}) or one of its files ({@code /ui/<name>}); empty for any other path. */
     static Optional<Reply> serve(List<String> path) {
         String name = path.equals(List.of("")) ? "index.html"

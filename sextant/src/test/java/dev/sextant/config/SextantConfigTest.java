@@ -40,7 +40,7 @@ class SextantConfigTest {
         assertEquals("sextant.conflicts", c.dlqTopic());
         assertEquals(1, c.dlqTopicPartitions());
         assertEquals((short) -1, c.dlqTopicReplicationFactor());
-        assertEquals(new HostAndPort("0.0.0.0", 8080), c.queryListen());
+        assertEquals(new HostAndPort("127.0.0.1", 8080), c.queryListen());
         assertEquals("sextant", c.applicationId());
         assertEquals(System.getProperty("java.io.tmpdir") + File.separator + "sextant", c.stateDir());
         assertEquals(Map.of("bootstrap.servers", "127.0.0.1:9092"), c.sourceClientConfig());
@@ -51,7 +51,7 @@ class SextantConfigTest {
     @Test
     void everyKeyIsDocumented() {
         ConfigDef def = SextantConfig.configDef();
-        assertEquals(30, def.names().size());
+        assertEquals(41, def.names().size());
         for (ConfigDef.ConfigKey key : def.configKeys().values()) {
             assertFalse(key.documentation == null || key.documentation.isBlank(), key.name);
             assertTrue(key.importance != null, key.name);

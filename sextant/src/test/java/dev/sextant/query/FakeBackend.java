@@ -30,12 +30,22 @@ public final class FakeBackend implements AutoCloseable {
     public final Map<String, Views.GroupDetail> groups = new ConcurrentHashMap<>();
     public final Map<String, Views.TranslationView> translations = new ConcurrentHashMap<>();
     final List<String> groupsAsked = new ArrayList<>();
+    /** While set, a store read waits for it to open (up to 30 s): a query that holds its thread. */
+    public volatile java.util.concurrent.CountDownLatch storesBlockedUntil;
     final QueryServer server;
+    private final QueryServer.Settings settings;
 
     public FakeBackend(MeterRegistry registry) {
-        server = QueryServer.bind(new HostAndPort("127.0.0.1", 0));
+        this(registry, QueryServer.Settings.plain(new HostAndPort("127.0.0.1", 0)));
+    }
+
+    /** A backend served with {@code settings} (TLS, token); it forwards with the same settings. */
+    public FakeBackend(MeterRegistry registry, QueryServer.Settings settings) {
+        this.settings = settings;
+        server = QueryServer.bind(settings);
         HostAndPort self = new HostAndPort("127.0.0.1", server.port());
-        server.start(new QueryApi(new Router(self), new Stores(), new Forwarder(self, Duration.ofSeconds(5)),
+        server.start(new QueryApi(new Router(self), new Stores(), new Forwarder(self, Duration.ofSeconds(5),
+                settings.tls(), settings.token()),
                 new Conflicts(), new Inputs(), () -> new Views.DestinationHealth(true, true, 0, null),
                 new HealthChecks() {
                     @Override
@@ -51,7 +61,11 @@ public final class FakeBackend implements AutoCloseable {
     }
 
     public String url() {
-        return "http://127.0.0.1:" + server.port();
+        return (settings.tls().isPresent() ? "https" : "http") + "://127.0.0.1:" + server.port();
+    }
+
+    public HostAndPort address() {
+        return new HostAndPort("127.0.0.1", server.port());
     }
 
     @Override
@@ -112,8 +126,17 @@ public final class FakeBackend implements AutoCloseable {
             if (storeFailure != null) {
                 throw storeFailure;
             }
+
             synchronized (groupsAsked) {
                 groupsAsked.add(group);
+            }
+            java.util.concurrent.CountDownLatch blocked = storesBlockedUntil;
+            if (blocked != null) {
+                try {
+                    blocked.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }
             return Optional.ofNullable(groups.get(group));
         }

@@ -29,8 +29,16 @@ function time(ms) {
   return ms == null ? "-" : new Date(ms).toISOString().replace("T", " ").replace(/\.\d+Z$/, "Z");
 }
 
+// With query.auth.token set, open the page as /#token=<token>: the fragment never leaves the browser, and the token
+// goes on the API calls only.
+const TOKEN = new URLSearchParams(location.hash.slice(1)).get("token");
+
+function requestHeaders(headers) {
+  return TOKEN ? { ...headers, Authorization: "Bearer " + TOKEN } : headers;
+}
+
 async function json(path) {
-  const response = await fetch(path, { headers: { Accept: "application/json" } });
+  const response = await fetch(path, { headers: requestHeaders({ Accept: "application/json" }) });
   const body = await response.json().catch(() => ({}));
   return { status: response.status, body };
 }
@@ -123,7 +131,7 @@ async function refreshConflicts() {
 
 // the mean of the latencies recorded since the last refresh, and the recent max, from Prometheus text
 async function refreshLatency() {
-  const text = await (await fetch("/metrics")).text();
+  const text = await (await fetch("/metrics", { headers: requestHeaders({}) })).text();
   let sum = 0;
   let count = 0;
   let max = 0;

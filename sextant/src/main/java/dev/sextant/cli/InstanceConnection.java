@@ -1,0 +1,49 @@
+package dev.sextant.cli;
+
+import dev.sextant.client.SextantClient;
+import dev.sextant.config.HostAndPort;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.config.SextantConfigLoader;
+import dev.sextant.query.TlsContexts;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How the CLI reaches a running instance's HTTP API with the same settings the instances use between themselves: the
+ * scheme from {@code query.tls.*}, the TLS stores, and {@code query.auth.token}. Without a configuration file the
+ * token comes from {@code SEXTANT_QUERY_AUTH_TOKEN}, and an {@code https://} URL is checked with the JVM's default
+ * trust.
+ */
+final class InstanceConnection {
+
+    static final String TOKEN_VARIABLE =
+            SextantConfigLoader.environmentVariable(SextantConfig.QUERY_AUTH_TOKEN_CONFIG);
+
+    private InstanceConnection() {
+    }
+
+    /** {@code query.advertised} of {@code config} as a URL, or empty when its port is 0 (known only to the instance). */
+    static Optional<String> advertisedUrl(SextantConfig config) {
+        HostAndPort advertised = config.queryAdvertised();
+        if (advertised.port() == 0) {
+            return Optional.empty();
+        }
+        return Optional.of((config.queryTls() ? "https://" : "http://") + advertised);
+    }
+
+    /**
+     * A client of {@code url} with {@code config}'s token and TLS (null config: the environment's token only).
+     *
+     * @throws IllegalArgumentException when {@code url} is not an http(s) URL
+     */
+    static SextantClient.Builder client(String url, SextantConfig config, Map<String, String> environment) {
+        SextantClient.Builder builder = SextantClient.builder(url);
+        Optional<String> token = config != null ? config.queryAuthToken()
+                : Optional.ofNullable(environment.get(TOKEN_VARIABLE)).filter(t -> !t.isEmpty());
+        token.ifPresent(builder::bearerToken);
+        if (config != null) {
+            TlsContexts.of(config).ifPresent(builder::sslContext);
+        }
+        return builder;
+    }
+}
