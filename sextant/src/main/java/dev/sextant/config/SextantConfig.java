@@ -434,7 +434,8 @@ public class SextantConfig extends AbstractConfig {
      * Checks every key and value; returns the map to hand to {@link AbstractConfig}: an empty value for a key whose
      * default is derived (offset.syncs.topic, query.advertised) means "derive it" and is dropped.
      */
-    private static Map<String, Object> validate(Map<String, ?> props, Map<String, String> origins) {
+    private static Map<String, Object> validate(Map<String, ?> raw, Map<String, String> origins) {
+        Map<String, Object> props = ConfigProviders.resolve(raw);
         Map<String, Object> result = new TreeMap<>();
         for (Map.Entry<String, ?> e : props.entrySet()) {
             String key = e.getKey();

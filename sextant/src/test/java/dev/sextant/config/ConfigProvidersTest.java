@@ -1,0 +1,74 @@
+package dev.sextant.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Kafka's config providers resolve secrets anywhere in Sextant's configuration, and errors name the key. */
+class ConfigProvidersTest {
+
+    @TempDir
+    Path dir;
+
+    private Map<String, Object> base() {
+        Map<String, Object> props = new HashMap<>();
+        props.put("source.bootstrap.servers", "127.0.0.1:9092");
+        props.put("destination.bootstrap.servers", "127.0.0.1:9093");
+        props.put("config.providers", "file,env");
+        props.put("config.providers.file.class", "org.apache.kafka.common.config.provider.FileConfigProvider");
+        props.put("config.providers.env.class", "org.apache.kafka.common.config.provider.EnvVarConfigProvider");
+        return props;
+    }
+
+    @Test
+    void fileAndEnvironmentReferencesAreResolvedInEveryKindOfKey() throws Exception {
+        Path secrets = dir.resolve("secrets.properties");
+        Files.writeString(secrets, "jaas=org.apache.kafka.common.security.scram.ScramLoginModule required "
+                + "username=\"sextant\" password=\"pw-from-file\";\ntoken=tok-from-file\n");
+        Map<String, Object> props = base();
+        props.put("source.sasl.jaas.config", "${file:" + secrets + ":jaas}");
+        props.put("query.auth.token", "${file:" + secrets + ":token}");
+        props.put("destination.client.id", "${env:HOME}");
+        SextantConfig config = SextantConfigLoader.load(props, Map.of());
+        assertTrue(config.sourceClientConfig().get("sasl.jaas.config").toString().contains("pw-from-file"));
+        assertEquals("tok-from-file", config.queryAuthToken().orElseThrow());
+        assertEquals(System.getenv("HOME"), config.destinationClientConfig().get("client.id"));
+        assertFalse(config.toString().contains("pw-from-file"), config.toString());
+        assertFalse(config.toString().contains("tok-from-file"), config.toString());
+    }
+
+    @Test
+    void aKeyMissingFromTheFileNamesTheKeyThatRefersToIt() throws Exception {
+        Path secrets = dir.resolve("secrets.properties");
+        Files.writeString(secrets, "other=x\n");
+        Map<String, Object> props = base();
+        props.put("query.auth.token", "${file:" + secrets + ":token}");
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> SextantConfigLoader.load(props, Map.of()));
+        assertEquals("query.auth.token", e.key());
+        assertTrue(e.getMessage().contains("did not find"), e.getMessage());
+    }
+
+    @Test
+    void anUnlistedProviderAndAMissingClassAreNamed() {
+        Map<String, Object> props = base();
+        props.put("query.auth.token", "${vault:secret/sextant:token}");
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> SextantConfigLoader.load(props, Map.of()));
+        assertTrue(e.getMessage().contains("'vault', which config.providers does not list"), e.getMessage());
+
+        Map<String, Object> noClass = base();
+        noClass.put("config.providers", "file,vault");
+        InvalidConfigurationException e2 = assertThrows(InvalidConfigurationException.class,
+                () -> SextantConfigLoader.load(noClass, Map.of()));
+        assertEquals("config.providers.vault.class", e2.key());
+    }
+}
