@@ -72,11 +72,70 @@ class ReleaseArchiveIT {
                 broken.toString());
         assertEquals(2, refused.exit(), refused.output());
         assertTrue(refused.output().contains("sync.interval.ms"), refused.output());
+
+        // a custom replication policy, compiled here, found only once its jar is in plugins/ or SEXTANT_CLASSPATH
+        Path policyJar = customPolicyJar(dir, home.resolve("lib"));
+        Path custom = dir.resolve("custom.properties");
+        Files.writeString(custom, "source.bootstrap.servers=a:1\ndestination.bootstrap.servers=b:1\n"
+                + "replication.policy=" + POLICY_CLASS + "\n");
+        Run missing = run(home, env, bin.resolve("bash").toString(), "bin/sextant", "config", "check", "-c",
+                custom.toString());
+        assertEquals(2, missing.exit(), missing.output());
+        assertTrue(missing.output().contains("replication.policy"), missing.output());
+        Path plugin = home.resolve("plugins").resolve("custom-policy.jar");
+        Files.copy(policyJar, plugin);
+        Run found = run(home, env, bin.resolve("bash").toString(), "bin/sextant", "config", "check", "-c",
+                custom.toString());
+        assertEquals(0, found.exit(), found.output());
+        Files.delete(plugin);
+        Map<String, String> withClasspath = Map.of("PATH", bin.toString(), "SEXTANT_CLASSPATH", policyJar.toString());
+        Run viaVariable = run(home, withClasspath, bin.resolve("bash").toString(), "bin/sextant", "config", "check",
+                "-c", custom.toString());
+        assertEquals(0, viaVariable.exit(), viaVariable.output());
+
         System.out.printf("release archive %s (%d MB) runs from its own lib/ without Maven%n",
                 archive.getFileName(), Files.size(archive) >> 20);
     }
 
     private record Run(int exit, String output) {
+    }
+
+    private static final String POLICY_CLASS = "com.example.sextant.UnderscorePolicy";
+
+    /** A jar with a {@code ReplicationPolicy} of our own, compiled against the archive's connect-mirror-client. */
+    private static Path customPolicyJar(Path dir, Path lib) throws IOException {
+        Path src = Files.createDirectories(dir.resolve("policy-src/com/example/sextant"));
+        Files.writeString(src.resolve("UnderscorePolicy.java"), """
+                package com.example.sextant;
+
+                /** Names mirrored topics source_orders instead of source.orders. */
+                public class UnderscorePolicy extends org.apache.kafka.connect.mirror.DefaultReplicationPolicy {
+                    @Override
+                    public void configure(java.util.Map<String, ?> props) {
+                        java.util.Map<String, Object> p = new java.util.HashMap<>(props);
+                        p.put(SEPARATOR_CONFIG, "_");
+                        super.configure(p);
+                    }
+                }
+                """);
+        Path classes = Files.createDirectories(dir.resolve("policy-classes"));
+        String classpath;
+        try (Stream<Path> jars = Files.list(lib)) {
+            classpath = jars.map(Path::toString).filter(n -> n.contains("connect-mirror-client")
+                    || n.contains("kafka-clients")).collect(java.util.stream.Collectors.joining(":"));
+        }
+        javax.tools.JavaCompiler compiler = javax.tools.ToolProvider.getSystemJavaCompiler();
+        int compiled = compiler.run(null, null, null, "-classpath", classpath, "-d", classes.toString(),
+                src.resolve("UnderscorePolicy.java").toString());
+        assertEquals(0, compiled, "the custom policy compiles");
+        Path jar = dir.resolve("custom-policy.jar");
+        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+            Path cls = classes.resolve("com/example/sextant/UnderscorePolicy.class");
+            out.putNextEntry(new java.util.jar.JarEntry("com/example/sextant/UnderscorePolicy.class"));
+            out.write(Files.readAllBytes(cls));
+            out.closeEntry();
+        }
+        return jar;
     }
 
     private static Run run(Path dir, Map<String, String> env, String... command)
