@@ -21,6 +21,12 @@ import dev.sextant.query.QueryApi;
 import dev.sextant.query.QueryServer;
 import dev.sextant.query.StreamsGroupRouter;
 import dev.sextant.query.StreamsLocalStores;
+import dev.sextant.acl.AccessDenials;
+import dev.sextant.acl.NotAuthorizedException;
+import dev.sextant.acl.Principals;
+import dev.sextant.acl.RequiredAcl;
+import dev.sextant.acl.RequiredAcls;
+import dev.sextant.acl.SourceAccessCheck;
 import dev.sextant.query.DeadLetterTail;
 import dev.sextant.query.Views;
 import dev.sextant.source.AdminSourceOffsets;
@@ -48,6 +54,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -84,6 +91,7 @@ public final class SextantApplication implements AutoCloseable {
     private final ScheduledExecutorService refresher;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final StreamThreadFailures threadFailures = new StreamThreadFailures(Clock.systemUTC());
+    private final AccessDenials denials = new AccessDenials(Clock.systemUTC());
     private volatile KafkaStreams streams;
     private SourceOffsets source;
     private SourceTopicNames topicNames;
@@ -230,7 +238,7 @@ public final class SextantApplication implements AutoCloseable {
     }
 
     public void start() {
-        createOwnTopics();
+        verifySourceAccess();
         QueryServer.Settings querySettings = QueryServer.Settings.of(config);
         query = QueryServer.bind(querySettings);
         HostAndPort advertised = config.queryAdvertised();
@@ -244,14 +252,14 @@ public final class SextantApplication implements AutoCloseable {
 
         ConsumerGroupApplier applier = new ConsumerGroupApplier(destination,
                 new OffsetOwnership(config.applicationId()), settings.followRewinds(),
-                config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD);
+                config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials);
         source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
         topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
         if (config.emitCheckpoints()) {
             checkpoints = new KafkaCheckpointEmitter(config.destinationClientConfig(), config.checkpointsTopic());
         }
         Topology topology = SextantTopology.build(settings, new SyncRuntime(view, applier,
-                new ShareGroupApplier(destination), source, topicNames, metrics, checkpoints));
+                new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints));
         log.debug("Topology:\n{}", topology.describe());
         Properties properties = streamsProperties(config, advertised);
         StreamsErrorHandlers.configs(settings, metrics).forEach((k, v) -> {
@@ -261,6 +269,16 @@ public final class SextantApplication implements AutoCloseable {
         });
         streams = new KafkaStreams(topology, properties);
         streams.setUncaughtExceptionHandler(e -> {
+            Optional<org.apache.kafka.common.errors.AuthorizationException> denied = AccessDenials.authorization(e);
+            if (denied.isPresent()) {
+                // a new thread would be refused the same way: stop, naming what to grant
+                failure = new NotAuthorizedException("Kafka Streams was refused on the source cluster: "
+                        + AccessDenials.describe(denied.get(), null) + ": " + denied.get().getMessage()
+                        + ". Grant what docs/security.md lists; bin/sextant config acls -c <file> prints the ACLs "
+                        + "Sextant needs.", e);
+                log.error(failure.getMessage());
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            }
             log.error("Stream thread failed; replacing it", e);
             threadFailures.failed(e);
             metrics.streamThreadReplaced();
@@ -269,7 +287,9 @@ public final class SextantApplication implements AutoCloseable {
         streams.setStateListener((now, before) -> {
             log.info("Kafka Streams {} -> {}", before, now);
             if (now == KafkaStreams.State.ERROR) {
-                failure = new IllegalStateException("Kafka Streams entered state ERROR");
+                if (failure == null) {
+                    failure = new IllegalStateException("Kafka Streams entered state ERROR");
+                }
                 stopped.countDown();
             } else if (now == KafkaStreams.State.NOT_RUNNING) {
                 stopped.countDown();
@@ -313,6 +333,10 @@ public final class SextantApplication implements AutoCloseable {
 
                     @Override
                     public Optional<String> notReady() {
+                        Optional<String> denied = denials.problem();
+                        if (denied.isPresent()) {
+                            return denied;
+                        }
                         long down = view.unreachableForMs();
                         return down > 0 && down >= config.healthDestinationTimeoutMs()
                                 ? Optional.of("the destination has been unreachable for " + down / 1000 + " s: "
@@ -349,6 +373,29 @@ public final class SextantApplication implements AutoCloseable {
         Properties properties = new Properties();
         properties.putAll(props);
         return properties;
+    }
+
+    /** Stops the start, naming the ACL, when the source refuses what Sextant needs (as far as it can tell ahead). */
+    private void verifySourceAccess() {
+        String principal = Principals.guess(config.sourceClientConfig());
+        try (Admin admin = Admin.create(config.sourceClientConfig())) {
+            SourceAccessCheck.verify(admin, RequiredAcls.of(config), principal, Duration.ofSeconds(15));
+        }
+        try {
+            createOwnTopics();
+        } catch (RuntimeException e) {
+            Optional<org.apache.kafka.common.errors.AuthorizationException> denied = AccessDenials.authorization(e);
+            if (denied.isEmpty()) {
+                throw e;
+            }
+            StringBuilder message = new StringBuilder("Sextant cannot create its topics on the source cluster: ")
+                    .append(AccessDenials.describe(denied.get(), null)).append(": ").append(denied.get().getMessage())
+                    .append(". Create them ahead, or grant:");
+            RequiredAcls.of(config, RequiredAcl.Cluster.SOURCE).stream()
+                    .filter(a -> a.operations().contains(org.apache.kafka.common.acl.AclOperation.CREATE))
+                    .forEach(a -> message.append("\n  ").append(a.command(principal)));
+            throw new NotAuthorizedException(message.toString(), e);
+        }
     }
 
     private void createOwnTopics() {

@@ -14,7 +14,10 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import dev.sextant.acl.AccessDenials;
+import dev.sextant.acl.RequiredAcl;
 import org.apache.kafka.common.errors.FencedMemberEpochException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.IllegalGenerationException;
@@ -52,6 +55,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
     private final OffsetOwnership ownership;
     private final boolean followRewinds;
     private final boolean adoptForward;
+    private final AccessDenials denials;
 
     public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds) {
         this(client, ownership, followRewinds, false);
@@ -63,10 +67,17 @@ public final class ConsumerGroupApplier implements GroupApplier {
      */
     public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds,
                                 boolean adoptForward) {
+        this(client, ownership, followRewinds, adoptForward, new AccessDenials(java.time.Clock.systemUTC()));
+    }
+
+    /** @param denials where the destination's authorization errors are reported (they are retried too) */
+    public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds,
+                                boolean adoptForward, AccessDenials denials) {
         this.client = client;
         this.ownership = ownership;
         this.followRewinds = followRewinds;
         this.adoptForward = adoptForward;
+        this.denials = denials;
     }
 
     @Override
@@ -78,7 +89,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
         try {
             current = client.consumerGroupOffsets(wanted);
         } catch (RuntimeException e) {
-            plans.keySet().forEach(group -> done.accept(retry(group, e)));
+            plans.keySet().forEach(group -> done.accept(retry(group, e, denials)));
             return;
         }
         plans.forEach((group, parts) -> current.get(group)
@@ -156,6 +167,9 @@ public final class ConsumerGroupApplier implements GroupApplier {
                     outcomes.put(key, new PartitionOutcome(PositionStatus.APPLIED, writes.get(tp).offset(), true));
                 } else if (err instanceof UnknownTopicOrPartitionException) {
                     outcomes.put(key, new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1));
+                } else if (err instanceof TopicAuthorizationException denied) {
+                    denials.denied(RequiredAcl.Cluster.DESTINATION, denied, group);
+                    outcomes.put(key, new PartitionOutcome(PositionStatus.PENDING, -1));
                 } else {
                     log.debug("Writing {} of group {} failed, will retry: {}", tp, group, err.toString());
                     outcomes.put(key, new PartitionOutcome(PositionStatus.PENDING, -1));
@@ -210,10 +224,14 @@ public final class ConsumerGroupApplier implements GroupApplier {
             // the broker answers "group id not found" when the id belongs to a share group
             return GroupOutcome.refused(group, parts, Reason.TYPE_CONFLICT, PositionStatus.TYPE_CONFLICT, err);
         }
-        return retry(group, err);
+        return retry(group, err, denials);
     }
 
-    private static GroupOutcome retry(String group, Throwable err) {
+    private static GroupOutcome retry(String group, Throwable err, AccessDenials denials) {
+        if (AccessDenials.authorization(err).isPresent()) {
+            denials.denied(RequiredAcl.Cluster.DESTINATION, AccessDenials.authorization(err).get(), group);
+            return GroupOutcome.retry(group, err);
+        }
         log.atWarn().addKeyValue("group", group).log("Cannot apply group {} on the destination now, will retry: {}",
                 group, err.toString());
         return GroupOutcome.retry(group, err);

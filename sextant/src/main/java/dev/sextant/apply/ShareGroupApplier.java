@@ -9,8 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
+import dev.sextant.acl.AccessDenials;
+import dev.sextant.acl.RequiredAcl;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,9 +33,16 @@ public final class ShareGroupApplier implements GroupApplier {
     private static final Logger log = LoggerFactory.getLogger(ShareGroupApplier.class);
 
     private final DestinationClient client;
+    private final AccessDenials denials;
 
     public ShareGroupApplier(DestinationClient client) {
+        this(client, new AccessDenials(java.time.Clock.systemUTC()));
+    }
+
+    /** @param denials where the destination's authorization errors are reported (they are retried too) */
+    public ShareGroupApplier(DestinationClient client, AccessDenials denials) {
         this.client = client;
+        this.denials = denials;
     }
 
     @Override
@@ -57,6 +67,9 @@ public final class ShareGroupApplier implements GroupApplier {
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.APPLIED, p.translatedOffset(), true));
                             } else if (err instanceof UnknownTopicOrPartitionException) {
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1));
+                            } else if (err instanceof TopicAuthorizationException denied) {
+                                denials.denied(RequiredAcl.Cluster.DESTINATION, denied, group);
+                                outcomes.put(p.key(), new PartitionOutcome(PositionStatus.PENDING, -1));
                             } else {
                                 log.debug("Writing {} of share group {} failed, will retry: {}", tp, group, err.toString());
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.PENDING, -1));
@@ -69,12 +82,16 @@ public final class ShareGroupApplier implements GroupApplier {
         });
     }
 
-    private static GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {
+    private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {
         if (err instanceof GroupNotEmptyException) {
             return GroupOutcome.refused(group, parts, Reason.GROUP_ACTIVE, PositionStatus.GROUP_ACTIVE, err);
         }
         if (err instanceof GroupIdNotFoundException) {
             return GroupOutcome.refused(group, parts, Reason.TYPE_CONFLICT, PositionStatus.TYPE_CONFLICT, err);
+        }
+        if (AccessDenials.authorization(err).isPresent()) {
+            denials.denied(RequiredAcl.Cluster.DESTINATION, AccessDenials.authorization(err).get(), group);
+            return GroupOutcome.retry(group, err);
         }
         log.atWarn().addKeyValue("group", group).log("Cannot apply share group {} on the destination now, will retry: {}",
                 group, err.toString());

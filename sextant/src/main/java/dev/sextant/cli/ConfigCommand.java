@@ -5,11 +5,11 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code sextant config check -c FILE} and {@code sextant config docs}. */
+/** {@code sextant config check -c FILE}, {@code sextant config docs} and {@code sextant config acls -c FILE}. */
 @Command(name = "config", mixinStandardHelpOptions = true,
         description = {"Checks a configuration file, or prints the reference of every key.",
                 "Exit codes: 0 ok, 2 bad usage or an invalid configuration."},
-        subcommands = {ConfigCommand.Check.class, ConfigCommand.Docs.class})
+        subcommands = {ConfigCommand.Check.class, ConfigCommand.Docs.class, ConfigCommand.Acls.class})
 final class ConfigCommand implements Runnable {
 
     @CommandLine.Spec
@@ -40,6 +40,51 @@ final class ConfigCommand implements Runnable {
                     config.file, loaded.applicationId(), loaded.sourceAlias(), loaded.destinationAlias(),
                     loaded.translation().configValue());
             return SextantCommand.EXIT_OK;
+        }
+    }
+
+    @Command(name = "acls", mixinStandardHelpOptions = true,
+            description = {"Prints the kafka-acls commands that grant Sextant exactly what it needs on each cluster "
+                    + "for this configuration (least privilege; docs/security.md explains each one).",
+                    "Exit codes: 0 printed, 2 invalid configuration."})
+    static final class Acls implements Callable<Integer> {
+
+        @CommandLine.Mixin
+        ConfigOption config;
+
+        @CommandLine.Option(names = "--source-principal", paramLabel = "PRINCIPAL", defaultValue = "User:sextant",
+                description = "Sextant's principal on the source cluster (default ${DEFAULT-VALUE}).")
+        String sourcePrincipal;
+
+        @CommandLine.Option(names = "--destination-principal", paramLabel = "PRINCIPAL",
+                defaultValue = "User:sextant",
+                description = "Sextant's principal on the destination cluster (default ${DEFAULT-VALUE}).")
+        String destinationPrincipal;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            spec.commandLine().getOut().print(commands(config.load(), sourcePrincipal, destinationPrincipal));
+            spec.commandLine().getOut().flush();
+            return SextantCommand.EXIT_OK;
+        }
+
+        static String commands(SextantConfig loaded, String sourcePrincipal, String destinationPrincipal) {
+            StringBuilder out = new StringBuilder();
+            for (dev.sextant.acl.RequiredAcl.Cluster cluster : dev.sextant.acl.RequiredAcl.Cluster.values()) {
+                String principal = cluster == dev.sextant.acl.RequiredAcl.Cluster.SOURCE ? sourcePrincipal
+                        : destinationPrincipal;
+                out.append("# ").append(cluster.label()).append(" cluster: $").append(cluster.name())
+                        .append("_BOOTSTRAP, with an admin's client settings in $").append(cluster.name())
+                        .append("_ADMIN_CONFIG\n");
+                for (dev.sextant.acl.RequiredAcl acl : dev.sextant.acl.RequiredAcls.of(loaded, cluster)) {
+                    out.append("# ").append(acl.why()).append('\n').append(acl.command(principal)).append('\n');
+                }
+                out.append('\n');
+            }
+            return out.toString();
         }
     }
 

@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Runs a Sextant instance until it is stopped (Ctrl-C or SIGTERM).",
                 "Exit codes: 0 stopped, 1 failed (Kafka Streams stopped with an error, or a required input is "
-                        + "missing), 2 bad usage or configuration."})
+                        + "missing), 2 bad usage or configuration, 3 not authorized (a cluster refused an ACL "
+                        + "Sextant needs; the message names it)."})
 final class RunCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
@@ -29,6 +30,10 @@ final class RunCommand implements Callable<Integer> {
         app.start();
         Throwable failure = app.awaitStop();
         app.close();
+        if (failure instanceof dev.sextant.acl.NotAuthorizedException) {
+            spec.commandLine().getErr().println("Not authorized: " + failure.getMessage());
+            return SextantCommand.EXIT_NOT_AUTHORIZED;
+        }
         if (failure != null) {
             spec.commandLine().getErr().println("sextant: " + failure.getMessage());
             return SextantCommand.EXIT_FAILURE;

@@ -22,6 +22,8 @@ public final class SextantCommand implements Runnable {
     static final int EXIT_OK = 0;
     static final int EXIT_FAILURE = 1;
     static final int EXIT_USAGE = 2;
+    /** A cluster refused Sextant's principal something it needs; the message names the ACL to grant. */
+    static final int EXIT_NOT_AUTHORIZED = 3;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -42,6 +44,10 @@ public final class SextantCommand implements Runnable {
             if (e instanceof InvalidConfigurationException) {
                 commandLine.getErr().println("Invalid configuration: " + e.getMessage());
                 return EXIT_USAGE;
+            }
+            if (e instanceof dev.sextant.acl.NotAuthorizedException) {
+                commandLine.getErr().println("Not authorized: " + e.getMessage());
+                return EXIT_NOT_AUTHORIZED;
             }
             commandLine.getErr().println("sextant: " + e.getMessage());
             if (System.getenv("SEXTANT_DEBUG") != null) {

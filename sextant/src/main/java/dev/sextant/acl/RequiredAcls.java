@@ -1,0 +1,105 @@
+package dev.sextant.acl;
+
+import static org.apache.kafka.common.acl.AclOperation.CREATE;
+import static org.apache.kafka.common.acl.AclOperation.DESCRIBE;
+import static org.apache.kafka.common.acl.AclOperation.DESCRIBE_CONFIGS;
+import static org.apache.kafka.common.acl.AclOperation.READ;
+import static org.apache.kafka.common.acl.AclOperation.WRITE;
+
+import dev.sextant.acl.RequiredAcl.Cluster;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.config.Translation;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.internals.Topic;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Every permission Sextant needs, per cluster, for a given configuration: the least privilege it runs with. This list
+ * is what {@code bin/sextant config acls} prints, what {@code docs/security.md} shows, and exactly what the secured
+ * integration test grants.
+ *
+ * <pre>
+ *   source                                              destination
+ *   ──────                                              ───────────
+ *   __consumer_offsets, __share_group_state,            groups: Read, Describe (offsets of the synced groups)
+ *   offset syncs: Read, Describe (the inputs)           mirrored topics: Read, Describe (commits need Read)
+ *   &lt;application.id&gt;-* topics, group, transactional id    checkpoints topic (emit.checkpoints.enabled)
+ *   (Kafka Streams' own), the dead-letter topic
+ *   every group and topic: Describe (which groups commit, log start offsets)
+ * </pre>
+ */
+public final class RequiredAcls {
+
+    private RequiredAcls() {
+    }
+
+    /** The permissions for {@code config}, source cluster first. */
+    public static List<RequiredAcl> of(SextantConfig config) {
+        List<RequiredAcl> acls = new ArrayList<>();
+        String app = config.applicationId();
+        acls.add(source(ResourceType.TOPIC, Topic.GROUP_METADATA_TOPIC_NAME, PatternType.LITERAL, List.of(READ, DESCRIBE),
+                "the consumer-group commits Sextant reads"));
+        if (config.syncShareGroups()) {
+            acls.add(source(ResourceType.TOPIC, Topic.SHARE_GROUP_STATE_TOPIC_NAME, PatternType.LITERAL,
+                    List.of(READ, DESCRIBE), "the share-group start offsets Sextant reads"));
+        }
+        if (config.translation() == Translation.OFFSET_SYNCS) {
+            acls.add(source(ResourceType.TOPIC, config.offsetSyncsTopic(), PatternType.LITERAL, List.of(READ, DESCRIBE),
+                    "MirrorMaker 2's offset syncs"));
+        }
+        acls.add(source(ResourceType.TOPIC, config.dlqTopic(), PatternType.LITERAL,
+                List.of(READ, WRITE, DESCRIBE, CREATE), "the dead-letter topic: written, read for /v1/conflicts, "
+                        + "created at start when missing"));
+        acls.add(source(ResourceType.TOPIC, app + "-", PatternType.PREFIXED,
+                List.of(READ, WRITE, DESCRIBE, CREATE, DESCRIBE_CONFIGS),
+                "Kafka Streams' changelogs and Sextant's own topics (offset-sync history, share positions)"));
+        acls.add(source(ResourceType.GROUP, app, PatternType.LITERAL, List.of(READ, DESCRIBE),
+                "Kafka Streams' consumer group (application.id)"));
+        if (exactlyOnce(config)) {
+            acls.add(source(ResourceType.TRANSACTIONAL_ID, app + "-", PatternType.PREFIXED, List.of(WRITE, DESCRIBE),
+                    "Kafka Streams' transactional ids (processing.guarantee=exactly_once_v2)"));
+        }
+        acls.add(source(ResourceType.GROUP, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
+                List.of(DESCRIBE), "which groups still exist and their committed offsets (pruning, health)"));
+        acls.add(source(ResourceType.TOPIC, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
+                List.of(DESCRIBE), "topic names by id (commits name topics by id) and log start offsets (pruning)"));
+
+        acls.add(destination(ResourceType.GROUP, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
+                List.of(READ, DESCRIBE), "the synced groups: read their state and offsets, write offsets (narrow "
+                        + "it to prefixed ACLs when groups.include names a prefix)"));
+        acls.add(destination(ResourceType.TOPIC, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
+                List.of(READ, DESCRIBE), "the mirrored topics: an offset commit needs Read on its topic (narrow it "
+                        + "to the mirror's prefix, e.g. '" + config.replicationPolicy().formatRemoteTopic(
+                        config.sourceAlias(), "") + "' with the default replication policy)"));
+        if (config.emitCheckpoints()) {
+            acls.add(destination(ResourceType.TOPIC, config.checkpointsTopic(), PatternType.LITERAL,
+                    List.of(WRITE, DESCRIBE, CREATE), "MirrorMaker 2-format checkpoints (emit.checkpoints.enabled)"));
+        }
+        return List.copyOf(acls);
+    }
+
+    /** Those of one cluster. */
+    public static List<RequiredAcl> of(SextantConfig config, Cluster cluster) {
+        return of(config).stream().filter(a -> a.cluster() == cluster).toList();
+    }
+
+    private static boolean exactlyOnce(SextantConfig config) {
+        Object guarantee = config.streamsOverrides().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
+        return guarantee != null && guarantee.toString().startsWith("exactly_once");
+    }
+
+    private static RequiredAcl source(ResourceType type, String name, PatternType pattern, List<AclOperation> ops,
+                                      String why) {
+        return new RequiredAcl(Cluster.SOURCE, type, name, pattern, ops, why);
+    }
+
+    private static RequiredAcl destination(ResourceType type, String name, PatternType pattern,
+                                           List<AclOperation> ops, String why) {
+        return new RequiredAcl(Cluster.DESTINATION, type, name, pattern, ops, why);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.sextant.acl;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
+
+/**
+ * Checks before start that the source cluster grants what {@link RequiredAcls} lists, where the broker can tell
+ * ({@code includeAuthorizedOperations}: the operations this principal may perform on an existing topic or a group),
+ * so that a missing ACL stops Sextant at start with the ACL named, instead of a Kafka Streams thread dying later.
+ *
+ * <p>What it cannot see ahead (Create on a topic that does not exist yet, prefixed topics not created yet,
+ * transactional ids, the wildcards) is reported when Kafka Streams or an Admin call is refused.
+ */
+public final class SourceAccessCheck {
+
+    private SourceAccessCheck() {
+    }
+
+    /**
+     * @param principal shown in the commands (Kafka does not tell a client its own principal), e.g. {@code User:sextant}
+     * @throws NotAuthorizedException naming every missing permission it found
+     */
+    public static void verify(Admin admin, List<RequiredAcl> required, String principal, Duration timeout) {
+        List<String> missing = new ArrayList<>();
+        for (RequiredAcl acl : required) {
+            if (acl.cluster() != RequiredAcl.Cluster.SOURCE || acl.name().equals(ResourcePattern.WILDCARD_RESOURCE)) {
+                continue;
+            }
+            try {
+                if (acl.resourceType() == ResourceType.TOPIC && acl.patternType() == PatternType.LITERAL) {
+                    topic(admin, acl, acl.name(), timeout).ifPresent(missing::add);
+                } else if (acl.resourceType() == ResourceType.TOPIC) {
+                    for (String topic : admin.listTopics(new ListTopicsOptions().timeoutMs((int) timeout.toMillis()))
+                            .names().get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                        if (topic.startsWith(acl.name())) {
+                            topic(admin, acl, topic, timeout).ifPresent(missing::add);
+                        }
+                    }
+                } else if (acl.resourceType() == ResourceType.GROUP && acl.patternType() == PatternType.LITERAL) {
+                    group(admin, acl, timeout).ifPresent(missing::add);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException | TimeoutException e) {
+                // not an answer about permissions: the start goes on and reports what fails then
+            }
+        }
+        if (!missing.isEmpty()) {
+            StringBuilder message = new StringBuilder("Sextant's principal on the source cluster lacks ")
+                    .append(missing.size() == 1 ? "a permission" : missing.size() + " permissions").append(":");
+            missing.forEach(m -> message.append("\n  - ").append(m));
+            message.append("\nGrant them (").append(principal).append(" is Sextant's principal), or see ")
+                    .append("docs/security.md; bin/sextant config acls -c <file> prints every ACL Sextant needs.");
+            for (RequiredAcl acl : required) {
+                if (missing.stream().anyMatch(m -> m.startsWith(acl.describe()))) {
+                    message.append("\n  ").append(acl.command(principal));
+                }
+            }
+            throw new NotAuthorizedException(message.toString(), null);
+        }
+    }
+
+    private static java.util.Optional<String> topic(Admin admin, RequiredAcl acl, String topic, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        TopicDescription description;
+        try {
+            description = admin.describeTopics(List.of(topic), new DescribeTopicsOptions()
+                    .includeAuthorizedOperations(true).timeoutMs((int) timeout.toMillis()))
+                    .topicNameValues().get(topic).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+                return java.util.Optional.empty(); // not there yet: what it needs is checked when it appears
+            }
+            if (e.getCause() instanceof AuthorizationException) {
+                return java.util.Optional.of(acl.describe() + " (cannot even describe topic '" + topic + "'): "
+                        + acl.why());
+            }
+            throw e;
+        }
+        return lacking(acl, topic, description.authorizedOperations(), "topic '" + topic + "'");
+    }
+
+    private static java.util.Optional<String> group(Admin admin, RequiredAcl acl, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        ConsumerGroupDescription description;
+        try {
+            Map<String, ConsumerGroupDescription> all = admin.describeConsumerGroups(List.of(acl.name()),
+                    new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true)
+                            .timeoutMs((int) timeout.toMillis())).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            description = all.get(acl.name());
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof AuthorizationException) {
+                return java.util.Optional.of(acl.describe() + " (cannot even describe it): " + acl.why());
+            }
+            throw e;
+        }
+        return lacking(acl, acl.name(), description.authorizedOperations(), "group '" + acl.name() + "'");
+    }
+
+    private static java.util.Optional<String> lacking(RequiredAcl acl, String name, Set<AclOperation> granted,
+                                                      String what) {
+        if (granted == null) {
+            return java.util.Optional.empty(); // the broker did not say
+        }
+        EnumSet<AclOperation> needed = EnumSet.noneOf(AclOperation.class);
+        for (AclOperation op : acl.operations()) {
+            // Create is only needed while the topic does not exist
+            if (op != AclOperation.CREATE && !granted.contains(op)
+                    && !(op == AclOperation.DESCRIBE && (granted.contains(AclOperation.READ)
+                    || granted.contains(AclOperation.WRITE)))) {
+                needed.add(op);
+            }
+        }
+        if (needed.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(acl.describe() + ": " + what + " lacks "
+                + needed.stream().map(op -> op.name().charAt(0) + op.name().substring(1).toLowerCase())
+                .reduce((a, b) -> a + ", " + b).orElse("") + " (" + acl.why() + ")");
+    }
+}
