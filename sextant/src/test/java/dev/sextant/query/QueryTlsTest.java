@@ -1,0 +1,174 @@
+package dev.sextant.query;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sextant.client.SextantClient;
+import dev.sextant.client.SextantClientException;
+import dev.sextant.config.HostAndPort;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.testkit.TestCertificates;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import javax.net.ssl.SSLContext;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTTP API over TLS, configured through {@code query.tls.*} as an operator would: PKCS12 and PEM keystores,
+ * client certificates, the token on top, and two instances forwarding to each other with both.
+ */
+class QueryTlsTest {
+
+    private static final String TOKEN = "tls-test-token";
+
+    @TempDir
+    static Path dir;
+    private static TestCertificates certificates;
+    private final List<AutoCloseable> opened = new ArrayList<>();
+
+    @BeforeAll
+    static void issue() {
+        certificates = TestCertificates.create(dir, "sextant-test-ca");
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable c : opened) {
+            c.close();
+        }
+    }
+
+    private static SextantConfig config(Map<String, String> query) {
+        Map<String, Object> props = new HashMap<>(query);
+        props.put("source.bootstrap.servers", "127.0.0.1:9092");
+        props.put("destination.bootstrap.servers", "127.0.0.1:9093");
+        props.put("query.listen", "127.0.0.1:0");
+        return new SextantConfig(props);
+    }
+
+    private static Map<String, String> pkcs12Server(String clientAuth) {
+        TestCertificates.KeyMaterial server = certificates.server("sextant-0");
+        Map<String, String> q = new HashMap<>(Map.of(
+                "query.tls.keystore.location", server.keyStore().toString(),
+                "query.tls.keystore.password", server.password(),
+                "query.tls.truststore.location", certificates.trust().trustStore().toString(),
+                "query.tls.truststore.password", certificates.trust().password(),
+                "query.tls.client.auth", clientAuth,
+                "query.auth.token", TOKEN));
+        return q;
+    }
+
+    private FakeBackend backend(SextantConfig config) {
+        FakeBackend backend = new FakeBackend(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                QueryServer.Settings.of(config));
+        backend.groups.put("billing", new Views.GroupDetail("billing", "consumer", List.of()));
+        opened.add(backend);
+        return backend;
+    }
+
+    /** A client context: trusts the test CA, and presents {@code clientCn}'s certificate unless null. */
+    private static SSLContext clientContext(String clientCn) {
+        Map<String, Object> ssl = new HashMap<>();
+        ssl.put("ssl.truststore.location", certificates.trust().trustStore().toString());
+        ssl.put("ssl.truststore.password", new org.apache.kafka.common.config.types.Password(
+                certificates.trust().password()));
+        ssl.put("ssl.truststore.type", "PKCS12");
+        if (clientCn != null) {
+            TestCertificates.KeyMaterial client = certificates.client(clientCn);
+            ssl.put("ssl.keystore.location", client.keyStore().toString());
+            ssl.put("ssl.keystore.password", new org.apache.kafka.common.config.types.Password(client.password()));
+            ssl.put("ssl.keystore.type", "PKCS12");
+        }
+        return TlsContexts.load(ssl, "test");
+    }
+
+    private static HttpResponse<String> get(SSLContext context, String url, String token)
+            throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().sslContext(context).connectTimeout(Duration.ofSeconds(5)).build();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void httpsWithAPkcs12KeystoreAndTheTokenOnTop() throws Exception {
+        FakeBackend backend = backend(config(pkcs12Server("none")));
+        assertTrue(backend.url().startsWith("https://"), backend.url());
+        assertEquals(401, get(clientContext(null), backend.url() + "/v1/groups/billing", null).statusCode());
+        assertEquals(200, get(clientContext(null), backend.url() + "/v1/groups/billing", TOKEN).statusCode());
+        assertEquals(200, get(clientContext(null), backend.url() + "/health/live", null).statusCode());
+        HttpClient plain = HttpClient.newHttpClient();
+        assertThrows(IOException.class, () -> plain.send(HttpRequest.newBuilder(URI.create(
+                backend.url().replace("https", "http") + "/health/live")).build(),
+                HttpResponse.BodyHandlers.ofString()), "plain HTTP is not served");
+
+        SextantClient client = SextantClient.builder(backend.url()).sslContext(clientContext(null))
+                .bearerToken(TOKEN).deadline(Duration.ofSeconds(5)).build();
+        assertEquals("billing", client.group("billing").group());
+        SextantClient noToken = SextantClient.builder(backend.url()).sslContext(clientContext(null))
+                .deadline(Duration.ofSeconds(5)).build();
+        assertEquals(401, assertThrows(SextantClientException.class, () -> noToken.group("billing")).status());
+    }
+
+    @Test
+    void aPemKeystoreServesTheSame() throws Exception {
+        TestCertificates.KeyMaterial server = certificates.server("sextant-pem");
+        FakeBackend backend = backend(config(Map.of(
+                "query.tls.keystore.location", server.pem().toString(),
+                "query.tls.keystore.type", "PEM",
+                "query.tls.truststore.location", certificates.trust().caPem().toString(),
+                "query.tls.truststore.type", "PEM")));
+        assertEquals(200, get(clientContext(null), backend.url() + "/v1/groups/billing", null).statusCode());
+    }
+
+    @Test
+    void requiredClientCertificatesRefuseAClientWithoutOne() throws Exception {
+        FakeBackend backend = backend(config(pkcs12Server("required")));
+        assertThrows(IOException.class, () -> get(clientContext(null), backend.url() + "/health/live", null),
+                "no client certificate, no connection");
+        assertEquals(200, get(clientContext("failover-tool"), backend.url() + "/v1/groups/billing", TOKEN)
+                .statusCode());
+    }
+
+    @Test
+    void instancesForwardToEachOtherOverTlsWithClientCertificatesAndTheToken() throws Exception {
+        FakeBackend owner = backend(config(pkcs12Server("required")));
+        FakeBackend asked = backend(config(pkcs12Server("required")));
+        asked.groups.clear();
+        asked.owner = new GroupRouter.Remote(new HostAndPort("127.0.0.1", owner.address().port()));
+        HttpResponse<String> forwarded = get(clientContext("failover-tool"), asked.url() + "/v1/groups/billing", TOKEN);
+        assertEquals(200, forwarded.statusCode(), forwarded.body());
+        assertTrue(forwarded.body().contains("\"billing\""), forwarded.body());
+        assertTrue(owner.groupsAsked.contains("billing"), "the owner answered");
+    }
+
+    @Test
+    void badStoresAreAConfigurationErrorNamingTheKey() {
+        SextantConfig wrongPassword = config(Map.of(
+                "query.tls.keystore.location", certificates.server("x").keyStore().toString(),
+                "query.tls.keystore.password", "not-the-password"));
+        dev.sextant.config.InvalidConfigurationException e = assertThrows(
+                dev.sextant.config.InvalidConfigurationException.class, () -> TlsContexts.of(wrongPassword));
+        assertTrue(e.getMessage().contains("query.tls"), e.getMessage());
+        assertTrue(!e.getMessage().contains("not-the-password"), e.getMessage());
+        assertEquals(Optional.empty(), TlsContexts.of(config(Map.of())));
+    }
+}
