@@ -127,6 +127,7 @@ class LocalKafkaBrokerConfigTest {
         // a user without SCRAM: refused before anything starts
         assertThrows(IllegalStateException.class, () -> LocalKafkaBroker.builder("destination").mutualTls()
                 .scramUser("alice", "alice-secret").start());
+        assertThrows(IllegalStateException.class, () -> LocalClusters.builder().scramUser("alice", "s").start());
     }
 
     private static void assertSecuredWithAcls(Map<String, String> p) {
