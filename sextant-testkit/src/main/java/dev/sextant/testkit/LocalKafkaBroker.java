@@ -462,8 +462,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
     /**
      * The client config of another principal on a secured broker: for SASL_SSL the SCRAM user {@code principal}
-     * (created with {@link Builder#scramUser}, or {@value #ADMIN_USER}) with its password; for SSL a key store with a
-     * client certificate {@code CN=<principal>}, issued on first use. Mutable copy.
+     * (created with {@link Builder#scramUser}, or {@value #ADMIN_USER}) with its password; for SSL a PEM key store
+     * with a client certificate {@code CN=<principal>}, issued on first use. Key and trust stores are PEM files
+     * ({@code ssl.*.type=PEM}, no passwords); the same material as PKCS12 is in {@link #certificates()}. Mutable copy.
      *
      * @throws IllegalStateException if the broker is not secured
      * @throws IllegalArgumentException for an unknown SCRAM user
@@ -496,8 +497,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
     }
 
     /**
-     * The broker's own CA, on a secured broker: its trust store and PEM files, and client certificates for any CN
-     * (those {@link #clientProperties(String)} uses on an SSL broker).
+     * The broker's own CA, on a secured broker: its certificate as PKCS12 trust store and PEM file, and client
+     * certificates for any CN as PKCS12 key stores and PEM files (those {@link #clientProperties(String)} uses on an
+     * SSL broker).
      */
     public Optional<TestCertificates> certificates() {
         return security.certificates();

@@ -112,7 +112,9 @@ class LocalKafkaBrokerConfigTest {
 
         Map<String, Object> client = security.clientProperties("sextant");
         assertEquals("SSL", client.get("security.protocol"));
-        assertTrue(Files.exists(Path.of((String) client.get("ssl.keystore.location"))));
+        assertEquals("PEM", client.get("ssl.keystore.type"));
+        assertEquals(security.certificates().orElseThrow().client("sextant").pem().toString(),
+                client.get("ssl.keystore.location"));
         assertEquals("CN=sextant", security.certificates().orElseThrow().client("sextant").certificate()
                 .getSubjectX500Principal().getName());
         assertThrows(IllegalStateException.class, () -> security.scramClientProperties("sextant", "x"));
@@ -135,7 +137,10 @@ class LocalKafkaBrokerConfigTest {
         assertEquals("org.apache.kafka.metadata.authorizer.StandardAuthorizer", p.get("authorizer.class.name"));
         assertEquals("false", p.get("allow.everyone.if.no.acl.found"));
         assertEquals("User:kafka-broker;User:admin", p.get("super.users"));
-        assertEquals("PKCS12", p.get("ssl.keystore.type"));
+        // PEM files: no password to derive keys from at every load
+        assertEquals("PEM", p.get("ssl.keystore.type"));
+        assertEquals("PEM", p.get("ssl.truststore.type"));
+        assertFalse(p.containsKey("ssl.keystore.password") || p.containsKey("ssl.truststore.password"));
         assertTrue(Files.exists(Path.of(p.get("ssl.keystore.location"))));
         assertTrue(Files.exists(Path.of(p.get("ssl.truststore.location"))));
     }
