@@ -177,8 +177,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
         /**
          * Secures the broker for clients on SASL_SSL with SCRAM-SHA-512, with an authorizer that denies what no ACL
-         * allows. The users are the admin ({@link #clientProperties()}), the broker itself, and those added with
-         * {@link #scramUser}, all created when the storage is formatted. Replaces {@link #mutualTls()}.
+         * allows. The users are the admin ({@link LocalKafkaBroker#clientProperties()}), the broker itself, and
+         * those added with {@link #scramUser}, all created when the storage is formatted. Replaces
+         * {@link #mutualTls()}.
          */
         public Builder saslScram() {
             this.security = SecurityProtocol.SASL_SSL;
@@ -188,7 +189,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         /**
          * Secures the broker for clients on SSL with a required client certificate (the principal is
          * {@code User:<CN>}), with an authorizer that denies what no ACL allows. Certificates for any CN are
-         * issued on demand by {@link #clientProperties(String)}. Replaces {@link #saslScram()}.
+         * issued on demand by {@link LocalKafkaBroker#clientProperties(String)}. Replaces {@link #saslScram()}.
          */
         public Builder mutualTls() {
             this.security = SecurityProtocol.SSL;
@@ -197,7 +198,8 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
         /**
          * A SCRAM-SHA-512 user created at format time (needs {@link #saslScram()}); names and passwords are
-         * {@code [A-Za-z0-9._-]+}, and {@value #ADMIN_USER} and {@value #BROKER_USER} are taken.
+         * {@code [A-Za-z0-9._-]+}, and {@value LocalKafkaBroker#ADMIN_USER} and
+         * {@value LocalKafkaBroker#BROKER_USER} are taken.
          */
         public Builder scramUser(String name, String password) {
             BrokerSecurity.checkScramUser(Objects.requireNonNull(name), Objects.requireNonNull(password));
