@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -39,6 +40,10 @@ import org.slf4j.LoggerFactory;
  *       directory. It is idempotent, and runs from a JVM shutdown hook if the owner never calls it.</li>
  *   <li>If this JVM is SIGKILLed, the children exit by themselves ({@link ParentWatchdogMain}); the next
  *       {@code start} deletes the leftover directories.</li>
+ *   <li>Started {@link Builder#secured() secured}, the source takes SASL_SSL/SCRAM-SHA-512 and the destination SSL
+ *       with client certificates, both deny what no ACL allows, and every helper here (and MirrorMaker) acts as the
+ *       super user {@value LocalKafkaBroker#ADMIN_USER}; other principals get their config from
+ *       {@link LocalKafkaBroker#clientProperties(String)}.</li>
  * </ul>
  */
 public final class LocalClusters implements AutoCloseable {
@@ -82,8 +87,30 @@ public final class LocalClusters implements AutoCloseable {
         private KafkaDistribution brokerDistribution;
         private int sourcePort;
         private int destinationPort;
+        private boolean secured;
+        private final Map<String, String> scramUsers = new LinkedHashMap<>();
 
         private Builder() {
+        }
+
+        /**
+         * Secures both clusters, one each way a client may authenticate: the source for SASL_SSL with SCRAM-SHA-512
+         * ({@link LocalKafkaBroker.Builder#saslScram()}), the destination for SSL with client certificates
+         * ({@link LocalKafkaBroker.Builder#mutualTls()}). Both authorize with ACLs and deny what none allows.
+         */
+        public Builder secured() {
+            this.secured = true;
+            return this;
+        }
+
+        /**
+         * A SCRAM-SHA-512 user on the (secured) source, created at format time; on the destination any principal
+         * exists as soon as its certificate is asked for.
+         */
+        public Builder scramUser(String name, String password) {
+            BrokerSecurity.checkScramUser(Objects.requireNonNull(name), Objects.requireNonNull(password));
+            scramUsers.put(name, password);
+            return this;
         }
 
         /** Fixed client ports for the two brokers (0: a free port, the default). */
@@ -125,6 +152,9 @@ public final class LocalClusters implements AutoCloseable {
         }
 
         public LocalClusters start() {
+            if (!scramUsers.isEmpty() && !secured) {
+                throw new IllegalStateException("SCRAM users " + scramUsers.keySet() + " need secured()");
+            }
             return LocalClusters.start(this);
         }
     }
@@ -152,14 +182,16 @@ public final class LocalClusters implements AutoCloseable {
                     ? CompletableFuture.supplyAsync(mirror::classpath, pool) // overlaps with the broker starts
                     : CompletableFuture.completedFuture(List.of());
             sourceFuture = CompletableFuture.supplyAsync(
-                    brokerStarter(LocalMirrorMaker.SOURCE_ALIAS, b.sourcePort, brokers, root, b), pool);
+                    brokerStarter(LocalMirrorMaker.SOURCE_ALIAS, b.sourcePort, brokers, root, b, true), pool);
             destinationFuture = CompletableFuture.supplyAsync(
-                    brokerStarter(LocalMirrorMaker.DESTINATION_ALIAS, b.destinationPort, brokers, root, b), pool);
+                    brokerStarter(LocalMirrorMaker.DESTINATION_ALIAS, b.destinationPort, brokers, root, b, false),
+                    pool);
             LocalKafkaBroker src = join(sourceFuture);
             LocalKafkaBroker dst = join(destinationFuture);
             if (b.withMirrorMaker) {
                 join(mirrorJars);
-                mm = LocalMirrorMaker.start(src.bootstrapServers(), dst.bootstrapServers(), b.mirrorMakerOptions,
+                // the admin's config on secured clusters: MirrorMaker creates topics and reads and writes everything
+                mm = LocalMirrorMaker.start(src.clientProperties(), dst.clientProperties(), b.mirrorMakerOptions,
                         root);
             }
             LocalClusters clusters = new LocalClusters(root, src, dst, mm,
@@ -181,14 +213,22 @@ public final class LocalClusters implements AutoCloseable {
     }
 
     private static Supplier<LocalKafkaBroker> brokerStarter(String name, int port, KafkaDistribution dist, Path root,
-                                                            Builder b) {
-        return () -> LocalKafkaBroker.builder(name)
-                .port(port)
-                .distribution(dist)
-                .parentDirectory(root)
-                .offsetsTopicPartitions(b.offsetsTopicPartitions)
-                .readyTimeout(b.readyTimeout)
-                .start();
+                                                            Builder b, boolean isSource) {
+        return () -> {
+            LocalKafkaBroker.Builder broker = LocalKafkaBroker.builder(name)
+                    .port(port)
+                    .distribution(dist)
+                    .parentDirectory(root)
+                    .offsetsTopicPartitions(b.offsetsTopicPartitions)
+                    .readyTimeout(b.readyTimeout);
+            if (b.secured && isSource) {
+                broker.saslScram();
+                b.scramUsers.forEach(broker::scramUser);
+            } else if (b.secured) {
+                broker.mutualTls();
+            }
+            return broker.start();
+        };
     }
 
     /** Waits for a start that may still be running (so a failed sibling never leaks a broker), then closes it. */
@@ -335,8 +375,9 @@ public final class LocalClusters implements AutoCloseable {
         StringBuilder out = new StringBuilder();
         out.append("Local Kafka clusters (").append(root).append(")\n");
         for (LocalKafkaBroker broker : List.of(source, destination)) {
-            out.append(String.format("  %-12s Kafka %-6s %-16s pid %-7d log %s%n", broker.name(), broker.version(),
-                    broker.bootstrapServers(), broker.pid(), broker.logFile()));
+            out.append(String.format("  %-12s Kafka %-6s %-16s %-9s pid %-7d log %s%n", broker.name(),
+                    broker.version(), broker.bootstrapServers(), broker.securityProtocol(), broker.pid(),
+                    broker.logFile()));
         }
         if (mirrorMaker != null) {
             LocalMirrorMaker.Options o = mirrorMaker.options();

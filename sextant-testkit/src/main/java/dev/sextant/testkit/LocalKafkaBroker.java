@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,11 +36,21 @@ import org.slf4j.LoggerFactory;
  *   <li>Everything of the broker (config, data, logs) lives in {@link #directory()}, which {@link #close()}
  *       deletes. Ports are fresh for every start, so clusters never collide with each other or a stale run.</li>
  *   <li>The cluster is configured for one node: every internal topic has replication factor 1.</li>
+ *   <li>Unless secured, every listener is PLAINTEXT and anyone may do anything. A secured broker
+ *       ({@link Builder#saslScram()} or {@link Builder#mutualTls()}) has no PLAINTEXT listener at all, authorizes
+ *       with ACLs, and denies what no ACL allows; {@link #clientProperties()} is then the super user
+ *       {@value #ADMIN_USER}'s config, so every helper built on it (Admin, producers, consumers) keeps working.
+ *       See {@link BrokerSecurity} for the listeners and principals.</li>
  * </ul>
  */
 public final class LocalKafkaBroker implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalKafkaBroker.class);
+
+    /** The super user of a secured broker whose credentials {@link #clientProperties()} returns. */
+    public static final String ADMIN_USER = BrokerSecurity.ADMIN;
+    /** The secured broker's own principal (its certificate's CN and SCRAM user); a super user too. */
+    public static final String BROKER_USER = BrokerSecurity.BROKER_PRINCIPAL;
 
     /** Small heap and C1 only: a test broker needs little memory, and C2 compilation costs seconds on 2 cores. */
     static final List<String> BROKER_JVM_OPTIONS = List.of(
@@ -49,6 +61,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
             "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData");
 
     static final Duration STOP_GRACE = Duration.ofSeconds(20);
+    /** Listener names the broker defines itself (client listener by protocol, and the controller's). */
+    private static final List<String> RESERVED_LISTENERS = List.of("PLAINTEXT", "SSL", "SASL_SSL", "SASL_PLAINTEXT",
+            BrokerSecurity.CONTROLLER_LISTENER);
     private static final int START_ATTEMPTS = 3;
 
     private final String name;
@@ -61,13 +76,16 @@ public final class LocalKafkaBroker implements AutoCloseable {
     private final List<String> jvmOptions;
     private final List<Path> classpath;
     private final Path configFile;
+    private final BrokerSecurity security;
     private volatile ChildJvm process;
     private int restarts;
     private boolean closed;
 
     private LocalKafkaBroker(String name, Path directory, boolean ownsParentDirectory, int port, int controllerPort,
                              String clusterId, KafkaDistribution distribution, ChildJvm process,
-                             List<String> jvmOptions, List<Path> classpath, Path configFile) {
+                             List<String> jvmOptions, List<Path> classpath, Path configFile,
+                             BrokerSecurity security) {
+        this.security = security;
         this.jvmOptions = jvmOptions;
         this.classpath = classpath;
         this.configFile = configFile;
@@ -96,6 +114,8 @@ public final class LocalKafkaBroker implements AutoCloseable {
         private int fixedPort;
         private final Map<String, String> overrides = new LinkedHashMap<>();
         private final Map<String, int[]> extraListeners = new LinkedHashMap<>();
+        private SecurityProtocol security = SecurityProtocol.PLAINTEXT;
+        private final Map<String, String> scramUsers = new LinkedHashMap<>();
 
         private Builder(String name) {
             if (!name.matches("[A-Za-z0-9._-]+")) {
@@ -141,17 +161,49 @@ public final class LocalKafkaBroker implements AutoCloseable {
         }
 
         /**
-         * A second PLAINTEXT listener {@code listenerName} bound to {@code port} that advertises {@code advertisedPort}
+         * A second client listener {@code listenerName} bound to {@code port} that advertises {@code advertisedPort}
          * instead: clients that bootstrap through a proxy on {@code advertisedPort} (forwarding to {@code port}) keep
-         * going through it, while other clients use the main listener directly.
+         * going through it, while other clients use the main listener directly. It speaks what the main listener
+         * speaks (PLAINTEXT, or the secured protocol with the same credentials).
          */
         public Builder extraListener(String listenerName, int port, int advertisedPort) {
-            if (!listenerName.matches("[A-Z][A-Z0-9_]*") || listenerName.equals("PLAINTEXT")
-                    || listenerName.equals("CONTROLLER")) {
-                throw new IllegalArgumentException("listener name must be upper case, not PLAINTEXT or CONTROLLER: "
-                        + listenerName);
+            if (!listenerName.matches("[A-Z][A-Z0-9_]*") || RESERVED_LISTENERS.contains(listenerName)) {
+                throw new IllegalArgumentException("listener name must be upper case, not one of "
+                        + RESERVED_LISTENERS + ": " + listenerName);
             }
             extraListeners.put(listenerName, new int[] {port, advertisedPort});
+            return this;
+        }
+
+        /**
+         * Secures the broker for clients on SASL_SSL with SCRAM-SHA-512, with an authorizer that denies what no ACL
+         * allows. The users are the admin ({@link LocalKafkaBroker#clientProperties()}), the broker itself, and
+         * those added with {@link #scramUser}, all created when the storage is formatted. Replaces
+         * {@link #mutualTls()}.
+         */
+        public Builder saslScram() {
+            this.security = SecurityProtocol.SASL_SSL;
+            return this;
+        }
+
+        /**
+         * Secures the broker for clients on SSL with a required client certificate (the principal is
+         * {@code User:<CN>}), with an authorizer that denies what no ACL allows. Certificates for any CN are
+         * issued on demand by {@link LocalKafkaBroker#clientProperties(String)}. Replaces {@link #saslScram()}.
+         */
+        public Builder mutualTls() {
+            this.security = SecurityProtocol.SSL;
+            return this;
+        }
+
+        /**
+         * A SCRAM-SHA-512 user created at format time (needs {@link #saslScram()}); names and passwords are
+         * {@code [A-Za-z0-9._-]+}, and {@value LocalKafkaBroker#ADMIN_USER} and
+         * {@value LocalKafkaBroker#BROKER_USER} are taken.
+         */
+        public Builder scramUser(String name, String password) {
+            BrokerSecurity.checkScramUser(Objects.requireNonNull(name), Objects.requireNonNull(password));
+            scramUsers.put(name, password);
             return this;
         }
 
@@ -166,6 +218,10 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
         /** Formats the storage, starts the broker and waits until it answers. */
         public LocalKafkaBroker start() {
+            if (!scramUsers.isEmpty() && security != SecurityProtocol.SASL_SSL) {
+                throw new IllegalStateException(name + ": SCRAM users " + scramUsers.keySet()
+                        + " need saslScram(), but the broker is " + security);
+            }
             KafkaDistribution dist = distribution != null ? distribution : KafkaDistribution.broker();
             boolean ownsParent = parentDirectory == null;
             Path parent = ownsParent ? LocalFiles.createOwnedTempDir(LocalClusters.TEMP_PREFIX) : parentDirectory;
@@ -209,14 +265,20 @@ public final class LocalKafkaBroker implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create " + dir, e);
             }
+            BrokerSecurity brokerSecurity = switch (security) {
+                case SASL_SSL -> BrokerSecurity.scram(dir.resolve("tls"), scramUsers);
+                case SSL -> BrokerSecurity.mutualTls(dir.resolve("tls"));
+                default -> BrokerSecurity.plaintext();
+            };
             Map<String, String> config = serverProperties(port, controllerPort, dir.resolve("data"),
-                    offsetsTopicPartitions);
+                    offsetsTopicPartitions, brokerSecurity);
             extraListeners.forEach((listener, bound) -> {
                 config.put("listeners", config.get("listeners") + "," + listener + "://127.0.0.1:" + bound[0]);
                 config.put("advertised.listeners", config.get("advertised.listeners") + "," + listener
                         + "://127.0.0.1:" + bound[1]);
                 config.put("listener.security.protocol.map", config.get("listener.security.protocol.map") + ","
-                        + listener + ":PLAINTEXT");
+                        + listener + ":" + brokerSecurity.protocol().name);
+                config.putAll(brokerSecurity.listenerProperties(listener));
             });
             config.putAll(overrides);
             PropertiesFiles.write(configFile, "Kafka broker '" + name + "' (generated by Sextant's LocalKafkaBroker)",
@@ -224,10 +286,11 @@ public final class LocalKafkaBroker implements AutoCloseable {
             PropertiesFiles.write(log4jFile, "Logging of broker '" + name + "'", PropertiesFiles.log4j2(logFile));
             List<String> logOptions = List.of("-Dlog4j2.configurationFile=" + log4jFile.toAbsolutePath());
 
+            List<String> formatArgs = new ArrayList<>(
+                    List.of("format", "-t", clusterId, "-c", configFile.toString(), "--standalone"));
+            formatArgs.addAll(brokerSecurity.formatArguments());
             ChildJvm format = ChildJvm.start(name + "-format", concat(FORMAT_JVM_OPTIONS, logOptions), classpath,
-                    "kafka.tools.StorageTool",
-                    List.of("format", "-t", clusterId, "-c", configFile.toString(), "--standalone"),
-                    dir.resolve("format.out"));
+                    "kafka.tools.StorageTool", formatArgs, dir.resolve("format.out"));
             int exit = format.awaitExit(remaining(deadline));
             long formatMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             if (exit != 0) {
@@ -239,7 +302,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
             ChildJvm broker = ChildJvm.start(name, jvmOptions, classpath, "kafka.Kafka",
                     List.of(configFile.toString()), dir.resolve(name + ".out"));
             LocalKafkaBroker result = new LocalKafkaBroker(name, dir, ownsParent, port, controllerPort, clusterId,
-                    dist, broker, jvmOptions, classpath, configFile);
+                    dist, broker, jvmOptions, classpath, configFile, brokerSecurity);
             try {
                 result.awaitReady(deadline);
             } catch (RuntimeException e) {
@@ -251,9 +314,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
                 }
                 throw new IllegalStateException(e.getMessage() + "\nlast lines of " + logFile + ":\n" + output, e);
             }
-            LOG.info("{}: Kafka {} ready at {} in {} ms (format {} ms; pid {})", name, dist.version(),
-                    result.bootstrapServers(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
-                    formatMillis, broker.pid());
+            LOG.info("{}: Kafka {} ready at {} ({}) in {} ms (format {} ms; pid {})", name, dist.version(),
+                    result.bootstrapServers(), brokerSecurity,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), formatMillis, broker.pid());
             return result;
         }
     }
@@ -263,18 +326,30 @@ public final class LocalKafkaBroker implements AutoCloseable {
      * 2-core machine; see the notes on local Kafka).
      */
     static Map<String, String> serverProperties(int port, int controllerPort, Path logDir, int offsetsPartitions) {
-        String plaintext = "PLAINTEXT://127.0.0.1:" + port;
-        String controller = "CONTROLLER://127.0.0.1:" + controllerPort;
+        return serverProperties(port, controllerPort, logDir, offsetsPartitions, BrokerSecurity.plaintext());
+    }
+
+    /**
+     * As {@link #serverProperties(int, int, Path, int)}, with the client listener (named after its protocol) and the
+     * controller listener secured as {@code security} says.
+     */
+    static Map<String, String> serverProperties(int port, int controllerPort, Path logDir, int offsetsPartitions,
+                                                BrokerSecurity security) {
+        String clientListener = security.clientListener();
+        String client = clientListener + "://127.0.0.1:" + port;
+        String controller = BrokerSecurity.CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort;
         Map<String, String> p = new LinkedHashMap<>();
         p.put("process.roles", "broker,controller");
         p.put("node.id", "1");
         // with --standalone formatting: a dynamic quorum bootstrapped from this endpoint, no controller.quorum.voters
         p.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
-        p.put("listeners", plaintext + "," + controller);
-        p.put("advertised.listeners", plaintext + "," + controller);
-        p.put("controller.listener.names", "CONTROLLER");
-        p.put("inter.broker.listener.name", "PLAINTEXT");
-        p.put("listener.security.protocol.map", "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT");
+        p.put("listeners", client + "," + controller);
+        p.put("advertised.listeners", client + "," + controller);
+        p.put("controller.listener.names", BrokerSecurity.CONTROLLER_LISTENER);
+        // inter-broker traffic (e.g. transaction markers a broker sends to itself) authenticates like a client
+        p.put("inter.broker.listener.name", clientListener);
+        p.put("listener.security.protocol.map", BrokerSecurity.CONTROLLER_LISTENER + ":"
+                + security.controllerProtocol().name + "," + clientListener + ":" + security.protocol().name);
         p.put("log.dirs", logDir.toAbsolutePath().toString());
         p.put("num.partitions", "1");
         // tests create their topics explicitly; a typo must fail instead of creating a topic
@@ -298,6 +373,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
         p.put("log.cleaner.threads", "1");
         // the cleaner's dedupe buffer is allocated on the heap (128 MB by default, half of our 256 MB heap)
         p.put("log.cleaner.dedupe.buffer.size", Integer.toString(16 * 1024 * 1024));
+        p.putAll(security.serverProperties(List.of(clientListener)));
         return p;
     }
 
@@ -373,16 +449,62 @@ public final class LocalKafkaBroker implements AutoCloseable {
         return name;
     }
 
-    /** {@code 127.0.0.1:<port>} of the PLAINTEXT listener. */
+    /** {@code 127.0.0.1:<port>} of the client listener. */
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
     }
 
-    /** The minimum client config to reach this broker: {@code bootstrap.servers}. Mutable copy. */
+    /**
+     * The minimum client config to reach this broker: {@code bootstrap.servers}, and on a secured broker the
+     * security settings of the super user {@value #ADMIN_USER}. Mutable copy.
+     */
     public Map<String, Object> clientProperties() {
+        return withBootstrap(security.adminClientProperties());
+    }
+
+    /**
+     * The client config of another principal on a secured broker: for SASL_SSL the SCRAM user {@code principal}
+     * (created with {@link Builder#scramUser}, or {@value #ADMIN_USER}) with its password; for SSL a PEM key store
+     * with a client certificate {@code CN=<principal>}, issued on first use. Key and trust stores are PEM files
+     * ({@code ssl.*.type=PEM}, no passwords); the same material as PKCS12 is in {@link #certificates()}. Mutable copy.
+     *
+     * @throws IllegalStateException if the broker is not secured
+     * @throws IllegalArgumentException for an unknown SCRAM user
+     */
+    public Map<String, Object> clientProperties(String principal) {
+        return withBootstrap(security.clientProperties(Objects.requireNonNull(principal)));
+    }
+
+    /**
+     * The client config of SCRAM user {@code user} logging in with {@code password}, whether or not that is its
+     * password (to test refused logins). Mutable copy.
+     *
+     * @throws IllegalStateException unless the broker was built with {@link Builder#saslScram()}
+     */
+    public Map<String, Object> clientProperties(String user, String password) {
+        return withBootstrap(security.scramClientProperties(Objects.requireNonNull(user),
+                Objects.requireNonNull(password)));
+    }
+
+    private Map<String, Object> withBootstrap(Map<String, Object> securityProperties) {
         Map<String, Object> config = new LinkedHashMap<>();
         config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        config.putAll(securityProperties);
         return config;
+    }
+
+    /** What clients speak: PLAINTEXT, SASL_SSL (SCRAM-SHA-512) or SSL (with client certificates). */
+    public SecurityProtocol securityProtocol() {
+        return security.protocol();
+    }
+
+    /**
+     * The broker's own CA, on a secured broker: its certificate as PKCS12 trust store and PEM file, and client
+     * certificates for any CN as PKCS12 key stores and PEM files (those {@link #clientProperties(String)} uses on an
+     * SSL broker).
+     */
+    public Optional<TestCertificates> certificates() {
+        return security.certificates();
     }
 
     public int port() {
@@ -457,7 +579,7 @@ public final class LocalKafkaBroker implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "broker " + name + " at " + bootstrapServers() + " (pid " + pid() + ")";
+        return "broker " + name + " at " + bootstrapServers() + " (" + security + ", pid " + pid() + ")";
     }
 
     /** The broker could not bind a port picked for it (another process took it in between). */

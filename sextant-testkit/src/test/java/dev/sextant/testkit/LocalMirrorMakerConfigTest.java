@@ -1,5 +1,6 @@
 package dev.sextant.testkit;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -86,6 +87,35 @@ class LocalMirrorMakerConfigTest {
                 .build();
         assertEquals(java.util.List.of("-Xmx512m"), options.jvmOptions());
         assertEquals(java.util.List.of(java.nio.file.Path.of("/tmp/classes")), options.extraClasspath());
+    }
+
+    @Test
+    void clientConfigOfEachClusterGoesUnderItsAlias() {
+        Map<String, Object> source = new java.util.LinkedHashMap<>();
+        source.put("bootstrap.servers", "127.0.0.1:1");
+        source.put("security.protocol", "SASL_SSL");
+        source.put("sasl.mechanism", "SCRAM-SHA-512");
+        source.put("sasl.jaas.config", "x required username=\"admin\" password=\"p\";");
+        Map<String, Object> destination = Map.of("bootstrap.servers", "127.0.0.1:2", "security.protocol", "SSL",
+                "ssl.keystore.location", "/tmp/admin.p12");
+
+        Map<String, String> p = LocalMirrorMaker.mm2Properties(source, destination,
+                LocalMirrorMaker.Options.defaults());
+
+        assertEquals("127.0.0.1:1", p.get("source.bootstrap.servers"));
+        assertEquals("SASL_SSL", p.get("source.security.protocol"));
+        assertEquals("SCRAM-SHA-512", p.get("source.sasl.mechanism"));
+        assertEquals("x required username=\"admin\" password=\"p\";", p.get("source.sasl.jaas.config"));
+        assertEquals("127.0.0.1:2", p.get("destination.bootstrap.servers"));
+        assertEquals("SSL", p.get("destination.security.protocol"));
+        assertEquals("/tmp/admin.p12", p.get("destination.ssl.keystore.location"));
+        assertEquals(null, p.get("security.protocol"), "never unprefixed: it would apply to both clusters");
+        // the round trip through a properties file keeps the JAAS string intact
+        java.util.Properties loaded = new java.util.Properties();
+        assertDoesNotThrow(() -> loaded.load(new java.io.StringReader(PropertiesFiles.render("", p))));
+        assertEquals(p.get("source.sasl.jaas.config"), loaded.getProperty("source.sasl.jaas.config"));
+        assertThrows(IllegalArgumentException.class, () -> LocalMirrorMaker.mm2Properties(Map.of(), destination,
+                LocalMirrorMaker.Options.defaults()));
     }
 
     @Test
