@@ -274,8 +274,8 @@ public final class SextantApplication implements AutoCloseable {
                 // a new thread would be refused the same way: stop, naming what to grant
                 failure = new NotAuthorizedException("Kafka Streams was refused on the source cluster: "
                         + AccessDenials.describe(denied.get(), null) + ": " + denied.get().getMessage()
-                        + ". Grant what docs/security.md lists; bin/sextant config acls -c <file> prints the ACLs "
-                        + "Sextant needs.", e);
+                        + ". Grant it" + grants(RequiredAcl.Cluster.SOURCE, denied.get())
+                        + "\nbin/sextant config acls -c <file> prints every ACL Sextant needs (docs/security.md).", e);
                 log.error(failure.getMessage());
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             }
@@ -375,6 +375,16 @@ public final class SextantApplication implements AutoCloseable {
         return properties;
     }
 
+    /** ": kafka-acls ..." for the required ACLs that cover {@code denied}, or "." when none does. */
+    private String grants(RequiredAcl.Cluster cluster, org.apache.kafka.common.errors.AuthorizationException denied) {
+        String principal = Principals.guess(cluster == RequiredAcl.Cluster.SOURCE ? config.sourceClientConfig()
+                : config.destinationClientConfig());
+        List<RequiredAcl> covering = RequiredAcls.covering(RequiredAcls.of(config), cluster, denied);
+        StringBuilder sb = new StringBuilder(covering.isEmpty() ? "." : ":");
+        covering.forEach(a -> sb.append("\n  ").append(a.command(principal)));
+        return sb.toString();
+    }
+
     /** Stops the start, naming the ACL, when the source refuses what Sextant needs (as far as it can tell ahead). */
     private void verifySourceAccess() {
         String principal = Principals.guess(config.sourceClientConfig());
@@ -388,13 +398,10 @@ public final class SextantApplication implements AutoCloseable {
             if (denied.isEmpty()) {
                 throw e;
             }
-            StringBuilder message = new StringBuilder("Sextant cannot create its topics on the source cluster: ")
-                    .append(AccessDenials.describe(denied.get(), null)).append(": ").append(denied.get().getMessage())
-                    .append(". Create them ahead, or grant:");
-            RequiredAcls.of(config, RequiredAcl.Cluster.SOURCE).stream()
-                    .filter(a -> a.operations().contains(org.apache.kafka.common.acl.AclOperation.CREATE))
-                    .forEach(a -> message.append("\n  ").append(a.command(principal)));
-            throw new NotAuthorizedException(message.toString(), e);
+            throw new NotAuthorizedException("Sextant cannot create its topics on the source cluster: "
+                    + AccessDenials.describe(denied.get(), null) + ": " + denied.get().getMessage()
+                    + ". Create them ahead, or grant" + grants(RequiredAcl.Cluster.SOURCE, denied.get())
+                    + "\nbin/sextant config acls -c <file> prints every ACL Sextant needs (docs/security.md).", e);
         }
     }
 

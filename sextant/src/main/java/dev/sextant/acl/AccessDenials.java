@@ -21,18 +21,20 @@ import org.slf4j.LoggerFactory;
  * per resource a minute, and in {@code /health/ready}) instead of as a sync that silently stalls. Positions refused
  * this way stay pending and are applied once the ACL is granted; nothing is dropped.
  *
- * <p>A denial counts for {@link #WINDOW_MS} after it was last seen. Thread-safe.
+ * <p>A denial counts for {@link #WINDOW_MS} after it was last seen, or until a write of the same group succeeds.
+ * Thread-safe.
  */
 public final class AccessDenials {
 
     private static final Logger log = LoggerFactory.getLogger(AccessDenials.class);
     static final long WINDOW_MS = 60_000;
 
-    private record Denial(String text, long lastSeenMs, long loggedMs) {
+    private record Denial(String text, long lastSeenMs, long firstSeenMs) {
     }
 
     private final Clock clock;
     private final Map<String, Denial> recent = new ConcurrentHashMap<>();
+    private final Map<String, Long> lastLogged = new ConcurrentHashMap<>();
 
     public AccessDenials(Clock clock) {
         this.clock = clock;
@@ -62,8 +64,10 @@ public final class AccessDenials {
         }
         if (e instanceof TopicAuthorizationException t) {
             Set<String> topics = t.unauthorizedTopics();
-            return "topic" + (topics.size() == 1 ? " " : "s ") + topics.stream().sorted().map(n -> "'" + n + "'")
-                    .collect(Collectors.joining(", ")) + (group == null ? "" : " (offsets of group '" + group + "')");
+            String which = topics.isEmpty() ? "topics" : "topic" + (topics.size() == 1 ? " " : "s ")
+                    + topics.stream().sorted().map(n -> "'" + n + "'").collect(Collectors.joining(", "));
+            return which + " (" + (group == null ? "" : "offsets of group '" + group + "'; ")
+                    + "Sextant needs Read and Describe on the topics whose offsets it reads or writes)";
         }
         if (e instanceof TransactionalIdAuthorizationException) {
             return "transactional id (Kafka Streams' exactly-once: Write and Describe on the transactional-id prefix)";
@@ -78,14 +82,23 @@ public final class AccessDenials {
     public void denied(Cluster cluster, AuthorizationException error, String group) {
         String text = "not authorized on the " + cluster.label() + " cluster: " + describe(error, group) + ": "
                 + error.getMessage();
-        String key = cluster + " " + error.getClass().getSimpleName() + " " + describe(error, null);
         long now = clock.millis();
-        Denial before = recent.get(key);
-        boolean logNow = before == null || now - before.loggedMs() >= WINDOW_MS;
-        recent.put(key, new Denial(text, now, logNow ? now : before.loggedMs()));
-        if (logNow) {
+        recent.put(cluster + " " + (group != null ? "group " + group : describe(error, null)),
+                new Denial(text, now, now));
+        // one line a minute per kind of refusal, however many groups it hits
+        String kind = cluster + " " + error.getClass().getSimpleName();
+        Long before = lastLogged.get(kind);
+        if (before == null || now - before >= WINDOW_MS) {
+            lastLogged.put(kind, now);
             log.atError().addKeyValue("group", group).log("{}. Positions stay pending and are applied once it is "
                     + "granted; bin/sextant config acls -c <file> prints every ACL Sextant needs.", text);
+        }
+    }
+
+    /** {@code group} was written on {@code cluster}: what was refused for it before is granted now. */
+    public void succeeded(Cluster cluster, String group) {
+        if (!recent.isEmpty()) {
+            recent.remove(cluster + " group " + group);
         }
     }
 

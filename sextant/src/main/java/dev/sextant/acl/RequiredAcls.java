@@ -12,6 +12,10 @@ import dev.sextant.config.Translation;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.GroupAuthorizationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.TransactionalIdAuthorizationException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
@@ -86,6 +90,43 @@ public final class RequiredAcls {
     /** Those of one cluster. */
     public static List<RequiredAcl> of(SextantConfig config, Cluster cluster) {
         return of(config).stream().filter(a -> a.cluster() == cluster).toList();
+    }
+
+    /**
+     * The entries of {@code required} that cover what {@code denied} was refused: the topics it names, its group,
+     * transactional ids. Empty when none does (a cluster operation, or a refusal Sextant does not expect).
+     */
+    public static List<RequiredAcl> covering(List<RequiredAcl> required, RequiredAcl.Cluster cluster,
+                                             AuthorizationException denied) {
+        List<RequiredAcl> out = new ArrayList<>();
+        for (RequiredAcl acl : required) {
+            if (acl.cluster() != cluster) {
+                continue;
+            }
+            boolean covers = false;
+            if (denied instanceof TopicAuthorizationException t && acl.resourceType() == ResourceType.TOPIC) {
+                covers = t.unauthorizedTopics().stream().anyMatch(topic -> matches(acl, topic));
+            } else if (denied instanceof GroupAuthorizationException g && acl.resourceType() == ResourceType.GROUP) {
+                covers = g.groupId() == null || matches(acl, g.groupId());
+            } else if (denied instanceof TransactionalIdAuthorizationException
+                    && acl.resourceType() == ResourceType.TRANSACTIONAL_ID) {
+                covers = true;
+            }
+            if (covers) {
+                out.add(acl);
+            }
+        }
+        // the most specific first: a literal name before a prefix before the wildcard
+        out.sort(java.util.Comparator.comparingInt(a -> a.name().equals(ResourcePattern.WILDCARD_RESOURCE) ? 2
+                : a.patternType() == PatternType.PREFIXED ? 1 : 0));
+        return out.isEmpty() ? out : List.of(out.get(0));
+    }
+
+    private static boolean matches(RequiredAcl acl, String name) {
+        if (acl.name().equals(ResourcePattern.WILDCARD_RESOURCE)) {
+            return true;
+        }
+        return acl.patternType() == PatternType.PREFIXED ? name.startsWith(acl.name()) : acl.name().equals(name);
     }
 
     private static boolean exactlyOnce(SextantConfig config) {

@@ -165,6 +165,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
                 PositionKey key = keys.get(tp);
                 if (err == null) {
                     outcomes.put(key, new PartitionOutcome(PositionStatus.APPLIED, writes.get(tp).offset(), true));
+                    denials.succeeded(RequiredAcl.Cluster.DESTINATION, group);
                 } else if (err instanceof UnknownTopicOrPartitionException) {
                     outcomes.put(key, new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1));
                 } else if (err instanceof TopicAuthorizationException denied) {

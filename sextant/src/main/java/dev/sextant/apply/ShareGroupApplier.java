@@ -65,6 +65,7 @@ public final class ShareGroupApplier implements GroupApplier {
                             PlannedPartition p = byPartition.get(tp);
                             if (err == null) {
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.APPLIED, p.translatedOffset(), true));
+                                denials.succeeded(RequiredAcl.Cluster.DESTINATION, group);
                             } else if (err instanceof UnknownTopicOrPartitionException) {
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1));
                             } else if (err instanceof TopicAuthorizationException denied) {

@@ -27,7 +27,12 @@ final class RunCommand implements Callable<Integer> {
         SextantApplication app = new SextantApplication(loaded, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         Thread hook = new Thread(app::close, "sextant-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
-        app.start();
+        try {
+            app.start();
+        } catch (RuntimeException e) {
+            app.close(); // what the start opened (clients, threads) before it was refused
+            throw e;
+        }
         Throwable failure = app.awaitStop();
         app.close();
         if (failure instanceof dev.sextant.acl.NotAuthorizedException) {

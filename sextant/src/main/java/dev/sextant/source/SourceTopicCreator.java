@@ -62,6 +62,12 @@ public final class SourceTopicCreator implements AutoCloseable {
                     admin.createTopics(List.of(topic)).all().get(TIMEOUT_S, TimeUnit.SECONDS);
                     log.info("Created topic {} on the source cluster", topic.name());
                 } catch (ExecutionException e) {
+                    if (e.getCause() instanceof org.apache.kafka.common.errors.TopicAuthorizationException denied
+                            && denied.unauthorizedTopics().isEmpty()) {
+                        // the broker names no topic when it refuses a creation: name it, for the message
+                        throw new ExecutionException(new org.apache.kafka.common.errors.TopicAuthorizationException(
+                                "not authorized to create topic " + topic.name(), java.util.Set.of(topic.name())));
+                    }
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw e;
                     }
