@@ -66,8 +66,8 @@ public final class AccessDenials {
             Set<String> topics = t.unauthorizedTopics();
             String which = topics.isEmpty() ? "topics" : "topic" + (topics.size() == 1 ? " " : "s ")
                     + topics.stream().sorted().map(n -> "'" + n + "'").collect(Collectors.joining(", "));
-            return which + " (" + (group == null ? "" : "offsets of group '" + group + "'; ")
-                    + "Sextant needs Read and Describe on the topics whose offsets it reads or writes)";
+            return which + (group == null ? "" : " (offsets of group '" + group + "'; Sextant needs Read and "
+                    + "Describe on the topics whose offsets it reads or writes)");
         }
         if (e instanceof TransactionalIdAuthorizationException) {
             return "transactional id (Kafka Streams' exactly-once: Write and Describe on the transactional-id prefix)";
