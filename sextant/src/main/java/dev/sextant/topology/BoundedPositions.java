@@ -32,8 +32,13 @@ final class BoundedPositions {
         if (newestUpstream == null) {
             return;
         }
+        boolean bounded = pos.status() == PositionStatus.APPLIED && pos.bound() > 0;
+        Long old = trackedOffset.get(key);
+        if (old == null && !bounded || bounded && old != null && old == pos.sourceOffset()) {
+            return; // nothing changes
+        }
         TopicPartition tp = new TopicPartition(key.topic(), key.partition());
-        Long old = trackedOffset.remove(key);
+        trackedOffset.remove(key);
         if (old != null) {
             TreeMap<Long, Set<String>> offsets = byOffset.get(tp);
             Set<String> groups = offsets.get(old);
@@ -42,7 +47,7 @@ final class BoundedPositions {
                 offsets.remove(old);
             }
         }
-        if (pos.status() == PositionStatus.APPLIED && pos.bound() > 0) {
+        if (bounded) {
             trackedOffset.put(key, pos.sourceOffset());
             byOffset.computeIfAbsent(tp, p -> new TreeMap<>())
                     .computeIfAbsent(pos.sourceOffset(), o -> new HashSet<>()).add(key.group());

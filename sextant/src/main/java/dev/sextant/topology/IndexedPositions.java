@@ -11,8 +11,9 @@ import java.util.function.BiConsumer;
 /**
  * The owning task's positions: the changelogged store, plus in memory
  * <ul>
- *   <li>the positions that still need a write on the destination, so a flush reads what it works on from a hash
- *       map rather than from the store;</li>
+ *   <li>every position of the task, so reads (one per commit, two per position per apply) come from a hash map
+ *       rather than through the store's cache, a sorted map whose lookups were the stream thread's largest cost;
+ *       the store is written, and read back only by {@link #load};</li>
  *   <li>the positions a dead-letter reason can come from (a guard, a missing topic, an untranslatable offset), by
  *       group, so a group's reason is worked out from those few instead of from a scan of all its partitions.</li>
  * </ul>
@@ -25,7 +26,7 @@ final class IndexedPositions {
 
     private final PositionStore store;
     private final Map<String, Map<PositionKey, PartitionPosition>> problems = new HashMap<>();
-    private final Map<PositionKey, PartitionPosition> unapplied = new HashMap<>();
+    private final Map<PositionKey, PartitionPosition> all = new HashMap<>();
 
     IndexedPositions(PositionStore store) {
         this.store = store;
@@ -39,17 +40,12 @@ final class IndexedPositions {
     }
 
     PartitionPosition get(PositionKey key) {
-        PartitionPosition position = unapplied.get(key);
-        return position != null ? position : store.get(key);
+        return all.get(key);
     }
 
     void put(PositionKey key, PartitionPosition position) {
         store.put(key, position);
-        if (position.needsApply()) {
-            unapplied.put(key, position);
-        } else {
-            unapplied.remove(key);
-        }
+        all.put(key, position);
         if (isProblem(position.status())) {
             problems.computeIfAbsent(key.group(), g -> new HashMap<>()).put(key, position);
         } else {
@@ -59,7 +55,7 @@ final class IndexedPositions {
 
     void delete(PositionKey key) {
         store.delete(key);
-        unapplied.remove(key);
+        all.remove(key);
         unindex(key);
     }
 
@@ -77,11 +73,9 @@ final class IndexedPositions {
     /** Reads every stored position once, rebuilding the index, and hands each to {@code action}. */
     void load(BiConsumer<PositionKey, PartitionPosition> action) {
         problems.clear();
-        unapplied.clear();
+        all.clear();
         store.forEach((key, position) -> {
-            if (position.needsApply()) {
-                unapplied.put(key, position);
-            }
+            all.put(key, position);
             if (isProblem(position.status())) {
                 problems.computeIfAbsent(key.group(), g -> new HashMap<>()).put(key, position);
             }
@@ -89,9 +83,9 @@ final class IndexedPositions {
         });
     }
 
-    /** Hands every stored position to {@code action}, without touching the index. */
+    /** Hands every stored position to {@code action} (from memory, which holds exactly what is stored). */
     void forEachStored(BiConsumer<PositionKey, PartitionPosition> action) {
-        store.forEach(action);
+        all.forEach(action);
     }
 
     private void unindex(PositionKey key) {

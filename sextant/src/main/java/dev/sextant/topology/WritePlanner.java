@@ -98,6 +98,7 @@ final class WritePlanner {
             PartitionPosition next;
             boolean settled = false; // true: nothing left to do for this partition until it changes again
             boolean park = false; // true: retried a little later, not at every flush
+            boolean planned = false;
             if (translation.isEmpty()) {
                 next = pos.needsApply() ? pos.withStatus(PositionStatus.UNTRANSLATABLE, now) : pos;
                 settled = !next.needsApply();
@@ -124,11 +125,14 @@ final class WritePlanner {
                     }
                     plan.add(new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()),
                             pos.sourceOffset(), pos.commitTimestamp(), t.destinationOffset(), Math.max(0, t.bound())));
+                    planned = true;
                 }
             }
             if (!next.equals(pos)) {
                 positions.put(key, next);
-                bounded.track(key, next);
+                if (!planned) {
+                    bounded.track(key, next); // a planned one is tracked when its write settles
+                }
             }
             if (settled) {
                 pending.clean(key);
