@@ -36,6 +36,9 @@ final class DestinationPoller implements AutoCloseable {
     private final Samples liveReplay = new Samples();
     private final Samples caughtUpCensored = new Samples();
     private final Samples laggingCensored = new Samples();
+    /** Latencies of the groups' initial sync (their commit from before the syncers started), kept apart. */
+    private final Samples initialLatency = new Samples();
+    private volatile boolean initialPhase;
     private Thread thread;
     private volatile boolean running;
     private volatile Exception lastError;
@@ -127,7 +130,8 @@ final class DestinationPoller implements AutoCloseable {
                     if (!group.lagging) {
                         liveReplay.add(s - d);
                     }
-                }, latency -> (g.lagging ? laggingLatency : caughtUpLatency).add(latency / 1e6));
+                }, latency -> (initialPhase ? initialLatency : g.lagging ? laggingLatency : caughtUpLatency)
+                        .add(latency / 1e6));
             }
         }
     }
@@ -142,6 +146,19 @@ final class DestinationPoller implements AutoCloseable {
                 (g.lagging ? laggingCensored : caughtUpCensored).add((endNanos - since) / 1e6);
             }
         }
+    }
+
+    /** From now until {@link #endInitialSync}, resolved commits are the initial sync's. */
+    void startInitialSync() {
+        initialPhase = true;
+    }
+
+    void endInitialSync() {
+        initialPhase = false;
+    }
+
+    Samples initialLatency() {
+        return initialLatency;
     }
 
     Samples caughtUpCensored() {

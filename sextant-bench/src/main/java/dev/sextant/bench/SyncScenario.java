@@ -61,6 +61,10 @@ final class SyncScenario {
         long minReplay = Long.MAX_VALUE;
         long aboveBestMax = Long.MIN_VALUE; // replay minus the best possible replay, worst partition
         final List<long[]> replayPoints = new ArrayList<>(); // {lag, replay, ideal, lagging?1:0}
+        /** Seconds from the syncers being ready until every group's initial commit was visible (or the wait ended). */
+        double initialSyncSeconds = Double.NaN;
+        /** True when the initial sync did not finish within the wait: initialSyncSeconds is a lower bound. */
+        boolean initialSyncCensored;
         String log;
     }
 
@@ -271,7 +275,43 @@ final class SyncScenario {
             pollers.put(e.getKey(), poller);
             poller.start();
         }
+        Map<String, double[]> initialSync = new LinkedHashMap<>();
         try {
+            // 0. the initial sync: every group exists on the source (offset 0 on each partition, committed before
+            // the syncers started); timed from the syncers being ready until each system shows all of them. The
+            // window below then measures steady state: groups that already exist on the destination.
+            long initialStart = System.nanoTime();
+            for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
+                pollers.get(e.getKey()).startInitialSync();
+                e.getValue().forEach(g -> g.trackInitial(initialStart));
+            }
+            Map<String, Long> doneAt = new HashMap<>();
+            while (doneAt.size() < pollers.size()
+                    && System.nanoTime() - initialStart < cfg.tailMaxSeconds() * 1_000_000_000L) {
+                Bench.sleep(100);
+                pollers.forEach((system, p) -> {
+                    if (p.outstanding() == 0) {
+                        doneAt.putIfAbsent(system, System.nanoTime());
+                    }
+                });
+            }
+            for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
+                DestinationPoller p = e.getValue();
+                Long done = doneAt.get(e.getKey());
+                double seconds = done != null ? p.initialLatency().max() / 1000.0
+                        : Bench.seconds(System.nanoTime() - initialStart);
+                initialSync.put(e.getKey(), new double[] {seconds, done == null ? 1 : 0});
+                p.endInitialSync();
+                if (done == null) {
+                    // what is still not shown counts as the initial sync's, not as a steady-state commit
+                    p.groups().forEach(TrackedGroup::forgetOutstanding);
+                }
+            }
+            out.phases.put("initial_sync_s", Bench.seconds(System.nanoTime() - initialStart));
+            Bench.log("scale %d: initial sync (s, from the syncers being ready): %s", n, initialSync.entrySet()
+                    .stream().map(e -> e.getKey() + "=" + String.format(java.util.Locale.ROOT, "%.1f%s",
+                            e.getValue()[0], e.getValue()[1] > 0 ? " (not finished)" : "")).toList());
+
             // 1. one commit per lagging group, L records behind the end of the (already filled) lagging topic
             long end = session.lagTopicEnd;
             out.lagTopicEnd = end;
@@ -355,6 +395,11 @@ final class SyncScenario {
                 so.cpuSeconds = b.cpuSeconds() - a.cpuSeconds();
                 so.cpuSecondsTotal = b.cpuSeconds();
                 so.peakRssMb = b.peakRssMb();
+                double[] initial = initialSync.get(s.system());
+                if (initial != null) {
+                    so.initialSyncSeconds = initial[0];
+                    so.initialSyncCensored = initial[1] > 0;
+                }
                 double requests = s.destinationAdminRequests();
                 so.destinationRequestsPerSec = (requests - requestsStart.get(s.system())) / out.measuredSeconds;
                 if (s instanceof SextantChild sextant) {

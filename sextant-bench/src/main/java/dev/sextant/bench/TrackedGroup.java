@@ -65,6 +65,21 @@ final class TrackedGroup {
         }
     }
 
+    /**
+     * Tracks the group's last commit (made before the syncers started) as if committed at {@code sinceNanos}: the
+     * initial sync, timed from the moment the syncers were ready.
+     */
+    synchronized void trackInitial(long sinceNanos) {
+        if (lastCommitted != null) {
+            outstanding.addLast(new Commit(lastCommitted.clone(), sinceNanos));
+        }
+    }
+
+    /** Drops the commits not shown yet (an initial sync that did not finish in time is not steady state). */
+    synchronized void forgetOutstanding() {
+        outstanding.clear();
+    }
+
     synchronized boolean hasOutstanding() {
         return !outstanding.isEmpty();
     }
