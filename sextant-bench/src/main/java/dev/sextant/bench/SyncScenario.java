@@ -114,6 +114,24 @@ final class SyncScenario {
         String lat = "bench-lat-" + n;
         String lag = Session.LAG_TOPIC;
         session.clusters.createTopic(session.clusters.source(), lat, cfg.partitions());
+        // the groups' first commit (offset 0) must be translatable for the initial sync to finish: a few records,
+        // and MirrorMaker's first offset sync of each partition (upstream 0), before any group commits
+        try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, cfg.partitions())) {
+            producer.produce(10, 1_000);
+        }
+        long syncDeadline = System.nanoTime() + 120_000_000_000L;
+        for (String topic : List.of(lat, lag)) {
+            int parts = topic.equals(lat) ? cfg.partitions() : cfg.lagPartitions();
+            for (int p = 0; p < parts; p++) {
+                while (session.syncs.bestTranslation(topic, p, 0) < 0) {
+                    if (System.nanoTime() > syncDeadline) {
+                        throw new IllegalStateException("no MirrorMaker offset sync for " + topic + "-" + p
+                                + " within 120 s");
+                    }
+                    Bench.sleep(100);
+                }
+            }
+        }
         int nLag = (int) Math.round(n * cfg.laggingShare());
         int nCaught = n - nLag;
         out.caughtUpGroups = nCaught;
