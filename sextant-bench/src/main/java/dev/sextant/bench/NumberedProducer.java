@@ -29,6 +29,11 @@ final class NumberedProducer implements AutoCloseable {
     private Thread thread;
 
     NumberedProducer(Map<String, Object> clientConfig, String topic, int partitions) {
+        this(clientConfig, topic, partitions, 0);
+    }
+
+    /** Continues a topic whose partitions hold {@code alreadyThere} numbered records each (the next is that number). */
+    NumberedProducer(Map<String, Object> clientConfig, String topic, int partitions, long alreadyThere) {
         this.topic = topic;
         this.partitions = partitions;
         Map<String, Object> props = new HashMap<>(clientConfig);
@@ -44,6 +49,10 @@ final class NumberedProducer implements AutoCloseable {
         this.producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
         this.acked = new AtomicLongArray(partitions);
         this.sent = new long[partitions];
+        for (int p = 0; p < partitions; p++) {
+            acked.set(p, alreadyThere);
+            sent[p] = alreadyThere;
+        }
     }
 
     /** Produces {@code perPartition} records to every partition at {@code perSecond} in total, then flushes. */

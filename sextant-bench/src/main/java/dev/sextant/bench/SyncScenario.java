@@ -85,6 +85,9 @@ final class SyncScenario {
         final Map<String, Double> otherCpu = new LinkedHashMap<>();
     }
 
+    /** Records per partition of the caught-up topic before the groups commit offset 0 (so 0 translates). */
+    static final int FIRST_RECORDS = 10;
+
     private final Session session;
     private final BenchSettings cfg;
     private final int n;
@@ -117,7 +120,7 @@ final class SyncScenario {
         // the groups' first commit (offset 0) must be translatable for the initial sync to finish: a few records,
         // and MirrorMaker's first offset sync of each partition (upstream 0), before any group commits
         try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, cfg.partitions())) {
-            producer.produce(10, 1_000);
+            producer.produce(FIRST_RECORDS, 1_000);
         }
         long syncDeadline = System.nanoTime() + 120_000_000_000L;
         for (String topic : List.of(lat, lag)) {
@@ -351,7 +354,8 @@ final class SyncScenario {
             // 2. the window: production on the caught-up topic, caught-up groups commit at its end offsets
             long tWindow = System.nanoTime();
             long commits = 0;
-            try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, cfg.partitions())) {
+            try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, cfg.partitions(),
+                    FIRST_RECORDS)) {
                 producer.startContinuous(cfg.produceRate());
                 Bench.sleep(2_000); // some records first, so commits have offsets to move
                 Bench.log("scale %d: window of %d s, %d group commits/s per syncer, %d records/s on %s", n,
