@@ -58,6 +58,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Bytes;
@@ -239,6 +240,7 @@ public final class SextantApplication implements AutoCloseable {
 
     public void start() {
         verifySourceAccess();
+        createOwnTopics();
         QueryServer.Settings querySettings = QueryServer.Settings.of(config);
         query = QueryServer.bind(querySettings);
         HostAndPort advertised = config.queryAdvertised();
@@ -269,13 +271,10 @@ public final class SextantApplication implements AutoCloseable {
         });
         streams = new KafkaStreams(topology, properties);
         streams.setUncaughtExceptionHandler(e -> {
-            Optional<org.apache.kafka.common.errors.AuthorizationException> denied = AccessDenials.authorization(e);
+            Optional<AuthorizationException> denied = AccessDenials.authorization(e);
             if (denied.isPresent()) {
                 // a new thread would be refused the same way: stop, naming what to grant
-                failure = new NotAuthorizedException("Kafka Streams was refused on the source cluster: "
-                        + AccessDenials.describe(denied.get(), null) + ": " + denied.get().getMessage()
-                        + ". Grant it" + grants(RequiredAcl.Cluster.SOURCE, denied.get())
-                        + "\nbin/sextant config acls -c <file> prints every ACL Sextant needs (docs/security.md).", e);
+                failure = notAuthorized("Kafka Streams was refused on the source cluster", denied.get(), e);
                 log.error(failure.getMessage());
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
             }
@@ -375,37 +374,40 @@ public final class SextantApplication implements AutoCloseable {
         return properties;
     }
 
-    /** ": kafka-acls ..." for the required ACLs that cover {@code denied}, or "." when none does. */
-    private String grants(RequiredAcl.Cluster cluster, org.apache.kafka.common.errors.AuthorizationException denied) {
-        String principal = Principals.guess(cluster == RequiredAcl.Cluster.SOURCE ? config.sourceClientConfig()
-                : config.destinationClientConfig());
-        List<RequiredAcl> covering = RequiredAcls.covering(RequiredAcls.of(config), cluster, denied);
-        StringBuilder sb = new StringBuilder(covering.isEmpty() ? "." : ":");
-        covering.forEach(a -> sb.append("\n  ").append(a.command(principal)));
-        return sb.toString();
+    /**
+     * The source refused Sextant something it needs: {@code what} was refused, and the message names the ACL that
+     * covers it and the command that grants it.
+     */
+    private NotAuthorizedException notAuthorized(String what, AuthorizationException denied, Throwable cause) {
+        String principal = Principals.guess(config.sourceClientConfig());
+        String grant = RequiredAcls.covering(RequiredAcls.of(config), RequiredAcl.Cluster.SOURCE, denied)
+                .map(acl -> ". Grant it:\n  " + acl.command(principal)).orElse(".");
+        return new NotAuthorizedException(what + ": " + AccessDenials.describe(denied, null) + ": "
+                + denied.getMessage() + grant
+                + "\nbin/sextant config acls -c <file> prints every ACL Sextant needs (docs/security.md).", cause);
     }
 
     /** Stops the start, naming the ACL, when the source refuses what Sextant needs (as far as it can tell ahead). */
     private void verifySourceAccess() {
-        String principal = Principals.guess(config.sourceClientConfig());
         try (Admin admin = Admin.create(config.sourceClientConfig())) {
-            SourceAccessCheck.verify(admin, RequiredAcls.of(config), principal, Duration.ofSeconds(15));
-        }
-        try {
-            createOwnTopics();
-        } catch (RuntimeException e) {
-            Optional<org.apache.kafka.common.errors.AuthorizationException> denied = AccessDenials.authorization(e);
-            if (denied.isEmpty()) {
-                throw e;
-            }
-            throw new NotAuthorizedException("Sextant cannot create its topics on the source cluster: "
-                    + AccessDenials.describe(denied.get(), null) + ": " + denied.get().getMessage()
-                    + ". Create them ahead, or grant" + grants(RequiredAcl.Cluster.SOURCE, denied.get())
-                    + "\nbin/sextant config acls -c <file> prints every ACL Sextant needs (docs/security.md).", e);
+            SourceAccessCheck.verify(admin, RequiredAcls.of(config), Principals.guess(config.sourceClientConfig()),
+                    Duration.ofSeconds(15));
         }
     }
 
+    /** Creates Sextant's own topics on the source; a refusal names the ACL (create them ahead, or grant it). */
     private void createOwnTopics() {
+        try {
+            createMissingTopics();
+        } catch (RuntimeException e) {
+            throw AccessDenials.authorization(e)
+                    .map(denied -> (RuntimeException) notAuthorized("Sextant cannot create its topics on the source "
+                            + "cluster (create them ahead, or grant the ACL)", denied, e))
+                    .orElse(e);
+        }
+    }
+
+    private void createMissingTopics() {
         Optional<Short> replication = config.dlqTopicReplicationFactor() < 0 ? Optional.empty()
                 : Optional.of(config.dlqTopicReplicationFactor());
         try (SourceTopicCreator creator = new SourceTopicCreator(config.sourceClientConfig())) {

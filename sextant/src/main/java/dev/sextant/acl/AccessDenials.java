@@ -29,7 +29,7 @@ public final class AccessDenials {
     private static final Logger log = LoggerFactory.getLogger(AccessDenials.class);
     static final long WINDOW_MS = 60_000;
 
-    private record Denial(String text, long lastSeenMs, long firstSeenMs) {
+    private record Denial(String text, long lastSeenMs) {
     }
 
     private final Clock clock;
@@ -38,11 +38,6 @@ public final class AccessDenials {
 
     public AccessDenials(Clock clock) {
         this.clock = clock;
-    }
-
-    /** True when {@code error} or one of its causes is a Kafka authorization error. */
-    public static boolean isAuthorization(Throwable error) {
-        return authorization(error).isPresent();
     }
 
     /** The Kafka authorization error in {@code error}'s cause chain. */
@@ -84,7 +79,7 @@ public final class AccessDenials {
                 + error.getMessage();
         long now = clock.millis();
         recent.put(cluster + " " + (group != null ? "group " + group : describe(error, null)),
-                new Denial(text, now, now));
+                new Denial(text, now));
         // one line a minute per kind of refusal, however many groups it hits
         String kind = cluster + " " + error.getClass().getSimpleName();
         Long before = lastLogged.get(kind);

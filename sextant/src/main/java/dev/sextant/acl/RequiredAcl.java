@@ -10,6 +10,7 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.utils.internals.SecurityUtils;
 
 /**
  * One permission Sextant's principal needs on one cluster: operations on a resource (literal, prefixed, or the
@@ -37,7 +38,7 @@ public record RequiredAcl(Cluster cluster, ResourceType resourceType, String nam
                 .append("_BOOTSTRAP\" --command-config \"$").append(cluster.name()).append("_ADMIN_CONFIG\" --add")
                 .append(" --allow-principal '").append(principal).append("'");
         for (AclOperation op : operations) {
-            sb.append(" --operation ").append(camel(op.name()));
+            sb.append(" --operation ").append(SecurityUtils.operationName(op));
         }
         switch (resourceType) {
             case TOPIC -> sb.append(" --topic '").append(name).append("'");
@@ -61,16 +62,12 @@ public record RequiredAcl(Cluster cluster, ResourceType resourceType, String nam
 
     /** "Read, Describe on topic '__consumer_offsets'". */
     public String describe() {
-        return operations.stream().map(op -> camel(op.name())).collect(Collectors.joining(", ")) + " on "
-                + resourceType.name().toLowerCase(Locale.ROOT).replace('_', ' ') + " "
-                + (patternType == PatternType.PREFIXED ? "prefix '" + name + "'" : "'" + name + "'");
+        return operationNames(operations) + " on " + resourceType.name().toLowerCase(Locale.ROOT).replace('_', ' ')
+                + " " + (patternType == PatternType.PREFIXED ? "prefix '" + name + "'" : "'" + name + "'");
     }
 
-    private static String camel(String constant) {
-        StringBuilder sb = new StringBuilder();
-        for (String part : constant.split("_")) {
-            sb.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
-        }
-        return sb.toString();
+    /** "Read, Describe": the operations as {@code kafka-acls} spells them. */
+    static String operationNames(java.util.Collection<AclOperation> operations) {
+        return operations.stream().map(SecurityUtils::operationName).collect(Collectors.joining(", "));
     }
 }

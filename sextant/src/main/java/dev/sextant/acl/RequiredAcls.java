@@ -10,7 +10,9 @@ import dev.sextant.acl.RequiredAcl.Cluster;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupAuthorizationException;
@@ -93,33 +95,28 @@ public final class RequiredAcls {
     }
 
     /**
-     * The entries of {@code required} that cover what {@code denied} was refused: the topics it names, its group,
-     * transactional ids. Empty when none does (a cluster operation, or a refusal Sextant does not expect).
+     * The most specific entry of {@code required} (a literal name before a prefix before the wildcard) that covers
+     * what {@code denied} was refused: a topic it names, its group, a transactional id. Empty when none does (a
+     * cluster operation, or a refusal Sextant does not expect).
      */
-    public static List<RequiredAcl> covering(List<RequiredAcl> required, RequiredAcl.Cluster cluster,
-                                             AuthorizationException denied) {
-        List<RequiredAcl> out = new ArrayList<>();
-        for (RequiredAcl acl : required) {
-            if (acl.cluster() != cluster) {
-                continue;
-            }
-            boolean covers = false;
-            if (denied instanceof TopicAuthorizationException t && acl.resourceType() == ResourceType.TOPIC) {
-                covers = t.unauthorizedTopics().stream().anyMatch(topic -> matches(acl, topic));
-            } else if (denied instanceof GroupAuthorizationException g && acl.resourceType() == ResourceType.GROUP) {
-                covers = g.groupId() == null || matches(acl, g.groupId());
-            } else if (denied instanceof TransactionalIdAuthorizationException
-                    && acl.resourceType() == ResourceType.TRANSACTIONAL_ID) {
-                covers = true;
-            }
-            if (covers) {
-                out.add(acl);
-            }
+    public static Optional<RequiredAcl> covering(List<RequiredAcl> required, RequiredAcl.Cluster cluster,
+                                                 AuthorizationException denied) {
+        return required.stream()
+                .filter(acl -> acl.cluster() == cluster && covers(acl, denied))
+                .min(Comparator.comparingInt(acl -> acl.name().equals(ResourcePattern.WILDCARD_RESOURCE) ? 2
+                        : acl.patternType() == PatternType.PREFIXED ? 1 : 0));
+    }
+
+    private static boolean covers(RequiredAcl acl, AuthorizationException denied) {
+        if (denied instanceof TopicAuthorizationException t) {
+            return acl.resourceType() == ResourceType.TOPIC
+                    && t.unauthorizedTopics().stream().anyMatch(topic -> matches(acl, topic));
         }
-        // the most specific first: a literal name before a prefix before the wildcard
-        out.sort(java.util.Comparator.comparingInt(a -> a.name().equals(ResourcePattern.WILDCARD_RESOURCE) ? 2
-                : a.patternType() == PatternType.PREFIXED ? 1 : 0));
-        return out.isEmpty() ? out : List.of(out.get(0));
+        if (denied instanceof GroupAuthorizationException g) {
+            return acl.resourceType() == ResourceType.GROUP && (g.groupId() == null || matches(acl, g.groupId()));
+        }
+        return denied instanceof TransactionalIdAuthorizationException
+                && acl.resourceType() == ResourceType.TRANSACTIONAL_ID;
     }
 
     private static boolean matches(RequiredAcl acl, String name) {

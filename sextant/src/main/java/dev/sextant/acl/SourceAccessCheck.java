@@ -3,7 +3,9 @@ package dev.sextant.acl;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -40,23 +42,24 @@ public final class SourceAccessCheck {
      * @throws NotAuthorizedException naming every missing permission it found
      */
     public static void verify(Admin admin, List<RequiredAcl> required, String principal, Duration timeout) {
-        List<String> missing = new ArrayList<>();
+        Map<RequiredAcl, List<String>> missing = new LinkedHashMap<>();
         for (RequiredAcl acl : required) {
             if (acl.cluster() != RequiredAcl.Cluster.SOURCE || acl.name().equals(ResourcePattern.WILDCARD_RESOURCE)) {
                 continue;
             }
+            List<String> found = new ArrayList<>();
             try {
                 if (acl.resourceType() == ResourceType.TOPIC && acl.patternType() == PatternType.LITERAL) {
-                    topic(admin, acl, acl.name(), timeout).ifPresent(missing::add);
+                    topic(admin, acl, acl.name(), timeout).ifPresent(found::add);
                 } else if (acl.resourceType() == ResourceType.TOPIC) {
                     for (String topic : admin.listTopics(new ListTopicsOptions().timeoutMs((int) timeout.toMillis()))
                             .names().get(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
                         if (topic.startsWith(acl.name())) {
-                            topic(admin, acl, topic, timeout).ifPresent(missing::add);
+                            topic(admin, acl, topic, timeout).ifPresent(found::add);
                         }
                     }
                 } else if (acl.resourceType() == ResourceType.GROUP && acl.patternType() == PatternType.LITERAL) {
-                    group(admin, acl, timeout).ifPresent(missing::add);
+                    group(admin, acl, timeout).ifPresent(found::add);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -64,23 +67,22 @@ public final class SourceAccessCheck {
             } catch (ExecutionException | TimeoutException e) {
                 // not an answer about permissions: the start goes on and reports what fails then
             }
+            if (!found.isEmpty()) {
+                missing.put(acl, found);
+            }
         }
         if (!missing.isEmpty()) {
             StringBuilder message = new StringBuilder("Sextant's principal on the source cluster lacks ")
                     .append(missing.size() == 1 ? "a permission" : missing.size() + " permissions").append(":");
-            missing.forEach(m -> message.append("\n  - ").append(m));
+            missing.values().forEach(texts -> texts.forEach(m -> message.append("\n  - ").append(m)));
             message.append("\nGrant them (").append(principal).append(" is Sextant's principal), or see ")
                     .append("docs/security.md; bin/sextant config acls -c <file> prints every ACL Sextant needs.");
-            for (RequiredAcl acl : required) {
-                if (missing.stream().anyMatch(m -> m.startsWith(acl.describe()))) {
-                    message.append("\n  ").append(acl.command(principal));
-                }
-            }
+            missing.keySet().forEach(acl -> message.append("\n  ").append(acl.command(principal)));
             throw new NotAuthorizedException(message.toString(), null);
         }
     }
 
-    private static java.util.Optional<String> topic(Admin admin, RequiredAcl acl, String topic, Duration timeout)
+    private static Optional<String> topic(Admin admin, RequiredAcl acl, String topic, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
         TopicDescription description;
         try {
@@ -89,18 +91,18 @@ public final class SourceAccessCheck {
                     .topicNameValues().get(topic).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof UnknownTopicOrPartitionException) {
-                return java.util.Optional.empty(); // not there yet: what it needs is checked when it appears
+                return Optional.empty(); // not there yet: what it needs is checked when it appears
             }
             if (e.getCause() instanceof AuthorizationException) {
-                return java.util.Optional.of(acl.describe() + " (cannot even describe topic '" + topic + "'): "
+                return Optional.of(acl.describe() + " (cannot even describe topic '" + topic + "'): "
                         + acl.why());
             }
             throw e;
         }
-        return lacking(acl, topic, description.authorizedOperations(), "topic '" + topic + "'");
+        return lacking(acl, description.authorizedOperations(), "topic '" + topic + "'");
     }
 
-    private static java.util.Optional<String> group(Admin admin, RequiredAcl acl, Duration timeout)
+    private static Optional<String> group(Admin admin, RequiredAcl acl, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
         ConsumerGroupDescription description;
         try {
@@ -110,17 +112,17 @@ public final class SourceAccessCheck {
             description = all.get(acl.name());
         } catch (ExecutionException e) {
             if (e.getCause() instanceof AuthorizationException) {
-                return java.util.Optional.of(acl.describe() + " (cannot even describe it): " + acl.why());
+                return Optional.of(acl.describe() + " (cannot even describe it): " + acl.why());
             }
             throw e;
         }
-        return lacking(acl, acl.name(), description.authorizedOperations(), "group '" + acl.name() + "'");
+        return lacking(acl, description.authorizedOperations(), "group '" + acl.name() + "'");
     }
 
-    private static java.util.Optional<String> lacking(RequiredAcl acl, String name, Set<AclOperation> granted,
+    private static Optional<String> lacking(RequiredAcl acl, Set<AclOperation> granted,
                                                       String what) {
         if (granted == null) {
-            return java.util.Optional.empty(); // the broker did not say
+            return Optional.empty(); // the broker did not say
         }
         EnumSet<AclOperation> needed = EnumSet.noneOf(AclOperation.class);
         for (AclOperation op : acl.operations()) {
@@ -132,10 +134,9 @@ public final class SourceAccessCheck {
             }
         }
         if (needed.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(acl.describe() + ": " + what + " lacks "
-                + needed.stream().map(op -> op.name().charAt(0) + op.name().substring(1).toLowerCase())
-                .reduce((a, b) -> a + ", " + b).orElse("") + " (" + acl.why() + ")");
+        return Optional.of(acl.describe() + ": " + what + " lacks " + RequiredAcl.operationNames(needed) + " ("
+                + acl.why() + ")");
     }
 }

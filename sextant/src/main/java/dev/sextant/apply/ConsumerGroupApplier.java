@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
@@ -18,6 +19,7 @@ import dev.sextant.acl.AccessDenials;
 import dev.sextant.acl.RequiredAcl;
 import org.apache.kafka.common.errors.FencedMemberEpochException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.IllegalGenerationException;
@@ -229,8 +231,9 @@ public final class ConsumerGroupApplier implements GroupApplier {
     }
 
     private static GroupOutcome retry(String group, Throwable err, AccessDenials denials) {
-        if (AccessDenials.authorization(err).isPresent()) {
-            denials.denied(RequiredAcl.Cluster.DESTINATION, AccessDenials.authorization(err).get(), group);
+        Optional<AuthorizationException> denied = AccessDenials.authorization(err);
+        if (denied.isPresent()) {
+            denials.denied(RequiredAcl.Cluster.DESTINATION, denied.get(), group); // logged there, once a minute
             return GroupOutcome.retry(group, err);
         }
         log.atWarn().addKeyValue("group", group).log("Cannot apply group {} on the destination now, will retry: {}",

@@ -7,10 +7,12 @@ import dev.sextant.state.PositionStatus;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
 import dev.sextant.acl.AccessDenials;
 import dev.sextant.acl.RequiredAcl;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
@@ -90,8 +92,9 @@ public final class ShareGroupApplier implements GroupApplier {
         if (err instanceof GroupIdNotFoundException) {
             return GroupOutcome.refused(group, parts, Reason.TYPE_CONFLICT, PositionStatus.TYPE_CONFLICT, err);
         }
-        if (AccessDenials.authorization(err).isPresent()) {
-            denials.denied(RequiredAcl.Cluster.DESTINATION, AccessDenials.authorization(err).get(), group);
+        Optional<AuthorizationException> denied = AccessDenials.authorization(err);
+        if (denied.isPresent()) {
+            denials.denied(RequiredAcl.Cluster.DESTINATION, denied.get(), group); // logged there, once a minute
             return GroupOutcome.retry(group, err);
         }
         log.atWarn().addKeyValue("group", group).log("Cannot apply share group {} on the destination now, will retry: {}",
