@@ -63,14 +63,8 @@ final class AdoptCommand implements Callable<Integer> {
         SextantConfig loaded = config.load();
         String target = url != null ? url : InstanceConnection.advertisedUrl(loaded).orElseThrow(() ->
                 new CommandLine.ParameterException(spec.commandLine(), "query.advertised has port 0: pass --url"));
-        SextantClient instance;
-        try {
-            instance = InstanceConnection.client(target, loaded, System.getenv())
-                    .deadline(Duration.ofSeconds(Math.min(10, timeoutSeconds))).build();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--url: " + e.getMessage()
-                    + " (expected http(s)://host:port)");
-        }
+        SextantClient instance = InstanceConnection.connect(spec.commandLine(), target, loaded,
+                Duration.ofSeconds(Math.min(10, timeoutSeconds)));
         List<GroupTakeover.Group> result = new GroupTakeover(loaded).run(g -> pattern.matcher(g).matches(), instance,
                 apply, Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();

@@ -168,15 +168,10 @@ final class FailoverCommand implements Callable<Integer> {
             }
             target = advertised.get();
         }
-        try {
-            instanceUrl = target;
-            // short: on the day of a failover a dead instance must not hold the command up
-            return Optional.of(InstanceConnection.client(target, loaded, System.getenv())
-                    .deadline(Duration.ofSeconds(Math.min(5, timeoutSeconds))).build());
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--url: " + e.getMessage()
-                    + " (expected http(s)://host:port)");
-        }
+        instanceUrl = target;
+        // short: on the day of a failover a dead instance must not hold the command up
+        return Optional.of(InstanceConnection.connect(spec.commandLine(), target, loaded,
+                Duration.ofSeconds(Math.min(5, timeoutSeconds))));
     }
 
     private static void printReport(PrintWriter out, DestinationFailover.Report report) {

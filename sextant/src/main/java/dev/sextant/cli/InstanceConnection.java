@@ -5,8 +5,10 @@ import dev.sextant.config.HostAndPort;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.SextantConfigLoader;
 import dev.sextant.query.TlsContexts;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import picocli.CommandLine;
 
 /**
  * How the CLI reaches a running instance's HTTP API with the same settings the instances use between themselves: the
@@ -32,11 +34,21 @@ final class InstanceConnection {
     }
 
     /**
-     * A client of {@code url} with {@code config}'s token and TLS (null config: the environment's token only).
+     * A client of {@code url} with {@code config}'s token and TLS (null config: the environment's token only) that
+     * retries until {@code deadline}.
      *
-     * @throws IllegalArgumentException when {@code url} is not an http(s) URL
+     * @throws CommandLine.ParameterException naming --url when it is not an http(s) URL
      */
-    static SextantClient.Builder client(String url, SextantConfig config, Map<String, String> environment) {
+    static SextantClient connect(CommandLine commandLine, String url, SextantConfig config, Duration deadline) {
+        try {
+            return client(url, config, System.getenv()).deadline(deadline).build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(commandLine, "--url: " + e.getMessage()
+                    + " (expected http(s)://host:port)");
+        }
+    }
+
+    private static SextantClient.Builder client(String url, SextantConfig config, Map<String, String> environment) {
         SextantClient.Builder builder = SextantClient.builder(url);
         Optional<String> token = config != null ? config.queryAuthToken()
                 : Optional.ofNullable(environment.get(TOKEN_VARIABLE)).filter(t -> !t.isEmpty());

@@ -34,13 +34,7 @@ final class QueryTarget {
         }
         SextantConfig loaded = config == null ? null : SextantConfigLoader.load(config, System.getenv());
         String target = url != null ? url : loaded != null ? fromConfig(commandLine, loaded) : DEFAULT_URL;
-        try {
-            return InstanceConnection.client(target, loaded, System.getenv())
-                    .deadline(Duration.ofSeconds(timeoutSeconds)).build();
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(commandLine, "--url: " + e.getMessage()
-                    + " (expected http(s)://host:port)");
-        }
+        return InstanceConnection.connect(commandLine, target, loaded, Duration.ofSeconds(timeoutSeconds));
     }
 
     private String fromConfig(CommandLine commandLine, SextantConfig loaded) {
