@@ -71,10 +71,13 @@ public final class GroupTakeover {
             OffsetOwnership ownership = new OffsetOwnership(config.applicationId());
             List<Group> out = new ArrayList<>();
             Map<String, List<PlannedPartition>> plans = new LinkedHashMap<>();
+            // one batched read of every selected group's offsets, not a round trip per group
+            Map<String, ListConsumerGroupOffsetsSpec> specs = new LinkedHashMap<>();
+            groups.keySet().forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec()));
+            var offsets = specs.isEmpty() ? null : admin.listConsumerGroupOffsets(specs);
             for (DestinationGroup group : groups.values()) {
                 Map<TopicPartition, OffsetAndMetadata> there = new HashMap<>();
-                get(admin.listConsumerGroupOffsets(Map.of(group.groupId(), new ListConsumerGroupOffsetsSpec()))
-                        .partitionsToOffsetAndMetadata(group.groupId()).toCompletionStage().toCompletableFuture(),
+                get(offsets.partitionsToOffsetAndMetadata(group.groupId()).toCompletionStage().toCompletableFuture(),
                         timeout).forEach((tp, om) -> {
                             if (om != null) {
                                 there.put(tp, om);

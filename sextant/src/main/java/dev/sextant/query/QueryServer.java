@@ -151,11 +151,6 @@ public final class QueryServer implements AutoCloseable {
         });
     }
 
-    /** Binds {@code listen} (port 0: a free port) without serving yet. */
-    public static QueryServer bind(HostAndPort listen) {
-        return bind(Settings.plain(listen));
-    }
-
     /** Binds {@code settings.listen()} (port 0: a free port) without serving yet. */
     public static QueryServer bind(Settings settings) {
         QueryServer query = new QueryServer(settings);
