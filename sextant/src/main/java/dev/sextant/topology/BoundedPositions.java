@@ -3,23 +3,44 @@ package dev.sextant.topology;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Applied positions whose translation is bounded, indexed by source partition, so a new offset sync on that
- * partition re-translates just the groups it can improve.
+ * Applied positions whose translation is bounded, by source partition, so a new offset sync on that partition
+ * re-translates just the groups it can improve.
+ *
+ * <p>Every settled write passes through {@link #track}, so it must be cheap: a position is appended to its
+ * partition's list ({@code O(1)}) rather than kept in a sorted index, and {@link #improvable} (once a second, only
+ * for partitions with a new sync) filters the list by offset. An entry is current while {@code trackedOffset} still
+ * maps its key to its offset; stale entries (the position moved or stopped being bounded) are dropped by that scan,
+ * or by a compaction once they outnumber the current ones, so a list never holds more than about twice its current
+ * positions.
  */
 final class BoundedPositions {
 
-    /** Per source partition: committed offset -> groups whose applied position there is bounded. */
-    private final Map<TopicPartition, TreeMap<Long, Set<String>>> byOffset = new HashMap<>();
+    /** A position's committed offset when it was tracked. */
+    private record Entry(PositionKey key, long offset) {
+    }
+
+    /** One source partition's tracked positions: appended in track order; {@code current} of them are current. */
+    private static final class Partition {
+        List<Entry> entries = new ArrayList<>();
+        int current;
+    }
+
+    private static final int COMPACT_SLACK = 64;
+
+    /** Exactly the positions that are applied and bounded: key -> committed offset. */
     private final Map<PositionKey, Long> trackedOffset = new HashMap<>();
+    private final Map<TopicPartition, Partition> byPartition = new HashMap<>();
     private final Map<TopicPartition, Long> newestSeen = new HashMap<>();
     private final Function<TopicPartition, Long> newestUpstream;
 
@@ -33,25 +54,40 @@ final class BoundedPositions {
             return;
         }
         boolean bounded = pos.status() == PositionStatus.APPLIED && pos.bound() > 0;
-        Long old = trackedOffset.get(key);
+        Long old = bounded ? trackedOffset.put(key, pos.sourceOffset()) : trackedOffset.remove(key);
         if (old == null && !bounded || bounded && old != null && old == pos.sourceOffset()) {
             return; // nothing changes
         }
-        TopicPartition tp = new TopicPartition(key.topic(), key.partition());
-        trackedOffset.remove(key);
-        if (old != null) {
-            TreeMap<Long, Set<String>> offsets = byOffset.get(tp);
-            Set<String> groups = offsets.get(old);
-            groups.remove(key.group());
-            if (groups.isEmpty()) {
-                offsets.remove(old);
-            }
+        Partition partition = byPartition.computeIfAbsent(new TopicPartition(key.topic(), key.partition()),
+                tp -> new Partition());
+        if (old == null) {
+            partition.current++;
+        } else if (!bounded) {
+            partition.current--;
         }
         if (bounded) {
-            trackedOffset.put(key, pos.sourceOffset());
-            byOffset.computeIfAbsent(tp, p -> new TreeMap<>())
-                    .computeIfAbsent(pos.sourceOffset(), o -> new HashSet<>()).add(key.group());
+            partition.entries.add(new Entry(key, pos.sourceOffset()));
+            if (partition.entries.size() > 2 * partition.current + COMPACT_SLACK) {
+                partition.entries = currentEntries(partition.entries);
+            }
         }
+    }
+
+    private boolean isCurrent(Entry e) {
+        Long offset = trackedOffset.get(e.key());
+        return offset != null && offset == e.offset();
+    }
+
+    /** The current entries, each key once (a key that left an offset and came back to it is listed twice). */
+    private List<Entry> currentEntries(List<Entry> entries) {
+        List<Entry> kept = new ArrayList<>(entries.size() / 2 + 1);
+        Set<PositionKey> seen = new HashSet<>();
+        for (Entry e : entries) {
+            if (isCurrent(e) && seen.add(e.key())) {
+                kept.add(e);
+            }
+        }
+        return kept;
     }
 
     /**
@@ -89,8 +125,13 @@ final class BoundedPositions {
      */
     Set<PositionKey> improvable() {
         Set<PositionKey> out = new HashSet<>();
-        byOffset.entrySet().removeIf(e -> e.getValue().isEmpty());
-        for (Map.Entry<TopicPartition, TreeMap<Long, Set<String>>> e : byOffset.entrySet()) {
+        for (Iterator<Map.Entry<TopicPartition, Partition>> it = byPartition.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<TopicPartition, Partition> e = it.next();
+            Partition partition = e.getValue();
+            if (partition.current == 0) {
+                it.remove();
+                continue;
+            }
             TopicPartition tp = e.getKey();
             Long newest = newestUpstream.apply(tp);
             if (newest == null) {
@@ -100,10 +141,13 @@ final class BoundedPositions {
             if (newest.equals(before)) {
                 continue;
             }
-            Map<Long, Set<String>> candidates = before == null || newest < before
-                    ? e.getValue() : e.getValue().tailMap(before, false);
-            candidates.values().forEach(groups ->
-                    groups.forEach(group -> out.add(new PositionKey(group, tp.topic(), tp.partition()))));
+            boolean all = before == null || newest < before;
+            partition.entries = currentEntries(partition.entries); // the scan compacts as it goes
+            for (Entry entry : partition.entries) {
+                if (all || entry.offset() > before) {
+                    out.add(entry.key());
+                }
+            }
         }
         return out;
     }

@@ -11,9 +11,9 @@ import java.util.function.BiConsumer;
 /**
  * The owning task's positions: the changelogged store, plus in memory
  * <ul>
- *   <li>every position of the task, so reads (one per commit, two per position per apply) come from a hash map
- *       rather than through the store's cache, a sorted map whose lookups were the stream thread's largest cost;
- *       the store is written, and read back only by {@link #load};</li>
+ *   <li>every position of the task, so reads (one per commit, two per position per apply) come from a hash map;
+ *       the store is written (behind, once per key per Streams commit: {@code WriteBehindKeyValueStore}), and read
+ *       back only by {@link #load};</li>
  *   <li>the positions a dead-letter reason can come from (a guard, a missing topic, an untranslatable offset), by
  *       group, so a group's reason is worked out from those few instead of from a scan of all its partitions.</li>
  * </ul>

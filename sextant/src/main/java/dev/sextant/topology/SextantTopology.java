@@ -7,6 +7,7 @@ import dev.sextant.state.GroupStore;
 import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
+import dev.sextant.state.WriteBehindStoreBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -111,10 +112,12 @@ public final class SextantTopology {
                 () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable, oldestPending,
                         stateCounts),
                 groupInputs.toArray(String[]::new));
-        // Cached: a partition committed many times between two Streams commits is one RocksDB and one changelog
-        // write, and the flush reads what the commits just wrote from memory.
-        topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PositionStore.NAME),
-                Serdes.Bytes(), Serdes.ByteArray()).withCachingEnabled(), GROUP_PROCESSOR);
+        // Written behind: a position is written on commit, plan and settle, often within one Streams commit
+        // interval; those become one RocksDB write and one changelog record at the commit (the owning task reads
+        // its positions from memory, IndexedPositions, so nothing here needs to be a sorted cache).
+        topology.addStateStore(new WriteBehindStoreBuilder(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(PositionStore.NAME), Serdes.Bytes(), Serdes.ByteArray())),
+                GROUP_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GroupStore.NAME),
                 Serdes.String(), Serdes.ByteArray()), GROUP_PROCESSOR);
 

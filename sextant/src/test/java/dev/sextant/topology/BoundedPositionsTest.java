@@ -73,4 +73,25 @@ class BoundedPositionsTest {
         assertFalse(bounded.outdated(keepsUp, applied(350, 300)), "translated through the newest sync");
         assertFalse(bounded.outdated(keepsUp, applied(400, 300)));
     }
+    @Test
+    void aPositionThatMovedManyTimesCountsAtItsLastOffsetOnly() {
+        head(100);
+        bounded.improvable(); // seen: 100 (nothing tracked yet: the partition is not known)
+        bounded.track(behind, applied(50, 0));
+        assertEquals(Set.of(behind), bounded.improvable(), "a partition seen for the first time");
+        for (int i = 0; i < 1_000; i++) { // enough moves for the list to be compacted several times
+            bounded.track(keepsUp, applied(i % 2 == 0 ? 150 : 60, 0));
+        }
+        head(130);
+        assertEquals(Set.of(), bounded.improvable(), "its last offset is 60: syncs above 100 cannot help it");
+
+        bounded.track(keepsUp, applied(150, 100));
+        head(140);
+        assertEquals(Set.of(keepsUp), bounded.improvable(), "back above the head seen before");
+
+        bounded.track(keepsUp, applied(150, 100).withStatus(PositionStatus.PENDING, 0));
+        bounded.track(behind, applied(50, 0).withStatus(PositionStatus.PENDING, 0));
+        head(10);
+        assertEquals(Set.of(), bounded.improvable(), "nothing applied and bounded is left");
+    }
 }
