@@ -214,9 +214,9 @@ public final class ConsumerGroupApplier implements GroupApplier {
     private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {
         if (err instanceof WriteLeaseExpiredException) {
             // what was read before may already be older than what the group's new owner wrote
-            log.atInfo().addKeyValue("group", group).log("Not writing group {}: its write lease ran out (the task was "
-                    + "revoked, or this instance was held up long enough for another one to own it); retried if the "
-                    + "task is still this instance's", group);
+            log.atInfo().addKeyValue("group", group).log("Not writing group {}: its write lease ran out (it waited for "
+                    + "the destination to absorb earlier writes, the task was revoked, or this instance was held up "
+                    + "long enough for another one to own it); retried if the task is still this instance's", group);
             return GroupOutcome.cancelled(group);
         }
         if (err instanceof UnknownMemberIdException || err instanceof GroupNotEmptyException
