@@ -113,6 +113,7 @@ public final class SextantApplication implements AutoCloseable {
         AdminDestinationClient admin = new AdminDestinationClient(config.destinationClientConfig(),
                 config.syncWriteParallelism());
         admin.bindMetrics(registry);
+        metrics.destinationWrites(admin::writeLimit, admin::writesInFlight, admin::writesQueued);
         this.destination = admin;
         // what a platform team's dashboards expect next to the application's own meters
         new io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics().bindTo(registry);

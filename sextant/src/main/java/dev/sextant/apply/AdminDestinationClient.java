@@ -22,14 +22,20 @@ import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * {@link DestinationClient} over the Kafka Admin API.
  *
  * <p>A Kafka Admin client has one request in flight per broker, and every group's offset write is its own request
- * to the group's coordinator. Writes therefore go through a small pool of Admin clients ({@code writers}), a group
- * always through the same one; reads (groups, topics, end offsets, offsets to check) go through the main client.
+ * to the group's coordinator. Writes therefore go through Admin clients of their own ({@code writers}), one write per
+ * writer at a time, as many at once as a {@link WriteConcurrencyLimit} allows: more while the destination answers as
+ * fast as it does unloaded, fewer when it slows or times out, at most {@code maxWrites}. Writes beyond the limit wait
+ * in a queue here ({@link WriteDispatcher}); the caller's thread never blocks. A write takes whichever writer is idle:
+ * that is safe because the caller keeps at most one write per group in flight, so two writes of a group never race
+ * through two clients. Reads (groups, topics, end offsets, offsets to check) go through the main client.
  */
 public final class AdminDestinationClient implements DestinationClient {
 
@@ -37,50 +43,107 @@ public final class AdminDestinationClient implements DestinationClient {
     static final int READ_TIMEOUT_MS = 10_000;
 
     private final Admin admin;
-    private final List<Admin> writers;
+    private final WriteConcurrencyLimit limit;
+    private final WriteDispatcher<Admin> dispatcher;
+    // the writers created so far, not the main client when it writes itself (maxWrites 1)
+    private final List<Admin> writers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> binders = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private io.micrometer.core.instrument.MeterRegistry registry; // guarded by this
+    private boolean closed; // guarded by this
 
     public AdminDestinationClient(Map<String, Object> clientConfig) {
         this(clientConfig, 1);
     }
 
-    /** @param writers Admin clients for offset writes (1: the main client writes too) */
-    public AdminDestinationClient(Map<String, Object> clientConfig, int writers) {
+    /**
+     * @param maxWrites the most offset writes in flight ({@code sync.write.parallelism}), each through an Admin client
+     *                  of its own, created when first needed (1: the main client writes too)
+     */
+    public AdminDestinationClient(Map<String, Object> clientConfig, int maxWrites) {
         this.admin = Admin.create(clientConfig);
-        List<Admin> pool = new ArrayList<>();
-        for (int i = 0; i < writers && writers > 1; i++) {
-            Map<String, Object> config = new HashMap<>(clientConfig);
-            Object id = clientConfig.get(AdminClientConfig.CLIENT_ID_CONFIG);
-            if (id != null && !id.toString().isEmpty()) {
-                config.put(AdminClientConfig.CLIENT_ID_CONFIG, id + "-writer-" + i);
-            }
-            pool.add(Admin.create(config));
-        }
-        this.writers = pool.isEmpty() ? List.of(admin) : List.copyOf(pool);
+        this.limit = new WriteConcurrencyLimit(maxWrites, System::nanoTime);
+        this.dispatcher = new WriteDispatcher<>(limit,
+                maxWrites == 1 ? () -> admin : () -> newWriter(clientConfig),
+                AdminDestinationClient::loadSignal);
     }
 
     public AdminDestinationClient(Admin admin) {
         this.admin = admin;
-        this.writers = List.of(admin);
+        this.limit = new WriteConcurrencyLimit(1, System::nanoTime);
+        this.dispatcher = new WriteDispatcher<>(limit, () -> admin, AdminDestinationClient::loadSignal);
     }
 
-    /** Binds the Admin clients' own metrics (requests, latency, connections), tagged with their client ids. */
-    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+    /** Called by one thread at a time (the dispatcher's), so writers are numbered in turn. */
+    private Admin newWriter(Map<String, Object> clientConfig) {
+        Map<String, Object> config = new HashMap<>(clientConfig);
+        Object id = clientConfig.get(AdminClientConfig.CLIENT_ID_CONFIG);
+        if (id != null && !id.toString().isEmpty()) {
+            config.put(AdminClientConfig.CLIENT_ID_CONFIG, id + "-writer-" + writers.size());
+        }
+        Admin writer = Admin.create(config);
+        synchronized (this) {
+            if (closed) {
+                // made while close() took its list of writers to close: nobody else would close this one
+                writer.close(Duration.ZERO);
+                throw new IllegalStateException("the destination client closed before the write was sent");
+            }
+            // with bindMetrics' snapshot under the same lock: each writer bound once, whichever comes first
+            writers.add(writer);
+            bind(writer);
+        }
+        return writer;
+    }
+
+    /**
+     * Binds the Admin clients' own metrics (requests, latency, connections), tagged with their client ids; writers
+     * created later are bound as they are created.
+     */
+    public synchronized void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        this.registry = registry;
         java.util.Set<Admin> all = new java.util.LinkedHashSet<>(writers);
         all.add(admin);
         for (Admin client : all) {
-            if (!(client instanceof org.apache.kafka.clients.admin.AdminClient adminClient)) {
-                continue; // a test double
-            }
-            var binder = new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(adminClient);
-            binder.bindTo(registry);
-            binders.add(binder);
+            bind(client);
         }
     }
 
-    private final List<AutoCloseable> binders = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private synchronized void bind(Admin client) {
+        if (registry == null || !(client instanceof org.apache.kafka.clients.admin.AdminClient adminClient)) {
+            return; // not bound (yet), or a test double
+        }
+        var binder = new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(adminClient);
+        binder.bindTo(registry);
+        binders.add(binder);
+    }
 
-    private Admin writerFor(String group) {
-        return writers.get(Math.floorMod(group.hashCode(), writers.size()));
+    /** How many offset writes may be in flight now ({@link WriteConcurrencyLimit#limit()}). */
+    public int writeLimit() {
+        return limit.limit();
+    }
+
+    /** Offset writes sent and not answered yet. */
+    public int writesInFlight() {
+        return limit.inFlight();
+    }
+
+    /** Offset writes waiting for the limit. */
+    public int writesQueued() {
+        return dispatcher.queued();
+    }
+
+    /**
+     * What a failed write says about the destination's load. Refusals about the group or its partitions (active,
+     * another type, not authorized, topic missing) are answers like any other; timeouts, disconnects and other
+     * transient errors are how a destination that does not keep up shows.
+     */
+    static WriteConcurrencyLimit.Outcome loadSignal(Throwable failure) {
+        Throwable err = unwrap(failure);
+        if (err instanceof UnknownTopicOrPartitionException || err instanceof AuthorizationException) {
+            return WriteConcurrencyLimit.Outcome.NEUTRAL; // retriable in Kafka's terms, yet an answer about the write
+        }
+        return err instanceof RetriableException
+                ? WriteConcurrencyLimit.Outcome.CONGESTED
+                : WriteConcurrencyLimit.Outcome.NEUTRAL;
     }
 
     @Override
@@ -180,16 +243,20 @@ public final class AdminDestinationClient implements DestinationClient {
 
     @Override
     public CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
-            String group, Map<TopicPartition, OffsetAndMetadata> offsets) {
-        AlterConsumerGroupOffsetsResult result = writerFor(group).alterConsumerGroupOffsets(group, offsets);
-        return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
+            String group, Map<TopicPartition, OffsetAndMetadata> offsets, WriteLease lease) {
+        return dispatcher.submit(lease, writer -> {
+            AlterConsumerGroupOffsetsResult result = writer.alterConsumerGroupOffsets(group, offsets);
+            return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
+        });
     }
 
     @Override
     public CompletableFuture<Map<TopicPartition, Throwable>> alterShareGroupOffsets(
-            String group, Map<TopicPartition, Long> offsets) {
-        var result = writerFor(group).alterShareGroupOffsets(group, offsets);
-        return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
+            String group, Map<TopicPartition, Long> offsets, WriteLease lease) {
+        return dispatcher.submit(lease, writer -> {
+            var result = writer.alterShareGroupOffsets(group, offsets);
+            return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
+        });
     }
 
     /**
@@ -231,13 +298,18 @@ public final class AdminDestinationClient implements DestinationClient {
                 // closing anyway
             }
         }
-        // all at once, within 5 s: writes still queued then are given up (their positions stay pending in the
-        // changelogged store, for whichever instance owns them next)
+        // writes still queued, then those in flight when their writers close, are given up (their positions stay
+        // pending in the changelogged store, for whichever instance owns them next); every future completes
+        dispatcher.close();
+        List<Admin> toClose;
+        synchronized (this) {
+            closed = true;
+            toClose = List.copyOf(writers);
+        }
+        // all at once, within 5 s
         List<CompletableFuture<Void>> closing = new ArrayList<>();
-        for (Admin writer : writers) {
-            if (writer != admin) {
-                closing.add(CompletableFuture.runAsync(() -> writer.close(Duration.ofSeconds(5))));
-            }
+        for (Admin writer : toClose) {
+            closing.add(CompletableFuture.runAsync(() -> writer.close(Duration.ofSeconds(5))));
         }
         admin.close(Duration.ofSeconds(5));
         closing.forEach(CompletableFuture::join);

@@ -155,14 +155,8 @@ public final class ConsumerGroupApplier implements GroupApplier {
         if (writes.isEmpty()) {
             return CompletableFuture.completedFuture(new GroupOutcome(group, null, false, null, outcomes));
         }
-        if (!lease.valid()) {
-            // what was just read may already be older than what the group's new owner wrote
-            log.atInfo().addKeyValue("group", group).log("Not writing group {}: its write lease ran out (the task was "
-                    + "revoked, or this instance was held up long enough for another one to own it); retried if the "
-                    + "task is still this instance's", group);
-            return CompletableFuture.completedFuture(GroupOutcome.cancelled(group));
-        }
-        return client.alterConsumerGroupOffsets(group, writes).thenApply(errors -> {
+        // the client checks the lease when it sends, which may be after earlier groups' writes are absorbed
+        return client.alterConsumerGroupOffsets(group, writes, lease).thenApply(errors -> {
             errors.forEach((tp, err) -> {
                 PositionKey key = keys.get(tp);
                 if (err == null) {
@@ -218,6 +212,13 @@ public final class ConsumerGroupApplier implements GroupApplier {
     }
 
     private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {
+        if (err instanceof WriteLeaseExpiredException) {
+            // what was read before may already be older than what the group's new owner wrote
+            log.atInfo().addKeyValue("group", group).log("Not writing group {}: its write lease ran out (it waited for "
+                    + "the destination to absorb earlier writes, the task was revoked, or this instance was held up "
+                    + "long enough for another one to own it); retried if the task is still this instance's", group);
+            return GroupOutcome.cancelled(group);
+        }
         if (err instanceof UnknownMemberIdException || err instanceof GroupNotEmptyException
                 || err instanceof RebalanceInProgressException || err instanceof IllegalGenerationException
                 || err instanceof FencedMemberEpochException) {

@@ -29,15 +29,17 @@ public interface DestinationClient extends AutoCloseable {
             Map<String, Set<TopicPartition>> partitionsByGroup);
 
     /**
-     * Writes consumer-group offsets. The future fails for a group-level error (the group is active or of another
-     * type); otherwise it maps each partition to its error, or to null when written.
+     * Writes consumer-group offsets, if {@code lease} is still valid when they are sent: a client may hold a write
+     * back until the destination has absorbed earlier ones. The future fails with {@link WriteLeaseExpiredException}
+     * when nothing was sent, and for a group-level error (the group is active or of another type); otherwise it maps
+     * each partition to its error, or to null when written. The caller keeps at most one write per group in flight.
      */
     CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
-            String group, Map<TopicPartition, OffsetAndMetadata> offsets);
+            String group, Map<TopicPartition, OffsetAndMetadata> offsets, WriteLease lease);
 
-    /** Writes share-partition start offsets; errors as for {@link #alterConsumerGroupOffsets}. */
-    CompletableFuture<Map<TopicPartition, Throwable>> alterShareGroupOffsets(String group,
-                                                                             Map<TopicPartition, Long> offsets);
+    /** Writes share-partition start offsets; lease and errors as for {@link #alterConsumerGroupOffsets}. */
+    CompletableFuture<Map<TopicPartition, Throwable>> alterShareGroupOffsets(
+            String group, Map<TopicPartition, Long> offsets, WriteLease lease);
 
     @Override
     void close();

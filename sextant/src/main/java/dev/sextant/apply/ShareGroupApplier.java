@@ -50,17 +50,14 @@ public final class ShareGroupApplier implements GroupApplier {
     @Override
     public void apply(Map<String, List<PlannedPartition>> plans, WriteLease lease, Consumer<GroupOutcome> done) {
         plans.forEach((group, parts) -> {
-            if (!lease.valid()) {
-                done.accept(GroupOutcome.cancelled(group));
-                return;
-            }
             Map<TopicPartition, Long> offsets = new HashMap<>();
             Map<TopicPartition, PlannedPartition> byPartition = new HashMap<>();
             parts.forEach(p -> {
                 offsets.put(p.destination(), p.translatedOffset());
                 byPartition.put(p.destination(), p);
             });
-            client.alterShareGroupOffsets(group, offsets)
+            // the client checks the lease when it sends, which may be after earlier groups' writes are absorbed
+            client.alterShareGroupOffsets(group, offsets, lease)
                     .thenApply(errors -> {
                         Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
                         errors.forEach((tp, err) -> {
@@ -86,6 +83,9 @@ public final class ShareGroupApplier implements GroupApplier {
     }
 
     private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {
+        if (err instanceof WriteLeaseExpiredException) {
+            return GroupOutcome.cancelled(group);
+        }
         if (err instanceof GroupNotEmptyException) {
             return GroupOutcome.refused(group, parts, Reason.GROUP_ACTIVE, PositionStatus.GROUP_ACTIVE, err);
         }

@@ -115,7 +115,7 @@ public class SextantConfig extends AbstractConfig {
     public static final String TOPICS_EXCLUDE_DEFAULT = ".*[-.]internal|.*\\.replica|__.*";
     public static final long SYNC_INTERVAL_MS_DEFAULT = 250L;
     public static final long SYNC_PENDING_TIMEOUT_MS_DEFAULT = 60_000L;
-    public static final int SYNC_WRITE_PARALLELISM_DEFAULT = 4;
+    public static final int SYNC_WRITE_PARALLELISM_DEFAULT = 16;
     public static final long OFFSET_SYNCS_PRUNE_INTERVAL_MS_DEFAULT = 300_000L;
     public static final String DLQ_TOPIC_DEFAULT = "sextant.conflicts";
     public static final String QUERY_LISTEN_DEFAULT = "127.0.0.1:8080";
@@ -326,10 +326,12 @@ public class SextantConfig extends AbstractConfig {
                         + "sync covering the offset yet) is retried before it becomes a dead-letter record.");
         define(def, SYNC_WRITE_PARALLELISM_CONFIG, Type.INT, SYNC_WRITE_PARALLELISM_DEFAULT,
                 ConfigValidators.between(1, 64), Importance.LOW, GROUP_SYNC, ++order,
-                "How many offset writes Sextant keeps in flight to the destination at once, through as many Admin "
-                        + "clients. A Kafka Admin client sends one request at a time to a broker and each group's "
-                        + "offsets are one request, so with a single client the writes of many groups queue behind "
-                        + "each other; a group always goes through the same client.");
+                "The most offset writes Sextant keeps in flight to the destination at once, each through an Admin "
+                        + "client of its own (a Kafka Admin client sends one request at a time to a broker, and each "
+                        + "group's offsets are one request). Within this ceiling the number adapts to what the "
+                        + "destination absorbs: it starts at 4 (or this, if lower) and rises while writes are answered within twice the "
+                        + "time of the fastest recent ones, and falls when they take longer or time out; writes "
+                        + "beyond it wait in a queue. With 1, a single client writes one group at a time.");
         define(def, OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG, Type.LONG, OFFSET_SYNCS_PRUNE_INTERVAL_MS_DEFAULT,
                 ConfigValidators.atLeast(1_000), Importance.LOW, GROUP_SYNC, ++order,
                 "How often, in milliseconds, the offset-sync history is pruned: per source partition, syncs below "
@@ -790,11 +792,12 @@ public class SextantConfig extends AbstractConfig {
         return getBoolean(SYNC_SHARE_GROUPS_CONFIG);
     }
 
-    /** {@code sync.interval.ms}. */
+    /** {@code sync.write.parallelism}. */
     public int syncWriteParallelism() {
         return getInt(SYNC_WRITE_PARALLELISM_CONFIG);
     }
 
+    /** {@code sync.interval.ms}. */
     public long syncIntervalMs() {
         return getLong(SYNC_INTERVAL_MS_CONFIG);
     }

@@ -161,6 +161,26 @@ public final class SextantMetrics {
                 .register(registry);
     }
 
+    /**
+     * Offset writes to the destination: how many may be in flight now ({@code sextant_destination_write_limit}, which
+     * adapts to how fast the destination answers, up to {@code sync.write.parallelism}), how many are
+     * ({@code sextant_destination_writes_in_flight}) and how many wait for the limit
+     * ({@code sextant_destination_writes_queued}).
+     */
+    public void destinationWrites(java.util.function.LongSupplier limit, java.util.function.LongSupplier inFlight,
+                                  java.util.function.LongSupplier queued) {
+        io.micrometer.core.instrument.Gauge.builder("sextant.destination.write.limit", limit::getAsLong)
+                .description("Offset writes that may be in flight to the destination now (adaptive, at most "
+                        + "sync.write.parallelism)")
+                .register(registry);
+        io.micrometer.core.instrument.Gauge.builder("sextant.destination.writes.in.flight", inFlight::getAsLong)
+                .description("Offset writes sent to the destination and not answered yet")
+                .register(registry);
+        io.micrometer.core.instrument.Gauge.builder("sextant.destination.writes.queued", queued::getAsLong)
+                .description("Offset writes waiting for the write limit")
+                .register(registry);
+    }
+
     public void historyPruned(int syncs) {
         counter("sextant.history.pruned").increment(syncs);
     }

@@ -2,6 +2,8 @@ package dev.sextant.testing;
 
 import dev.sextant.apply.DestinationClient;
 import dev.sextant.apply.DestinationGroup;
+import dev.sextant.apply.WriteLease;
+import dev.sextant.apply.WriteLeaseExpiredException;
 import dev.sextant.domain.GroupKind;
 import java.util.HashMap;
 import java.util.Map;
@@ -115,7 +117,10 @@ public final class InMemoryDestination implements DestinationClient {
 
     @Override
     public CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
-            String group, Map<TopicPartition, OffsetAndMetadata> wanted) {
+            String group, Map<TopicPartition, OffsetAndMetadata> wanted, WriteLease lease) {
+        if (!lease.valid()) {
+            return CompletableFuture.failedFuture(new WriteLeaseExpiredException()); // not sent
+        }
         alterCalls.incrementAndGet();
         if (unreachable) {
             return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
@@ -155,7 +160,10 @@ public final class InMemoryDestination implements DestinationClient {
 
     @Override
     public CompletableFuture<Map<TopicPartition, Throwable>> alterShareGroupOffsets(
-            String group, Map<TopicPartition, Long> wanted) {
+            String group, Map<TopicPartition, Long> wanted, WriteLease lease) {
+        if (!lease.valid()) {
+            return CompletableFuture.failedFuture(new WriteLeaseExpiredException()); // not sent
+        }
         shareAlterCalls.incrementAndGet();
         if (unreachable) {
             return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
