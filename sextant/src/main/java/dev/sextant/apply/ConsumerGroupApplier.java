@@ -211,12 +211,24 @@ public final class ConsumerGroupApplier implements GroupApplier {
         return ownership.mark(metadata).map(m -> m.commitTimestamp() > part.commitTimestamp()).orElse(false);
     }
 
+    private static final long LEASE_LOG_INTERVAL_MS = 10_000;
+    private final java.util.concurrent.atomic.AtomicLong leaseExpiredSinceLog = new java.util.concurrent.atomic.AtomicLong();
+    private volatile long lastLeaseExpiredLog;
+
     private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {
         if (err instanceof WriteLeaseExpiredException) {
             // what was read before may already be older than what the group's new owner wrote
-            log.atInfo().addKeyValue("group", group).log("Not writing group {}: its write lease ran out (it waited for "
-                    + "the destination to absorb earlier writes, the task was revoked, or this instance was held up "
-                    + "long enough for another one to own it); retried if the task is still this instance's", group);
+            // a slow destination expires many queued writes at once: one line per interval, with the count
+            long expired = leaseExpiredSinceLog.incrementAndGet();
+            long now = System.currentTimeMillis();
+            if (now - lastLeaseExpiredLog >= LEASE_LOG_INTERVAL_MS) {
+                lastLeaseExpiredLog = now;
+                leaseExpiredSinceLog.addAndGet(-expired);
+                log.atInfo().addKeyValue("group", group).log("Not writing {} group(s), e.g. {}: the write lease ran "
+                        + "out (the write waited for the destination to absorb earlier writes, the task was revoked, "
+                        + "or this instance was held up long enough for another one to own it); each is retried if "
+                        + "its task is still this instance's", expired, group);
+            }
             return GroupOutcome.cancelled(group);
         }
         if (err instanceof UnknownMemberIdException || err instanceof GroupNotEmptyException

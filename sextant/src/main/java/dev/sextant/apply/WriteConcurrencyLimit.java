@@ -10,8 +10,8 @@ import java.util.function.LongSupplier;
  * <p>Each answered write is a latency sample. The smallest latency of the last {@value #BASELINE_WINDOW_SECONDS}
  * to {@value #BASELINE_WINDOW_SECONDS}&times;2 seconds stands for the destination without a queue; a smoothed recent
  * latency for what writes cost now. While every slot is in use and the recent latency stays within
- * {@value #TOLERANCE}&times; the baseline, the limit rises by one per limit's worth of answered writes (about one per
- * round trip); when the recent latency grows beyond that, or a write fails for a transient reason (a timeout, a
+ * {@value #TOLERANCE}&times; the baseline (plus a few milliseconds), the limit rises by one per limit's worth of
+ * answered writes (about one per round trip); when the recent latency grows beyond that, or a write fails for a transient reason (a timeout, a
  * disconnect), it falls to {@value #DECREASE}&times; itself.
  *
  * <p>Invariants: {@code 1 <= limit() <= max()}; {@link #tryAcquire()} gives a permit only while fewer than
@@ -50,6 +50,11 @@ final class WriteConcurrencyLimit {
     static final int INITIAL = 4;
     static final double TOLERANCE = 2.0;
     static final double DECREASE = 0.75;
+    /**
+     * Added to the tolerance: a local broker answers in a millisecond or two, and a few milliseconds of GC or
+     * scheduling jitter are not a queue at the destination.
+     */
+    static final long SLACK_NANOS = 5_000_000L;
     static final long BASELINE_WINDOW_SECONDS = 10;
     private static final long BASELINE_WINDOW_NANOS = BASELINE_WINDOW_SECONDS * 1_000_000_000L;
     /** Weight of a new sample in the recent latency: a handful of writes, so one slow answer does not decide. */
@@ -115,7 +120,7 @@ final class WriteConcurrencyLimit {
     private void answered(Permit permit, long latencyNanos, long now, boolean saturated) {
         long baseline = baseline(Math.max(0, latencyNanos), now);
         recentNanos = recentNanos < 0 ? latencyNanos : recentNanos + SMOOTHING * (latencyNanos - recentNanos);
-        if (recentNanos > TOLERANCE * baseline) {
+        if (recentNanos > TOLERANCE * baseline + SLACK_NANOS) {
             decrease(permit); // writes queue at the destination: fewer in flight, before it times out
         } else if (saturated && ++answeredInRound >= limit) {
             limit = Math.min(max, limit + 1);
