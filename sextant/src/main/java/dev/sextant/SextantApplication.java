@@ -367,6 +367,10 @@ public final class SextantApplication implements AutoCloseable {
         props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
         // Each Streams commit is itself a record in __consumer_offsets that Sextant reads (and drops): keep it calm.
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 1_000);
+        // A task reads two inputs whose relative order does not matter (commits, and share positions; names that
+        // arrive late are resolved through placeholders): never wait for the empty one. Streams' default (0) also
+        // formats a diagnostic string for every empty partition on every pass, a twentieth of the stream thread.
+        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         // Sextant handles bad input itself; this only opts in to Kafka 5.0's default and silences the warning.
         props.put("processing.exception.handler.global.enabled", true);
         props.putAll(config.streamsOverrides());
