@@ -1,5 +1,6 @@
 package dev.sextant.state;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -189,15 +190,14 @@ public final class WriteBehindKeyValueStore extends WrappedStateStore<KeyValueSt
                     new RecordHeaders()));
         }
         try {
-            for (Iterator<Map.Entry<Bytes, byte[]>> it = pending.entrySet().iterator(); it.hasNext(); ) {
-                Map.Entry<Bytes, byte[]> e = it.next();
-                byte[] value = e.getValue();
-                if (value == DELETED) {
-                    wrapped().delete(e.getKey());
-                } else {
-                    wrapped().put(e.getKey(), value);
-                }
-                pending.remove(e.getKey(), value); // below first, then out of here: readers never see older
+            // one batch: RocksDB writes it in one call (a null value deletes), and the changelog gets a record per key
+            List<KeyValue<Bytes, byte[]>> batch = new ArrayList<>(pending.size());
+            pending.forEach((key, value) -> batch.add(KeyValue.pair(key, value == DELETED ? null : value)));
+            wrapped().putAll(batch);
+            for (KeyValue<Bytes, byte[]> written : batch) {
+                // below first, then out of here: readers never see an older value; only this thread writes, so
+                // what is pending is exactly what was just written
+                pending.remove(written.key);
             }
         } finally {
             if (internal != null && before == null) {

@@ -21,8 +21,8 @@ import org.apache.kafka.common.TopicPartition;
  * partition's list ({@code O(1)}) rather than kept in a sorted index, and {@link #improvable} (once a second, only
  * for partitions with a new sync) filters the list by offset. An entry is current while {@code trackedOffset} still
  * maps its key to its offset; stale entries (the position moved or stopped being bounded) are dropped by that scan,
- * or by a compaction once they outnumber the current ones, so a list never holds more than about twice its current
- * positions.
+ * or by a compaction once they outnumber the current ones three to one, so a list never holds more than about four
+ * times its current positions.
  */
 final class BoundedPositions {
 
@@ -67,7 +67,7 @@ final class BoundedPositions {
         }
         if (bounded) {
             partition.entries.add(new Entry(key, pos.sourceOffset()));
-            if (partition.entries.size() > 2 * partition.current + COMPACT_SLACK) {
+            if (partition.entries.size() > 4 * partition.current + COMPACT_SLACK) {
                 partition.entries = currentEntries(partition.entries);
             }
         }
