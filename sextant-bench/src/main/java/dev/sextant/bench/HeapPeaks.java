@@ -10,8 +10,9 @@ import java.lang.management.MemoryUsage;
  * <ul>
  *   <li>peak heap used ({@code MemoryMXBean} heap used, the largest sample: garbage included);</li>
  *   <li>peak old generation after GC (the "Old Gen" pool's {@code getCollectionUsage()}, the largest sample): the
- *       live set. G1 updates it only after a collection of the old generation (mixed or full), not after a young
- *       one, so it stays 0 in a run that never needed one;</li>
+ *       live set as G1 sees it, exact after a full collection, with the garbage of the old regions a mixed
+ *       collection left alone after a mixed one. G1 updates it only after a collection of the old generation, not
+ *       after a young one, so it stays 0 in a run that never needed one;</li>
  *   <li>peak heap after a young GC (all pools after the young collector's last GC, the largest sample): an upper
  *       bound of the live set (dead old objects included), which exists even when the old generation was never
  *       collected;</li>
@@ -71,13 +72,22 @@ final class HeapPeaks {
         return max;
     }
 
-    /** The heap after the young collector's last GC (every pool), or 0 before the first one. */
+    /** The heap after the young collector's last GC (its heap pools), or 0 before the first one. */
     private static long afterYoungGc() {
+        // the GC's figures cover non-heap pools too (Metaspace, code cache): only the heap's count
+        java.util.Set<String> heapPools = new java.util.HashSet<>();
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+                heapPools.add(pool.getName());
+            }
+        }
         for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
             if (gc.getName().contains("Young") && gc instanceof com.sun.management.GarbageCollectorMXBean sun) {
                 com.sun.management.GcInfo info = sun.getLastGcInfo();
                 if (info != null) {
-                    return info.getMemoryUsageAfterGc().values().stream().mapToLong(MemoryUsage::getUsed).sum();
+                    return info.getMemoryUsageAfterGc().entrySet().stream()
+                            .filter(e -> heapPools.contains(e.getKey()))
+                            .mapToLong(e -> e.getValue().getUsed()).sum();
                 }
             }
         }

@@ -33,7 +33,7 @@ import javax.management.ObjectName;
  * {@code client.id} is {@code --destination-client-id}, i.e. every request on the wire to the destination,
  * including those Sextant does not count ({@code listGroups}, {@code describeTopics}, metadata). And the heap's
  * high-water marks ({@link HeapPeaks}, sampled at every snapshot): {@code peakHeapUsedBytes},
- * {@code peakHeapAfterGcBytes} (old generation after GC, the live set), {@code peakHeapAfterYoungGcBytes},
+ * {@code peakHeapAfterGcBytes} (old generation after GC, about the live set), {@code peakHeapAfterYoungGcBytes},
  * {@code heapMaxBytes}.
  */
 public final class SextantProbeMain {
