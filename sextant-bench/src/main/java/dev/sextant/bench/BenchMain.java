@@ -31,15 +31,21 @@ import picocli.CommandLine.Option;
 public final class BenchMain implements Callable<Integer> {
 
     @Option(names = "--quick", description = "Small and short (under 3 minutes): 100 and 1,000 groups, 15 s window, "
-            + "lags up to 10^5, 100,000 commits for throughput, MM2 at 1 s only.")
+            + "lags up to 10^5, 100,000 commits for throughput, MM2 at 1 s only, side by side, 4 partitions.")
     boolean quick;
+
+    @Option(names = "--mode", paramLabel = "sequential|side-by-side",
+            description = "sequential: at each scale each system runs alone against the same workload, one after "
+                    + "the other (Sextant, mm2-1s, mm2-default), each on its own caught-up topic; side-by-side: all "
+                    + "at once, competing for the machine (default sequential; quick side-by-side).")
+    String mode;
 
     @Option(names = "--groups", split = ",", paramLabel = "N[,N...]",
             description = "Groups per system, one scale each (default 1000,10000; quick 100,1000).")
     List<Integer> groups;
 
     @Option(names = "--partitions", paramLabel = "P", description = "Partitions of the caught-up groups' topic "
-            + "(default 4).")
+            + "(default 10; quick 4).")
     Integer partitions;
 
     @Option(names = "--lag-partitions", paramLabel = "P", description = "Partitions of the lagging groups' topic "
@@ -106,12 +112,17 @@ public final class BenchMain implements Callable<Integer> {
     Long tpCommits;
 
     @Option(names = "--heap", paramLabel = "SIZE",
-            description = "-Xmx of the Sextant and checkpoint-MirrorMaker JVMs (default 512m).")
+            description = "-Xmx of the checkpoint-MirrorMaker JVMs (default 512m).")
     String heap;
 
-    @Option(names = "--sextant-threads", paramLabel = "N",
-            description = "Sextant's streams.num.stream.threads (default 1, Kafka Streams' default).")
-    Integer sextantThreads;
+    @Option(names = "--sextant-heap", paramLabel = "SIZE",
+            description = "-Xmx of every Sextant JVM (default 256m).")
+    String sextantHeap;
+
+    @Option(names = "--sextant-threads", split = ",", paramLabel = "N[,N...]",
+            description = "Sextant's streams.num.stream.threads: the throughput scenario runs one Sextant per count, "
+                    + "one after the other; the sync scenario uses the first (default 1,2).")
+    List<Integer> sextantThreads;
 
     @Option(names = "--sextant-config", paramLabel = "KEY=VALUE",
             description = "Extra Sextant setting for every Sextant instance (repeatable), e.g. "
@@ -145,10 +156,21 @@ public final class BenchMain implements Callable<Integer> {
                         + BenchSettings.ALL_SYSTEMS);
             }
         }
+        String m = mode != null ? mode : quick ? BenchSettings.SIDE_BY_SIDE : BenchSettings.SEQUENTIAL;
+        if (!BenchSettings.MODES.contains(m)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "unknown mode '" + m + "'; use "
+                    + BenchSettings.MODES);
+        }
+        List<Integer> threads = sextantThreads != null ? List.copyOf(sextantThreads) : List.of(1, 2);
+        if (threads.isEmpty() || threads.stream().anyMatch(t -> t < 1) || threads.stream().distinct().count()
+                < threads.size()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--sextant-threads: distinct counts of 1 "
+                    + "or more, e.g. 1,2");
+        }
         BenchSettings s = new BenchSettings(
                 quick,
                 groups != null ? groups : quick ? List.of(100, 1_000) : List.of(1_000, 10_000),
-                or(partitions, 4),
+                or(partitions, quick ? 4 : 10),
                 or(lagPartitions, 1),
                 or(commitRate, 100),
                 or(produceRate, 2_000),
@@ -167,9 +189,12 @@ public final class BenchMain implements Callable<Integer> {
                 tpCommits != null ? tpCommits : quick ? 100_000 : 1_000_000,
                 quick ? 20 : 90,
                 heap != null ? heap : "512m",
-                or(sextantThreads, 1),
+                threads.get(0),
                 jfr,
-                sextantConfig != null ? Map.copyOf(sextantConfig) : Map.of());
+                sextantConfig != null ? Map.copyOf(sextantConfig) : Map.of(),
+                m,
+                sextantHeap != null ? sextantHeap : "256m",
+                threads);
         if (s.lagMin() < 1 || s.lagMax() < s.lagMin() || s.laggingShare() < 0 || s.laggingShare() > 1
                 || s.commitRate() < 1 || s.produceRate() < 1 || s.scales().isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "inconsistent settings: " + s);
@@ -204,7 +229,7 @@ public final class BenchMain implements Callable<Integer> {
 
         Map<String, Object> timings = new LinkedHashMap<>();
         List<SyncScenario.Outcome> scales = new ArrayList<>();
-        ThroughputScenario.Outcome tp = null;
+        List<ThroughputScenario.Outcome> tp = new ArrayList<>();
         Map<String, Long> lagSpacing = Map.of();
         long t0 = System.nanoTime();
         try (Session session = Session.start(cfg, workDir)) {
@@ -219,20 +244,40 @@ public final class BenchMain implements Callable<Integer> {
             }
             for (int n : cfg.sync() ? cfg.scales() : List.<Integer>of()) {
                 long ts = System.nanoTime();
-                scales.add(new SyncScenario(session, n).run());
+                if (cfg.sequential()) {
+                    // each system alone on the machine, on its own caught-up topic: nothing it does slows another
+                    for (String system : cfg.systemsInOrder()) {
+                        long tsys = System.nanoTime();
+                        scales.add(new SyncScenario(session, n, List.of(system), "-" + SyncScenario.code(system))
+                                .run());
+                        timings.put("sync_" + n + "_" + system, round1(Bench.seconds(System.nanoTime() - tsys)));
+                    }
+                } else {
+                    scales.add(new SyncScenario(session, n, cfg.systems(), "").run());
+                }
                 timings.put("sync_" + n, round1(Bench.seconds(System.nanoTime() - ts)));
             }
             if (cfg.throughput()) {
                 long ts = System.nanoTime();
-                tp = new ThroughputScenario(session).run();
+                ThroughputScenario scenario = new ThroughputScenario(session);
+                scenario.prefill();
+                timings.put("throughput_prefill", round1(Bench.seconds(System.nanoTime() - ts)));
+                int profiled = primaryThreads(cfg.sextantThreadCounts());
+                for (int threads : cfg.sextantThreadCounts()) {
+                    long tt = System.nanoTime();
+                    tp.add(scenario.run(threads, cfg.jfr() && threads == profiled));
+                    timings.put("throughput_" + threads + "_threads", round1(Bench.seconds(System.nanoTime() - tt)));
+                }
                 timings.put("throughput", round1(Bench.seconds(System.nanoTime() - ts)));
             }
             Bench.log("stopping the clusters");
         }
-        if (tp != null && tp.jfr != null && Files.exists(tp.jfr)) {
-            Path summary = workDir.resolve("throughput-profile.txt");
-            JfrSummary.write(tp.jfr, summary);
-            Bench.log("JFR profile of the throughput run: %s", summary);
+        for (ThroughputScenario.Outcome run : tp) {
+            if (run.jfr != null && Files.exists(run.jfr)) {
+                Path summary = workDir.resolve("throughput-profile.txt");
+                JfrSummary.write(run.jfr, summary);
+                Bench.log("JFR profile of the throughput run with %d stream thread(s): %s", run.threads, summary);
+            }
         }
         timings.put("total", round1(Bench.seconds(System.nanoTime() - started)));
 
@@ -242,7 +287,8 @@ public final class BenchMain implements Callable<Integer> {
         String md = Report.markdown(res, cfg.systems());
         Files.writeString(results.resolve(stamp + ".md"), md);
         Path png = results.resolve(stamp + ".png");
-        Charts.write(png, "Sextant vs MirrorMaker 2 checkpoints — " + now.toLocalDate() + (quick ? " (--quick)" : ""),
+        Charts.write(png, "Sextant vs MirrorMaker 2 checkpoints — " + now.toLocalDate() + (quick ? " (--quick)" : "")
+                        + (cfg.sequential() ? " — each system alone" : " — systems side by side"),
                 cdfs(scales), replayPoints(scales), cfg.offsetLagMax(), cfg.scales());
         for (String ext : List.of("json", "md", "png")) {
             Files.copy(results.resolve(stamp + "." + ext), results.resolve("latest." + ext),
@@ -258,6 +304,11 @@ public final class BenchMain implements Callable<Integer> {
 
     private static Double round1(double v) {
         return Report.round(v, 1);
+    }
+
+    /** The throughput run the targets use (and --jfr profiles): the 1-thread one, else the first. */
+    static int primaryThreads(List<Integer> threadCounts) {
+        return threadCounts.contains(1) ? 1 : threadCounts.get(0);
     }
 
     private static List<Charts.Cdf> cdfs(List<SyncScenario.Outcome> scales) {
@@ -284,78 +335,49 @@ public final class BenchMain implements Callable<Integer> {
     }
 
     Report.Results results(BenchSettings cfg, OffsetDateTime date, String command, double loadStart,
-                           List<SyncScenario.Outcome> scales, ThroughputScenario.Outcome tp,
+                           List<SyncScenario.Outcome> scales, List<ThroughputScenario.Outcome> tp,
                            Map<String, Object> timings, Map<String, Long> lagSpacing) {
         List<Report.Run> runs = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        for (SyncScenario.Outcome o : scales) {
+        // per scale, the systems in the same order whatever the mode (sequential: one outcome per system)
+        for (int n : scales.stream().map(o -> o.groups).distinct().toList()) {
             for (String system : BenchSettings.ALL_SYSTEMS) {
-                SyncScenario.SystemOutcome so = o.systems.get(system);
-                if (so == null) {
-                    continue;
+                for (SyncScenario.Outcome o : scales) {
+                    SyncScenario.SystemOutcome so = o.systems.get(system);
+                    if (o.groups == n && so != null) {
+                        runs.add(syncRun(cfg, o, so));
+                    }
                 }
-                DestinationPoller poller = so.poller;
-                Samples lat = poller.caughtUpLatency();
-                Map<String, Object> d = new LinkedHashMap<>();
-                d.put("caught_up_groups", o.caughtUpGroups);
-                d.put("lagging_groups", o.laggingGroups);
-                d.put("lag_partitions", cfg.lagPartitions());
-                d.put("latency_samples", lat.size());
-                d.put("unresolved_commits", so.unresolved);
-                d.put("lagging_latency_ms", latency(poller.laggingLatency(), poller.laggingCensored()));
-                d.put("poll_cycle_ms_mean", Report.round(poller.cycleMillis().mean(), 1));
-                d.put("poll_cycle_ms_p99", Report.round(poller.cycleMillis().quantile(0.99), 1));
-                d.put("poll_min_period_ms", system.equals(BenchSettings.MM2_DEFAULT) ? 1000 : 100);
-                Samples live = poller.liveReplay();
-                d.put("replay_of_every_write_caught_up", Map.of("p50", nan(live.quantile(0.5)), "p99",
-                        nan(live.quantile(0.99)), "max", nan(live.max()), "writes", live.size()));
-                d.put("replay_best_possible", Map.of("caught_up_max", so.caughtUpIdealMax, "lagging_max",
-                        so.laggingIdealMax));
-                d.put("replay_above_best_possible_max", so.aboveBestMax == Long.MIN_VALUE ? null : so.aboveBestMax);
-                d.put("partitions_not_showing_last_commit", so.stale);
-                d.put("cpu_s_since_process_start", Report.round(so.cpuSecondsTotal, 1));
-                d.put("measured_s", Report.round(o.measuredSeconds, 0));
-                d.put("window_group_commits", o.windowCommits);
-                if (system.equals(BenchSettings.SEXTANT)) {
-                    d.put("sextant_admin_requests_per_sec", Report.round(so.countedRequestsPerSec, 1));
-                } else {
-                    d.put("interval_s", system.equals(BenchSettings.MM2_FAST) ? 1 : 60);
-                }
-                Report.Latency steady = latencyMs(lat, poller.caughtUpCensored());
-                d.put("initial_sync_latency_ms", latency(poller.initialLatency(), new Samples()));
-                runs.add(new Report.Run(system, "sync", o.groups, cfg.partitions(), steady, steady,
-                        Double.isNaN(so.initialSyncSeconds) ? null : Report.round(so.initialSyncSeconds, 1),
-                        Double.isNaN(so.initialSyncSeconds) ? null : so.initialSyncCensored, null, null,
-                        Report.round(so.destinationRequestsPerSec, 1),
-                        new Report.Replay(so.caughtUpReplayMax < 0 ? null : so.caughtUpReplayMax,
-                                so.laggingReplayMax < 0 ? null : so.laggingReplayMax),
-                        Report.round(so.cpuSeconds, 1), Report.round(so.peakRssMb, 0), d));
             }
+        }
+        for (SyncScenario.Outcome o : scales) {
             o.checks.forEach((topic, check) -> {
                 if (!String.valueOf(check).startsWith("1:1")) {
                     notes.add("Mirror check failed for " + topic + ": " + check);
                 }
             });
         }
-        if (tp != null) {
+        for (ThroughputScenario.Outcome t : tp) {
             Map<String, Object> d = new LinkedHashMap<>();
-            d.put("commits", tp.commits);
-            d.put("rounds", tp.rounds);
-            d.put("commits_read", tp.reached);
-            d.put("prefill_s", Report.round(tp.prefillSeconds, 1));
-            d.put("commits_per_sec_10_to_90_percent", Report.round(tp.commitsPerSec, 0));
+            d.put("commits", t.commits);
+            d.put("rounds", t.rounds);
+            d.put("commits_read", t.reached);
+            d.put("prefill_s", Report.round(t.prefillSeconds, 1));
+            d.put("commits_per_sec_10_to_90_percent", Report.round(t.commitsPerSec, 0));
             d.put("read_timeout_s", cfg.tpTimeoutSeconds());
-            d.put("wire_admin_requests_per_sec", Report.round(tp.wireRequestsPerSec, 1));
-            d.put("alter_requests", Report.round(tp.alterRequests, 0));
-            d.put("startup_s", Report.round(tp.startupSeconds, 1));
-            d.put("read_s", Report.round(tp.readSeconds, 1));
-            d.put("drain_s", Report.round(tp.drainSeconds, 1));
-            d.put("drained", tp.drained);
-            d.put("kafka_streams_thread", tp.streamThread);
-            runs.add(new Report.Run(BenchSettings.SEXTANT, "throughput", tp.groups, tp.partitions, null, null, null,
-                    null, Report.round(tp.overallCommitsPerSec, 0), cfg.sextantThreads(),
-                    Report.round(tp.countedRequestsPerSec, 1), null,
-                    Report.round(tp.cpuSeconds, 1), Report.round(tp.peakRssMb, 0), d));
+            d.put("wire_admin_requests_per_sec", Report.round(t.wireRequestsPerSec, 1));
+            d.put("alter_requests", Report.round(t.alterRequests, 0));
+            d.put("startup_s", Report.round(t.startupSeconds, 1));
+            d.put("read_s", Report.round(t.readSeconds, 1));
+            d.put("drain_s", Report.round(t.drainSeconds, 1));
+            d.put("drained", t.drained);
+            d.put("application_id", t.applicationId);
+            heapDetails(d, t.heap, t.alive, t.outOfMemory);
+            d.put("kafka_streams_thread", t.streamThread);
+            runs.add(new Report.Run(BenchSettings.SEXTANT, "throughput", t.groups, t.partitions, null, null, null,
+                    null, Report.round(t.overallCommitsPerSec, 0), t.threads,
+                    Report.round(t.countedRequestsPerSec, 1), null,
+                    Report.round(t.cpuSeconds, 1), Report.round(t.peakRssMb, 0), d));
         }
         List<Report.Target> targets = targets(cfg, runs, tp);
         if (!lagSpacing.isEmpty()) {
@@ -364,10 +386,81 @@ public final class BenchMain implements Callable<Integer> {
                     + "no translation can be that precise).", Session.LAG_TOPIC,
                     scales.isEmpty() ? -1 : scales.get(0).lagTopicEnd, lagSpacing));
         }
-        notes.addAll(notes(cfg, scales, loadStart));
+        notes.addAll(notes(cfg, scales, tp));
         Map<String, Object> settings = Report.json().convertValue(cfg, new TypeReference<Map<String, Object>>() { });
         return new Report.Results(date.toString(), command, machine(loadStart), settings, runs, targets, timings,
                 notes);
+    }
+
+    private static Report.Run syncRun(BenchSettings cfg, SyncScenario.Outcome o, SyncScenario.SystemOutcome so) {
+        String system = so.system;
+        DestinationPoller poller = so.poller;
+        Samples lat = poller.caughtUpLatency();
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("caught_up_groups", o.caughtUpGroups);
+        d.put("lagging_groups", o.laggingGroups);
+        d.put("lag_partitions", cfg.lagPartitions());
+        d.put("latency_samples", lat.size());
+        d.put("unresolved_commits", so.unresolved);
+        d.put("lagging_latency_ms", latency(poller.laggingLatency(), poller.laggingCensored()));
+        d.put("poll_cycle_ms_mean", Report.round(poller.cycleMillis().mean(), 1));
+        d.put("poll_cycle_ms_p99", Report.round(poller.cycleMillis().quantile(0.99), 1));
+        d.put("poll_min_period_ms", system.equals(BenchSettings.MM2_DEFAULT) ? 1000 : 100);
+        Samples live = poller.liveReplay();
+        // a system that wrote nothing in the window has no quantiles: null, which Map.of does not take
+        Map<String, Object> writes = new LinkedHashMap<>();
+        writes.put("p50", nan(live.quantile(0.5)));
+        writes.put("p99", nan(live.quantile(0.99)));
+        writes.put("max", nan(live.max()));
+        writes.put("writes", live.size());
+        d.put("replay_of_every_write_caught_up", writes);
+        d.put("replay_best_possible", Map.of("caught_up_max", so.caughtUpIdealMax, "lagging_max",
+                so.laggingIdealMax));
+        d.put("replay_above_best_possible_max", so.aboveBestMax == Long.MIN_VALUE ? null : so.aboveBestMax);
+        d.put("partitions_not_showing_last_commit", so.stale);
+        d.put("cpu_s_since_process_start", Report.round(so.cpuSecondsTotal, 1));
+        d.put("measured_s", Report.round(o.measuredSeconds, 0));
+        d.put("window_group_commits", o.windowCommits);
+        d.put("mode", o.mode);
+        d.put("caught_up_topic", o.topic);
+        d.put("load_average_1m_start", o.loadStart);
+        d.put("load_average_1m_end", o.loadEnd);
+        d.put("benchmark_cpu_busy_percent", Report.round(busyPercent(o), 0));
+        if (system.equals(BenchSettings.SEXTANT)) {
+            d.put("sextant_admin_requests_per_sec", Report.round(so.countedRequestsPerSec, 1));
+            d.put("stream_threads", cfg.sextantThreads());
+            heapDetails(d, so.heap == null ? SextantChild.Heap.UNKNOWN : so.heap, so.alive, so.outOfMemory);
+        } else {
+            d.put("interval_s", system.equals(BenchSettings.MM2_FAST) ? 1 : 60);
+            d.put("alive_at_end", so.alive);
+        }
+        Report.Latency steady = latencyMs(lat, poller.caughtUpCensored());
+        d.put("initial_sync_latency_ms", latency(poller.initialLatency(), new Samples()));
+        return new Report.Run(system, "sync", o.groups, cfg.partitions(), steady, steady,
+                Double.isNaN(so.initialSyncSeconds) ? null : Report.round(so.initialSyncSeconds, 1),
+                Double.isNaN(so.initialSyncSeconds) ? null : so.initialSyncCensored, null, null,
+                Report.round(so.destinationRequestsPerSec, 1),
+                new Report.Replay(so.caughtUpReplayMax < 0 ? null : so.caughtUpReplayMax,
+                        so.laggingReplayMax < 0 ? null : so.laggingReplayMax),
+                Report.round(so.cpuSeconds, 1), Report.round(so.peakRssMb, 0), d);
+    }
+
+    /** A Sextant run's heap figures (MiB; null when unknown) and whether its JVM lived to the end. */
+    static void heapDetails(Map<String, Object> d, SextantChild.Heap heap, boolean alive, boolean outOfMemory) {
+        d.put("peak_heap_used_mb", Report.round(heap.peakUsedMb(), 1));
+        d.put("peak_heap_after_gc_mb", Report.round(heap.peakAfterGcMb(), 1));
+        d.put("peak_heap_after_young_gc_mb", Report.round(heap.peakAfterYoungGcMb(), 1));
+        d.put("heap_max_mb", Report.round(heap.maxMb(), 0));
+        d.put("alive_at_end", alive);
+        d.put("out_of_memory", outOfMemory);
+    }
+
+    /** How busy the machine's cores were with the benchmark's processes over an outcome's measured span (%). */
+    private static double busyPercent(SyncScenario.Outcome o) {
+        double total = o.otherCpu.values().stream().mapToDouble(Double::doubleValue).sum()
+                + o.systems.values().stream().mapToDouble(so -> Double.isNaN(so.cpuSeconds) ? 0 : so.cpuSeconds)
+                .sum();
+        return 100 * total / (o.measuredSeconds * Runtime.getRuntime().availableProcessors());
     }
 
     private static Report.Latency latencyMs(Samples resolved, Samples censored) {
@@ -392,8 +485,14 @@ public final class BenchMain implements Callable<Integer> {
         return Report.round(v, 0);
     }
 
-    static List<Report.Target> targets(BenchSettings cfg, List<Report.Run> runs, ThroughputScenario.Outcome tp) {
+    static List<Report.Target> targets(BenchSettings cfg, List<Report.Run> runs,
+                                       List<ThroughputScenario.Outcome> throughput) {
         List<Report.Target> out = new ArrayList<>();
+        // the per-instance targets are about the default deployment, one stream thread; the others are stated
+        int primary = throughput.isEmpty() ? 1
+                : primaryThreads(throughput.stream().map(t -> t.threads).toList());
+        ThroughputScenario.Outcome tp = throughput.stream().filter(t -> t.threads == primary).findFirst()
+                .orElse(null);
         Report.Run at1000 = runs.stream().filter(r -> r.scenario().equals("sync") && r.groups() == 1_000
                 && r.system().equals(BenchSettings.SEXTANT)).findFirst().orElse(null);
         if (at1000 == null || at1000.syncLatencyMs().p99() == null) {
@@ -419,12 +518,22 @@ public final class BenchMain implements Callable<Integer> {
             out.add(new Report.Target("initial sync ≤ 30 s for 10,000 groups", String.format(Locale.ROOT,
                     "%s%.1f s", lower ? "≥ " : "", at10000.initialSyncS()), at10000.initialSyncS() <= 30 && !lower));
         }
+        out.add(heapTarget(runs));
         if (tp == null || Double.isNaN(tp.overallCommitsPerSec)) {
             out.add(new Report.Target("≥ 100,000 offset commits/s per instance", "not run", null));
         } else {
-            out.add(new Report.Target("≥ 100,000 offset commits/s per instance",
-                    String.format(Locale.ROOT, "%,.0f commits/s (%,d of %,d read in %.0f s)", tp.overallCommitsPerSec,
-                            tp.reached, tp.commits, tp.readSeconds), tp.overallCommitsPerSec >= 100_000));
+            StringBuilder measured = new StringBuilder(String.format(Locale.ROOT,
+                    "%,.0f commits/s with %s (%,d of %,d read in %.0f s)", tp.overallCommitsPerSec,
+                    threads(tp.threads), tp.reached, tp.commits, tp.readSeconds));
+            for (ThroughputScenario.Outcome other : throughput) {
+                if (other != tp) {
+                    measured.append(String.format(Locale.ROOT, "; %s: %s", threads(other.threads),
+                            Double.isNaN(other.overallCommitsPerSec) ? "n/a"
+                                    : String.format(Locale.ROOT, "%,.0f commits/s", other.overallCommitsPerSec)));
+                }
+            }
+            out.add(new Report.Target("≥ 100,000 offset commits/s per instance", measured.toString(),
+                    tp.overallCommitsPerSec >= 100_000));
         }
         long worst = -1;
         long bestPossible = -1;
@@ -468,8 +577,75 @@ public final class BenchMain implements Callable<Integer> {
         return v == null ? -1 : v;
     }
 
-    private static List<String> notes(BenchSettings cfg, List<SyncScenario.Outcome> scales, double loadStart) {
+    static String threads(int n) {
+        return n + " stream thread" + (n == 1 ? "" : "s");
+    }
+
+    static final String HEAP_TARGET = "heap ≤ 256 MiB at 10,000 groups × 10 partitions";
+
+    /**
+     * The live set of Sextant's 10,000-group sync run: its old generation after GC (or, if the old generation was
+     * never collected, the heap after young GCs, an upper bound) at most 256 MiB, and the JVM alive at the end (with
+     * -XX:+ExitOnOutOfMemoryError a JVM out of memory exits, so a dead one did not meet it).
+     */
+    static Report.Target heapTarget(List<Report.Run> runs) {
+        Report.Run run = runs.stream().filter(r -> r.scenario().equals("sync") && r.groups() == 10_000
+                && r.system().equals(BenchSettings.SEXTANT)).findFirst().orElse(null);
+        if (run == null) {
+            return new Report.Target(HEAP_TARGET, "no 10,000-group run", null);
+        }
+        Map<String, Object> d = run.details();
+        Double afterGc = number(d.get("peak_heap_after_gc_mb"));
+        Double afterYoung = number(d.get("peak_heap_after_young_gc_mb"));
+        Double used = number(d.get("peak_heap_used_mb"));
+        Double max = number(d.get("heap_max_mb"));
+        boolean oom = Boolean.TRUE.equals(d.get("out_of_memory"));
+        boolean dead = !Boolean.TRUE.equals(d.get("alive_at_end"));
+        StringBuilder m = new StringBuilder();
+        if (oom || dead) {
+            m.append(oom ? "Sextant ran out of memory and exited; " : "Sextant was no longer running at the end; ");
+        }
+        m.append(afterGc != null ? String.format(Locale.ROOT, "peak after GC %s MiB", mib(afterGc))
+                : String.format(Locale.ROOT, "no old-generation collection ran (heap after young GCs at most %s MiB)",
+                        mib(afterYoung)));
+        m.append(String.format(Locale.ROOT, ", peak used %s MiB, -Xmx %s MiB (%s caught-up groups × %d partitions "
+                        + "+ %s lagging × %s)", mib(used), mib(max), d.get("caught_up_groups"), run.partitions(),
+                d.get("lagging_groups"), d.get("lag_partitions")));
+        Double live = afterGc != null ? afterGc : afterYoung;
+        Boolean met;
+        if (oom || dead) {
+            met = false;
+        } else if (run.partitions() < 10) {
+            m.append("; not measured at 10 partitions");
+            met = null;
+        } else {
+            met = live == null ? null : live <= 256;
+        }
+        return new Report.Target(HEAP_TARGET, m.toString(), met);
+    }
+
+    private static Double number(Object v) {
+        return v instanceof Number n ? n.doubleValue() : null;
+    }
+
+    private static String mib(Double v) {
+        return v == null ? "n/a" : String.format(Locale.ROOT, "%,.0f", v);
+    }
+
+    private static List<String> notes(BenchSettings cfg, List<SyncScenario.Outcome> scales,
+                                      List<ThroughputScenario.Outcome> tp) {
         List<String> notes = new ArrayList<>();
+        if (!scales.isEmpty()) {
+            notes.add(cfg.sequential()
+                    ? "Mode sequential: at each scale each system ran alone on the machine, one after the other ("
+                            + String.join(", then ", cfg.systemsInOrder()) + "), against the same workload: its own "
+                            + "fresh caught-up topic bench-lat-<N>-<code>, the same group counts, the same lags on "
+                            + "bench-lag (filled once), the same commit rate and window. Its CPU seconds and the "
+                            + "machine's load are over its own run's measured span."
+                    : "Mode side-by-side: at each scale the systems ran at the same time on the same clusters and "
+                            + "the same caught-up topic, so they competed for the machine's cores and brokers (a "
+                            + "quick look; `--mode sequential` runs each alone).");
+        }
         StringBuilder res = new StringBuilder("Polling resolution (mean poll cycle, ms):");
         for (SyncScenario.Outcome o : scales) {
             for (SyncScenario.SystemOutcome so : o.systems.values()) {
@@ -485,26 +661,41 @@ public final class BenchMain implements Callable<Integer> {
         notes.add("Replay = source offset of the destination's value minus the destination offset (MM2 copies a "
                 + "fresh topic 1:1, checked per topic), at the end of the run; 'best possible' is the newest "
                 + "offset sync at or below the commit over the full sync history.");
-        notes.add("CPU seconds are measured over the same span for every system (from before the lagging topic "
-                + "is filled to the end of the tail); MM2 runs its checkpoint connector alone in its own process "
-                + "(its idle MirrorSourceConnector and Connect worker included); both JVMs get " + cfg.childJvmOptions()
-                + ".");
+        notes.add("CPU seconds are measured over " + (cfg.sequential() ? "each system's own run" : "the same span for "
+                + "every system") + " (from the syncers being ready to the end of the tail); MM2 runs its "
+                + "checkpoint connector alone in its own process (its idle MirrorSourceConnector and Connect worker "
+                + "included). Sextant's JVM gets " + cfg.sextantJvmOptions() + ", MirrorMaker's get "
+                + cfg.childJvmOptions() + ".");
+        notes.add("Heap (Sextant): peak used = the largest MemoryMXBean heap-used sample (every 100 ms, garbage "
+                + "included); peak after GC = the largest occupancy of G1's old generation after a collection of "
+                + "it (MemoryPoolMXBean collection usage: the live set, exact after a full collection, with the "
+                + "garbage of the regions a mixed collection left alone after a mixed one; G1 updates it only "
+                + "after a mixed or full collection, so a run that never needed one has none and reports the heap "
+                + "after young GCs, an upper bound); heap max = -Xmx.");
         notes.add("Admin requests/s are Kafka's own client metric request-total of the Admin clients talking to "
                 + "the destination, over the same span (Sextant: its destination client, including its "
                 + "destination-view refresh; MM2: the checkpoint connector's and task's target admins).");
         for (SyncScenario.Outcome o : scales) {
-            notes.add(String.format(Locale.ROOT, "%,d groups: mirror checks %s; offset syncs %s; phases (s) %s", o.groups,
+            String who = String.format(Locale.ROOT, "%,d groups", o.groups)
+                    + (cfg.sequential() ? ", " + String.join(", ", o.systems.keySet()) + " alone" : "");
+            notes.add(String.format(Locale.ROOT, "%s: mirror checks %s; offset syncs %s; phases (s) %s", who,
                     o.checks, o.syncSpacing, o.phases.entrySet().stream()
                             .map(e -> e.getKey() + "=" + Report.round(e.getValue(), 1)).toList()));
-            double total = o.otherCpu.values().stream().mapToDouble(Double::doubleValue).sum()
-                    + o.systems.values().stream().mapToDouble(so -> so.cpuSeconds).sum();
             StringBuilder cpu = new StringBuilder(String.format(Locale.ROOT,
-                    "%,d groups: the machine's %d cores were %.0f%% busy with the benchmark's processes over the "
-                            + "%.0f s measured (CPU s:", o.groups, Runtime.getRuntime().availableProcessors(),
-                    100 * total / (o.measuredSeconds * Runtime.getRuntime().availableProcessors()), o.measuredSeconds));
+                    "%s: the machine's %d cores were %.0f%% busy with the benchmark's processes over the "
+                            + "%.0f s measured, load average %.2f at its start and %.2f at its end (CPU s:", who,
+                    Runtime.getRuntime().availableProcessors(), busyPercent(o), o.measuredSeconds, o.loadStart,
+                    o.loadEnd));
             o.otherCpu.forEach((name, sec) -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", name, sec)));
             o.systems.values().forEach(so -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", so.system, so.cpuSeconds)));
             notes.add(cpu.append(")").toString());
+        }
+        if (tp.size() > 1) {
+            notes.add("Throughput: __consumer_offsets was pre-filled once; then one Sextant per stream-thread count "
+                    + "ran alone, one after the other (" + String.join(", then ", tp.stream()
+                    .map(t -> threads(t.threads)).toList()) + "), each with its own application.id (so each read "
+                    + "every commit from the start) and the destination's groups deleted before it (an instance "
+                    + "never overwrites another's offsets).");
         }
         return notes;
     }

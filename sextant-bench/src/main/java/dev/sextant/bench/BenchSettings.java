@@ -24,10 +24,15 @@ import java.util.List;
  * @param tpPartitions    partitions of the throughput topic (each prefill call covers all of them)
  * @param tpCommits       offset commits in the prefill (rounded up to whole rounds)
  * @param tpTimeoutSeconds longest wait for Sextant to read the prefill
- * @param childHeap       -Xmx of the Sextant and checkpoint-MirrorMaker JVMs
- * @param sextantThreads  streams.num.stream.threads of Sextant
- * @param jfr             record a JFR profile of the throughput Sextant and summarise it
+ * @param childHeap       -Xmx of the checkpoint-MirrorMaker JVMs
+ * @param sextantThreads  streams.num.stream.threads of the sync scenario's Sextant (the first of
+ *                        {@code sextantThreadCounts})
+ * @param jfr             record a JFR profile of the throughput Sextant (its 1-thread run) and summarise it
  * @param sextantConfig   extra Sextant configuration for every Sextant instance (to measure a setting)
+ * @param mode            {@link #SEQUENTIAL}: at each scale each system runs alone, one after the other;
+ *                        {@link #SIDE_BY_SIDE}: all at once on the same clusters
+ * @param sextantHeap     -Xmx of every Sextant JVM
+ * @param sextantThreadCounts the throughput scenario runs one Sextant per count, one after the other
  */
 record BenchSettings(
         boolean quick,
@@ -53,20 +58,48 @@ record BenchSettings(
         String childHeap,
         int sextantThreads,
         boolean jfr,
-        java.util.Map<String, String> sextantConfig) {
+        java.util.Map<String, String> sextantConfig,
+        String mode,
+        String sextantHeap,
+        List<Integer> sextantThreadCounts) {
 
     static final String SEXTANT = "sextant";
     static final String MM2_FAST = "mm2-1s";
     static final String MM2_DEFAULT = "mm2-default";
     static final List<String> ALL_SYSTEMS = List.of(MM2_DEFAULT, MM2_FAST, SEXTANT);
+    /** The order in which the systems take their turn at each scale in sequential mode. */
+    static final List<String> SEQUENTIAL_ORDER = List.of(SEXTANT, MM2_FAST, MM2_DEFAULT);
 
-    /** Options of every syncer JVM (Sextant and the checkpoint MirrorMakers get the same). */
+    static final String SEQUENTIAL = "sequential";
+    static final String SIDE_BY_SIDE = "side-by-side";
+    static final List<String> MODES = List.of(SEQUENTIAL, SIDE_BY_SIDE);
+
+    /** Options of the checkpoint-MirrorMaker JVMs. */
     List<String> childJvmOptions() {
-        return List.of("-Xms64m", "-Xmx" + childHeap, "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
+        return jvmOptions(childHeap);
+    }
+
+    /** Options of every Sextant JVM: the same flags as MirrorMaker's, its own -Xmx. */
+    List<String> sextantJvmOptions() {
+        return jvmOptions(sextantHeap);
+    }
+
+    private static List<String> jvmOptions(String heap) {
+        // a JVM out of memory exits at once, so a dead child is noticed instead of limping on
+        return List.of("-Xms64m", "-Xmx" + heap, "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError",
                 "-Djava.awt.headless=true");
     }
 
     boolean runs(String system) {
         return systems.contains(system);
+    }
+
+    boolean sequential() {
+        return SEQUENTIAL.equals(mode);
+    }
+
+    /** The systems of this run, in the order they take their turn (sequential) or are started (side by side). */
+    List<String> systemsInOrder() {
+        return (sequential() ? SEQUENTIAL_ORDER : ALL_SYSTEMS).stream().filter(this::runs).toList();
     }
 }

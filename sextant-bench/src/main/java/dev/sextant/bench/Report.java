@@ -106,26 +106,47 @@ final class Report {
                 m.loadAverage1mStart() > m.cores() || m.loadAverage1mEnd() > m.cores()
                         ? " (the machine was shared: other processes ran too)" : ""));
         Map<Integer, List<Run>> byScale = new LinkedHashMap<>();
-        Run throughput = null;
+        List<Run> throughput = new ArrayList<>();
         for (Run run : r.runs()) {
             if ("sync".equals(run.scenario())) {
                 byScale.computeIfAbsent(run.groups(), k -> new ArrayList<>()).add(run);
             } else {
-                throughput = run;
+                throughput.add(run);
             }
         }
-        boolean anyLower = false;
+        boolean sequential = BenchSettings.SEQUENTIAL.equals(mode(r));
+        if (!byScale.isEmpty()) {
+            List<String> order = BenchSettings.SEQUENTIAL_ORDER.stream().filter(system -> byScale.values().stream()
+                    .anyMatch(runs -> find(runs, system) != null)).toList();
+            md.append(sequential
+                    ? "Mode **sequential**: at each scale each system ran alone on the machine, one after the other ("
+                            + String.join(", then ", order) + "), against the same workload on its own caught-up "
+                            + "topic; the tables put them side by side.\n\n"
+                    : "Mode **side-by-side**: at each scale the systems ran at the same time on the same clusters, "
+                            + "competing for the machine (a quick look; `--mode sequential` runs each alone).\n\n");
+        }
         for (Map.Entry<Integer, List<Run>> e : byScale.entrySet()) {
             Run sx = find(e.getValue(), BenchSettings.SEXTANT);
             Run fast = find(e.getValue(), BenchSettings.MM2_FAST);
             Run def = find(e.getValue(), BenchSettings.MM2_DEFAULT);
             Run any = e.getValue().get(0);
             md.append(String.format(Locale.ROOT, "## Sync: %,d groups per system%n%n", e.getKey()));
+            String measured;
+            if (sequential) {
+                List<String> spans = new ArrayList<>();
+                for (Run run : e.getValue()) {
+                    spans.add(String.format(Locale.ROOT, "%s %s s (load %s → %s)", run.system(),
+                            run.details().get("measured_s"), run.details().get("load_average_1m_start"),
+                            run.details().get("load_average_1m_end")));
+                }
+                measured = "Each system alone, measured over its own run: " + String.join("; ", spans) + ".";
+            } else {
+                measured = "Measured over " + any.details().get("measured_s") + " s, all systems at once.";
+            }
             md.append(String.format(Locale.ROOT, "%s caught-up groups x %d partitions commit in turn; %s lagging "
                             + "groups x %s partition(s) commit once, 10^3-10^6 records behind (see settings). "
-                            + "Measured over %s s.%n%n", any.details().get("caught_up_groups"), any.partitions(),
-                    any.details().get("lagging_groups"), any.details().get("lag_partitions"),
-                    any.details().get("measured_s")));
+                            + "%s%n%n", any.details().get("caught_up_groups"), any.partitions(),
+                    any.details().get("lagging_groups"), any.details().get("lag_partitions"), measured));
             md.append("The initial sync is timed from the syncers being ready until every group (all of them "
                     + "committed before) is on the destination; the sync latency rows are steady state: commits of "
                     + "groups that are already there.\n\n");
@@ -146,7 +167,24 @@ final class Report {
                     v -> String.format(Locale.ROOT, "%,.1f", v));
             row(md, "CPU seconds", def, fast, sx, Run::cpuS, v -> String.format(Locale.ROOT, "%,.1f", v));
             row(md, "peak RSS (MB)", def, fast, sx, Run::peakRssMb, v -> String.format(Locale.ROOT, "%,.0f", v));
+            row(md, "peak heap used (MiB)", def, fast, sx, x -> detail(x, "peak_heap_used_mb"),
+                    v -> String.format(Locale.ROOT, "%,.0f", v));
+            row(md, "peak heap after GC, old generation (MiB)", def, fast, sx, x -> detail(x, "peak_heap_after_gc_mb"),
+                    v -> String.format(Locale.ROOT, "%,.0f", v));
             md.append('\n');
+            if (sx != null && Boolean.FALSE.equals(sx.details().get("alive_at_end"))) {
+                md.append(Boolean.TRUE.equals(sx.details().get("out_of_memory"))
+                        ? "Sextant ran out of memory and exited during this run.\n\n"
+                        : "Sextant was no longer running at the end of this run.\n\n");
+            }
+            if (sx != null && sx.details().get("heap_max_mb") != null) {
+                md.append(String.format(Locale.ROOT, "Sextant's heap: -Xmx %s MiB; MirrorMaker's heap is not "
+                                + "measured (see peak RSS).%s%n%n", mib(sx.details().get("heap_max_mb")),
+                        sx.details().get("peak_heap_after_gc_mb") == null ? String.format(Locale.ROOT, " Its old "
+                                + "generation was never collected, so there is no after-GC figure; the heap after "
+                                + "young GCs peaked at %s MiB (an upper bound of the live set).",
+                                mib(sx.details().get("peak_heap_after_young_gc_mb"))) : ""));
+            }
             for (Run run : e.getValue()) {
                 if (run.syncLatencyMs() != null && !run.syncLatencyMs().lowerBounds().isEmpty()) {
                     md.append(String.format(Locale.ROOT, "%s: %s of its commits were still not visible when the run "
@@ -159,43 +197,8 @@ final class Report {
                         + "between ~0 and ~120 s (about 60 s on average), by construction.\n\n");
             }
         }
-        if (throughput != null) {
-            Map<String, Object> d = throughput.details();
-            md.append(String.format(Locale.ROOT, "## Throughput: one Sextant instance, %,d commits pre-filled%n%n",
-                    ((Number) d.get("commits")).longValue()));
-            md.append(String.format(Locale.ROOT, "%,d groups x %d partitions x %s rounds, each round one "
-                    + "`alterConsumerGroupOffsets` per group. MM2 has no equivalent (it samples group offsets every "
-                    + "interval instead of reading commits).%n%n", throughput.groups(), throughput.partitions(),
-                    d.get("rounds")));
-            md.append("| figure | Sextant |\n|---|---:|\n");
-            md.append(String.format(Locale.ROOT, "| offset commits read/s (first read to the total, or to the %s s "
-                    + "time-out) | %,.0f |%n", d.get("read_timeout_s"), nz(throughput.commitsPerSec())));
-            md.append(String.format(Locale.ROOT, "| commits read before the time-out | %,d of %,d |%n",
-                    ((Number) d.get("commits_read")).longValue(), ((Number) d.get("commits")).longValue()));
-            md.append(String.format(Locale.ROOT, "| offset commits read/s between 10%% and 90%% of what was read | %,.0f |%n",
-                    nz((Double) d.get("commits_per_sec_10_to_90_percent"))));
-            md.append(String.format(Locale.ROOT, "| Admin requests/s (`sextant.admin.requests`, same span) | %,.1f |%n",
-                    nz(throughput.adminRequestsPerSec())));
-            md.append(String.format(Locale.ROOT, "| Admin requests/s on the wire (same span) | %,.1f |%n",
-                    nz((Double) d.get("wire_admin_requests_per_sec"))));
-            md.append(String.format(Locale.ROOT, "| alterConsumerGroupOffsets sent, in all | %,.0f |%n",
-                    nz((Double) d.get("alter_requests"))));
-            md.append(String.format(Locale.ROOT, "| launch to first commit read | %s |%n",
-                    duration(nz((Double) d.get("startup_s")) * 1000)));
-            md.append(String.format(Locale.ROOT, "| launch to every group's last commit on the destination | %s%s |%n",
-                    duration(nz((Double) d.get("drain_s")) * 1000),
-                    Boolean.TRUE.equals(d.get("drained")) ? "" : " (not all)"));
-            md.append(String.format(Locale.ROOT, "| CPU seconds / peak RSS (MB) | %,.1f / %,.0f |%n",
-                    nz(throughput.cpuS()), nz(throughput.peakRssMb())));
-            if (d.get("kafka_streams_thread") instanceof Map<?, ?> st && !st.isEmpty()) {
-                md.append(String.format(Locale.ROOT, "| stream thread: share of time punctuating (Sextant's flush) / "
-                                + "processing / polling | %s / %s / %s |%n", pct(st.get("punctuate.ratio")),
-                        pct(st.get("process.ratio")), pct(st.get("poll.ratio"))));
-                md.append(String.format(Locale.ROOT, "| stream thread: ms per record processed; ms per flush (avg / "
-                                + "max) | %s; %s / %s |%n", st.get("process.latency.avg"), st.get("punctuate.latency.avg"),
-                        st.get("punctuate.latency.max")));
-            }
-            md.append('\n');
+        if (!throughput.isEmpty()) {
+            throughputSection(md, throughput);
         }
         md.append("## Targets\n\n| target | measured | met |\n|---|---|---|\n");
         for (Target t : r.targets()) {
@@ -207,6 +210,91 @@ final class Report {
             md.append("- ").append(note).append('\n');
         }
         return md.toString();
+    }
+
+    /** One column per throughput run (one per stream-thread count). */
+    private static void throughputSection(StringBuilder md, List<Run> runs) {
+        Run first = runs.get(0);
+        Map<String, Object> d0 = first.details();
+        md.append(String.format(Locale.ROOT, "## Throughput: one Sextant instance, %,d commits pre-filled%n%n",
+                ((Number) d0.get("commits")).longValue()));
+        md.append(String.format(Locale.ROOT, "%,d groups x %d partitions x %s rounds, each round one "
+                + "`alterConsumerGroupOffsets` per group, pre-filled once; %s. MM2 has no equivalent (it samples "
+                + "group offsets every interval instead of reading commits).%n%n", first.groups(), first.partitions(),
+                d0.get("rounds"), runs.size() > 1 ? "then one Sextant per stream-thread count, one after the other, "
+                        + "each reading every commit from the start (its own application.id)" : "then Sextant"));
+        md.append("| figure |");
+        for (Run run : runs) {
+            md.append(" Sextant, ").append(run.threads() == null ? "?" : run.threads()).append(" stream thread")
+                    .append(Integer.valueOf(1).equals(run.threads()) ? "" : "s").append(" |");
+        }
+        md.append("\n|---|").append("---:|".repeat(runs.size())).append('\n');
+        tpRow(md, runs, "offset commits read/s (first read to the total, or to the " + d0.get("read_timeout_s")
+                + " s time-out)", x -> count(nz(x.commitsPerSec())));
+        tpRow(md, runs, "commits read before the time-out", x -> String.format(Locale.ROOT, "%,d of %,d",
+                ((Number) x.details().get("commits_read")).longValue(),
+                ((Number) x.details().get("commits")).longValue()));
+        tpRow(md, runs, "offset commits read/s between 10% and 90% of what was read",
+                x -> count(nz((Double) x.details().get("commits_per_sec_10_to_90_percent"))));
+        tpRow(md, runs, "Admin requests/s (`sextant.admin.requests`, same span)",
+                x -> String.format(Locale.ROOT, "%,.1f", nz(x.adminRequestsPerSec())));
+        tpRow(md, runs, "Admin requests/s on the wire (same span)",
+                x -> String.format(Locale.ROOT, "%,.1f", nz((Double) x.details().get("wire_admin_requests_per_sec"))));
+        tpRow(md, runs, "alterConsumerGroupOffsets sent, in all",
+                x -> count(nz((Double) x.details().get("alter_requests"))));
+        tpRow(md, runs, "launch to first commit read", x -> duration(nz((Double) x.details().get("startup_s")) * 1000));
+        tpRow(md, runs, "launch to every group's last commit on the destination",
+                x -> duration(nz((Double) x.details().get("drain_s")) * 1000)
+                        + (Boolean.TRUE.equals(x.details().get("drained")) ? "" : " (not all)"));
+        tpRow(md, runs, "CPU seconds / peak RSS (MB)", x -> String.format(Locale.ROOT, "%,.1f / %,.0f",
+                nz(x.cpuS()), nz(x.peakRssMb())));
+        tpRow(md, runs, "peak heap used / after GC / -Xmx (MiB)", x -> String.format(Locale.ROOT, "%s / %s / %s",
+                mib(x.details().get("peak_heap_used_mb")), mib(x.details().get("peak_heap_after_gc_mb")),
+                mib(x.details().get("heap_max_mb")))
+                + (Boolean.TRUE.equals(x.details().get("out_of_memory")) ? " (out of memory)" : ""));
+        if (runs.stream().anyMatch(x -> x.details().get("kafka_streams_thread") instanceof Map<?, ?> st
+                && !st.isEmpty())) {
+            tpRow(md, runs, "stream thread: share of time punctuating (Sextant's flush) / processing / polling",
+                    x -> x.details().get("kafka_streams_thread") instanceof Map<?, ?> st
+                            ? pct(st.get("punctuate.ratio")) + " / " + pct(st.get("process.ratio")) + " / "
+                            + pct(st.get("poll.ratio")) : "n/a");
+            tpRow(md, runs, "stream thread: ms per record processed; ms per flush (avg / max)",
+                    x -> x.details().get("kafka_streams_thread") instanceof Map<?, ?> st
+                            ? st.get("process.latency.avg") + "; " + st.get("punctuate.latency.avg") + " / "
+                            + st.get("punctuate.latency.max") : "n/a");
+        }
+        md.append('\n');
+        if (runs.size() > 1) {
+            md.append("With several stream threads the figures of the stream thread are one thread's (the last "
+                    + "reported).\n\n");
+        }
+    }
+
+    private static void tpRow(StringBuilder md, List<Run> runs, String label,
+                              java.util.function.Function<Run, String> cell) {
+        md.append("| ").append(label).append(" |");
+        for (Run run : runs) {
+            md.append(' ').append(cell.apply(run)).append(" |");
+        }
+        md.append('\n');
+    }
+
+    private static String mib(Object v) {
+        return v instanceof Number n ? String.format(Locale.ROOT, "%,.0f", n.doubleValue()) : "n/a";
+    }
+
+    private static Double detail(Run run, String key) {
+        return run.details() != null && run.details().get(key) instanceof Number n ? n.doubleValue() : null;
+    }
+
+    /** The run's mode: the settings', else the first sync run's (results before modes existed: side by side). */
+    static String mode(Results r) {
+        if (r.settings() != null && r.settings().get("mode") instanceof String m) {
+            return m;
+        }
+        return r.runs().stream().filter(x -> "sync".equals(x.scenario()) && x.details() != null
+                && x.details().get("mode") instanceof String).map(x -> (String) x.details().get("mode"))
+                .findFirst().orElse(BenchSettings.SIDE_BY_SIDE);
     }
 
     private static String pct(Object ratio) {

@@ -24,6 +24,28 @@ final class SextantChild implements Syncer {
 
     static final String DESTINATION_CLIENT_ID = "sextant-bench-destination";
 
+    private static final double MIB = 1024.0 * 1024.0;
+
+    /**
+     * The heap high-water marks of the latest snapshot, in MiB (see {@link HeapPeaks}); NaN when unknown.
+     * {@code peakAfterGcMb} is NaN while the old generation was never collected.
+     */
+    record Heap(double peakUsedMb, double peakAfterGcMb, double peakAfterYoungGcMb, double maxMb) {
+
+        static final Heap UNKNOWN = new Heap(Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+
+        static Heap of(JsonNode m) {
+            if (m == null || !m.has("heapMaxBytes")) {
+                return UNKNOWN;
+            }
+            double afterGc = m.path("peakHeapAfterGcBytes").asDouble(0);
+            double max = m.path("heapMaxBytes").asDouble(-1);
+            return new Heap(m.path("peakHeapUsedBytes").asDouble(Double.NaN) / MIB,
+                    afterGc > 0 ? afterGc / MIB : Double.NaN,
+                    m.path("peakHeapAfterYoungGcBytes").asDouble(Double.NaN) / MIB, max > 0 ? max / MIB : Double.NaN);
+        }
+    }
+
     private final String system;
     private final String groupPrefix;
     private final ChildJvm jvm;
@@ -82,6 +104,25 @@ final class SextantChild implements Syncer {
             return null;
         } catch (IOException e) {
             return null; // replaced while reading: the next call sees the new one
+        }
+    }
+
+    /** Heap figures of the latest snapshot (the last one before the JVM died, if it did). */
+    Heap heap() {
+        return Heap.of(metrics());
+    }
+
+    /**
+     * Whether the JVM ran out of memory: with -XX:+ExitOnOutOfMemoryError it then exits at once and says so in its
+     * output, which goes to the log.
+     */
+    boolean outOfMemory() {
+        // ISO-8859-1 decodes any byte: a log line that is not UTF-8 cannot hide the message
+        try (java.util.stream.Stream<String> lines = Files.lines(logFile,
+                java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            return lines.anyMatch(l -> l.contains("OutOfMemoryError"));
+        } catch (IOException | UncheckedIOException e) {
+            return false; // no log (yet): nothing was said
         }
     }
 

@@ -31,9 +31,14 @@ import javax.management.ObjectName;
  * <p>The file is replaced atomically, so the benchmark never reads half a snapshot. Besides Sextant's own meters it
  * carries {@code wireAdminRequests}: the Kafka client metric {@code request-total} of the Admin client whose
  * {@code client.id} is {@code --destination-client-id}, i.e. every request on the wire to the destination,
- * including those Sextant does not count ({@code listGroups}, {@code describeTopics}, metadata).
+ * including those Sextant does not count ({@code listGroups}, {@code describeTopics}, metadata). And the heap's
+ * high-water marks ({@link HeapPeaks}, sampled at every snapshot): {@code peakHeapUsedBytes},
+ * {@code peakHeapAfterGcBytes} (old generation after GC, about the live set), {@code peakHeapAfterYoungGcBytes},
+ * {@code heapMaxBytes}.
  */
 public final class SextantProbeMain {
+
+    private static final HeapPeaks HEAP = new HeapPeaks();
 
     private SextantProbeMain() {
     }
@@ -96,6 +101,12 @@ public final class SextantProbeMain {
             }
             node.put("adminRequestsTotal", total);
             node.put("wireAdminRequests", clientId == null ? -1 : wireRequests(clientId));
+            HEAP.sample();
+            node.put("heapUsedBytes", HEAP.used());
+            node.put("peakHeapUsedBytes", HEAP.peakUsed());
+            node.put("peakHeapAfterGcBytes", HEAP.peakAfterGc());
+            node.put("peakHeapAfterYoungGcBytes", HEAP.peakAfterYoungGc());
+            node.put("heapMaxBytes", HEAP.max());
             // Kafka Streams' own view of the stream thread: how long punctuations (Sextant's flushes) take
             ObjectNode streams = node.putObject("streamThread");
             registry.getMeters().forEach(meter -> {

@@ -22,10 +22,12 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * One scale of the sync scenario: N groups per syncer, the same workload for each syncer on its own groups.
+ * One scale of the sync scenario for the syncers it is given: N groups per syncer, the same workload for each syncer
+ * on its own groups. Side by side, every syncer of the run at once; sequential, one syncer per instance, each on its
+ * own caught-up topic (the lagging topic and every lag are the same for all).
  *
  * <ol>
- *   <li>A fresh topic {@code bench-lat-N} for the caught-up groups; the lagging groups use {@code bench-lag},
+ *   <li>A fresh topic {@code bench-lat-N[suffix]} for the caught-up groups; the lagging groups use {@code bench-lag},
  *       filled once per run before any syncer starts ({@link Session#fillLagTopic}). Every group commits offset 0
  *       first, so MirrorMaker's checkpoint connector finds it when it starts.</li>
  *   <li>The syncers start, each in its own JVM: Sextant, MirrorMaker's checkpoint connector at 1 s, and at its
@@ -33,8 +35,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *   <li>Each lagging group commits once, {@code L} records behind the end of {@code bench-lag} ({@code L}
  *       log-uniform in [lagMin, lagMax], the same for every syncer's copy of the group).</li>
  *   <li>Window: a producer writes {@code bench-lat-N}; the caught-up groups commit in turn, at the acknowledged
- *       end offsets, {@code commitRate} group commits per second per syncer (the three copies of a group commit
- *       the same offsets at the same moment).</li>
+ *       end offsets, {@code commitRate} group commits per second per syncer (side by side, the copies of a group
+ *       commit the same offsets at the same moment; sequential, each system's at the same point of its own
+ *       window).</li>
  *   <li>Tail: commits and production stop; the pollers wait until the destination shows every commit.</li>
  *   <li>Final state: replay per partition = source offset of the destination's value - destination offset (the
  *       exact destination equivalent of source offset {@code s} is {@code s}: MirrorMaker copies a fresh topic
@@ -66,11 +69,24 @@ final class SyncScenario {
         /** True when the initial sync did not finish within the wait: initialSyncSeconds is a lower bound. */
         boolean initialSyncCensored;
         String log;
+        /** Sextant only: its heap figures at the end of the tail. */
+        SextantChild.Heap heap;
+        /** Whether the process still ran at the end of the tail (a JVM out of memory exits). */
+        boolean alive = true;
+        /** Sextant only: its log says it ran out of memory. */
+        boolean outOfMemory;
     }
 
     /** One scale's outcome. */
     static final class Outcome {
         int groups;
+        /** {@link BenchSettings#SEQUENTIAL} (one system in this outcome) or {@link BenchSettings#SIDE_BY_SIDE}. */
+        String mode;
+        /** The caught-up groups' topic. */
+        String topic;
+        /** 1-minute load average at the start and the end of the measured span. */
+        double loadStart = -1;
+        double loadEnd = -1;
         int caughtUpGroups;
         int laggingGroups;
         long lagTopicEnd;
@@ -92,12 +108,24 @@ final class SyncScenario {
     private final BenchSettings cfg;
     private final int n;
     private final Path dir;
+    private final List<String> systems;
+    private final String topicSuffix;
+    /** How the log names this instance: the scale, and the system when it runs alone. */
+    private final String label;
 
-    SyncScenario(Session session, int groups) {
+    /**
+     * @param systems     the syncers that run in this instance, all at once
+     * @param topicSuffix appended to {@code bench-lat-N}: one caught-up topic per instance, so neither the offsets
+     *                    nor the offset syncs of one system's run meet another's
+     */
+    SyncScenario(Session session, int groups, List<String> systems, String topicSuffix) {
         this.session = session;
         this.cfg = session.settings;
         this.n = groups;
         this.dir = session.workDir.resolve("scale-" + groups);
+        this.systems = BenchSettings.ALL_SYSTEMS.stream().filter(systems::contains).toList();
+        this.topicSuffix = topicSuffix;
+        this.label = "scale " + groups + (cfg.sequential() ? " " + String.join(",", this.systems) : "");
     }
 
     static String code(String system) {
@@ -112,9 +140,11 @@ final class SyncScenario {
     Outcome run() throws Exception {
         Outcome out = new Outcome();
         out.groups = n;
+        out.mode = cfg.mode();
         long t0 = System.nanoTime();
         Files.createDirectories(dir);
-        String lat = "bench-lat-" + n;
+        String lat = "bench-lat-" + n + topicSuffix;
+        out.topic = lat;
         String lag = Session.LAG_TOPIC;
         session.clusters.createTopic(session.clusters.source(), lat, cfg.partitions());
         // the groups' first commit (offset 0) must be translatable for the initial sync to finish: a few records,
@@ -141,10 +171,7 @@ final class SyncScenario {
         out.laggingGroups = nLag;
 
         Map<String, List<TrackedGroup>> groups = new LinkedHashMap<>();
-        for (String system : BenchSettings.ALL_SYSTEMS) {
-            if (!cfg.runs(system)) {
-                continue;
-            }
+        for (String system : systems) {
             String prefix = prefix(system);
             List<TrackedGroup> list = new ArrayList<>();
             for (int i = 0; i < nCaught; i++) {
@@ -168,15 +195,15 @@ final class SyncScenario {
         committer.drain();
         failOn(committer, "creating the groups");
         out.phases.put("create_groups_s", Bench.seconds(System.nanoTime() - t0));
-        Bench.log("scale %d: %d groups per syncer (%d caught up on %s x%d, %d lagging on %s x%d) created in %.1f s",
-                n, n, nCaught, lat, cfg.partitions(), nLag, lag, cfg.lagPartitions(),
+        Bench.log("%s: %d groups per syncer (%d caught up on %s x%d, %d lagging on %s x%d) created in %.1f s",
+                label, n, nCaught, lat, cfg.partitions(), nLag, lag, cfg.lagPartitions(),
                 Bench.seconds(System.nanoTime() - t0));
 
         long t1 = System.nanoTime();
         Map<String, Syncer> syncers = startSyncers(lat, lag);
         try {
             out.phases.put("start_syncers_s", Bench.seconds(System.nanoTime() - t1));
-            Bench.log("scale %d: syncers ready in %.1f s: %s", n, Bench.seconds(System.nanoTime() - t1),
+            Bench.log("%s: syncers ready in %.1f s: %s", label, Bench.seconds(System.nanoTime() - t1),
                     syncers.values());
             runWorkload(out, groups, syncers, committer, lat, lag, nCaught, nLag);
         } finally {
@@ -189,7 +216,7 @@ final class SyncScenario {
             JfrSummary.write(jfr, session.workDir.resolve("sync-" + n + "-profile.txt"));
         }
         out.phases.put("total_s", Bench.seconds(System.nanoTime() - t0));
-        Bench.log("scale %d done in %.0f s; mirror %s", n, Bench.seconds(System.nanoTime() - t0), out.checks);
+        Bench.log("%s done in %.0f s; mirror %s", label, Bench.seconds(System.nanoTime() - t0), out.checks);
         return out;
     }
 
@@ -202,10 +229,7 @@ final class SyncScenario {
         Map<String, CompletableFuture<Syncer>> futures = new LinkedHashMap<>();
         String topics = lat + "|" + lag;
         try {
-            for (String system : BenchSettings.ALL_SYSTEMS) {
-                if (!cfg.runs(system)) {
-                    continue;
-                }
+            for (String system : systems) {
                 Path sysDir = dir.resolve(system);
                 futures.put(system, CompletableFuture.supplyAsync(() -> switch (system) {
                     case BenchSettings.SEXTANT -> startSextant(sysDir);
@@ -258,7 +282,7 @@ final class SyncScenario {
         config.put("query.listen", "127.0.0.1:0");
         config.put("streams.num.stream.threads", Integer.toString(cfg.sextantThreads()));
         config.putAll(cfg.sextantConfig());
-        List<String> jvm = new ArrayList<>(cfg.childJvmOptions());
+        List<String> jvm = new ArrayList<>(cfg.sextantJvmOptions());
         if (cfg.jfr()) {
             jvm.add("-XX:StartFlightRecording=filename=" + sysDir.toAbsolutePath().resolve("sextant.jfr")
                     + ",settings=profile,dumponexit=true");
@@ -286,6 +310,7 @@ final class SyncScenario {
         Map<String, ProcStats.Sample> othersStart = new HashMap<>();
         others.forEach((name, pid) -> othersStart.put(name, ProcStats.sample(pid)));
         long workStart = System.nanoTime();
+        out.loadStart = ProcStats.loadAverage1m();
 
         Map<String, DestinationPoller> pollers = new LinkedHashMap<>();
         for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
@@ -329,7 +354,7 @@ final class SyncScenario {
                 }
             }
             out.phases.put("initial_sync_s", Bench.seconds(System.nanoTime() - initialStart));
-            Bench.log("scale %d: initial sync (s, from the syncers being ready): %s", n, initialSync.entrySet()
+            Bench.log("%s: initial sync (s, from the syncers being ready): %s", label, initialSync.entrySet()
                     .stream().map(e -> e.getKey() + "=" + String.format(java.util.Locale.ROOT, "%.1f%s",
                             e.getValue()[0], e.getValue()[1] > 0 ? " (not finished)" : "")).toList());
 
@@ -358,7 +383,7 @@ final class SyncScenario {
                     FIRST_RECORDS)) {
                 producer.startContinuous(cfg.produceRate());
                 Bench.sleep(2_000); // some records first, so commits have offsets to move
-                Bench.log("scale %d: window of %d s, %d group commits/s per syncer, %d records/s on %s", n,
+                Bench.log("%s: window of %d s, %d group commits/s per syncer, %d records/s on %s", label,
                         cfg.windowSeconds(), cfg.commitRate(), cfg.produceRate(), lat);
                 long start = System.nanoTime();
                 long windowNanos = cfg.windowSeconds() * 1_000_000_000L;
@@ -385,8 +410,8 @@ final class SyncScenario {
             failOn(committer, "committing in the window");
             out.windowCommits = commits;
             out.commitCallMillis = committer.callMillis();
-            Bench.log("scale %d: window done: %,d group commits per syncer (%.0f/s), commit calls took p50 %.0f ms, "
-                    + "p99 %.0f ms", n, commits, commits / Bench.seconds(System.nanoTime() - tWindow - 2_000_000_000L),
+            Bench.log("%s: window done: %,d group commits per syncer (%.0f/s), commit calls took p50 %.0f ms, "
+                    + "p99 %.0f ms", label, commits, commits / Bench.seconds(System.nanoTime() - tWindow - 2_000_000_000L),
                     committer.callMillis().quantile(0.5), committer.callMillis().quantile(0.99));
             out.phases.put("window_s", Bench.seconds(System.nanoTime() - tWindow));
 
@@ -404,7 +429,8 @@ final class SyncScenario {
             out.phases.put("tail_s", Bench.seconds(System.nanoTime() - tTail));
             long workEnd = System.nanoTime();
             out.measuredSeconds = Bench.seconds(workEnd - workStart);
-            Bench.log("scale %d: tail done in %.1f s", n, Bench.seconds(workEnd - tTail));
+            out.loadEnd = ProcStats.loadAverage1m();
+            Bench.log("%s: tail done in %.1f s", label, Bench.seconds(workEnd - tTail));
 
             // 4. cost and final state
             others.forEach((name, pid) -> out.otherCpu.put(name,
@@ -414,9 +440,12 @@ final class SyncScenario {
                 so.system = s.system();
                 ProcStats.Sample a = cpuStart.get(s.system());
                 ProcStats.Sample b = ProcStats.sample(s.pid());
-                so.cpuSeconds = b.cpuSeconds() - a.cpuSeconds();
-                so.cpuSecondsTotal = b.cpuSeconds();
-                so.peakRssMb = b.peakRssMb();
+                so.alive = s.isAlive();
+                if (b.cpuSeconds() >= 0) { // a process that is gone has no /proc entry left to read
+                    so.cpuSeconds = b.cpuSeconds() - a.cpuSeconds();
+                    so.cpuSecondsTotal = b.cpuSeconds();
+                    so.peakRssMb = b.peakRssMb();
+                }
                 double[] initial = initialSync.get(s.system());
                 if (initial != null) {
                     so.initialSyncSeconds = initial[0];
@@ -427,6 +456,12 @@ final class SyncScenario {
                 if (s instanceof SextantChild sextant) {
                     so.countedRequestsPerSec = (sextant.countedAdminRequests() - countedStart.get(s.system()))
                             / out.measuredSeconds;
+                    so.heap = sextant.heap();
+                    so.outOfMemory = sextant.outOfMemory();
+                    if (!so.alive) {
+                        Bench.log("%s: Sextant (pid %d) was no longer running at the end%s; see %s", label, s.pid(),
+                                so.outOfMemory ? ", out of memory" : "", s.logFile());
+                    }
                 }
                 out.systems.put(s.system(), so);
             }
@@ -488,7 +523,7 @@ final class SyncScenario {
                 line.append(" [poll error: ").append(p.lastError()).append(']');
             }
         }
-        Bench.log("scale %d %s:%s", n, phase, line);
+        Bench.log("%s %s:%s", label, phase, line);
     }
 
     private static void failOn(Committer committer, String what) {

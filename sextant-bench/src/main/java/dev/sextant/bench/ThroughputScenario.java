@@ -15,12 +15,14 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Throughput of one Sextant instance at saturation: {@code __consumer_offsets} is filled first ({@code tpCommits}
- * offset commits: {@code tpGroups} groups, each Admin call covering all {@code tpPartitions} partitions of
- * {@code bench-tp}, in rounds with new offsets), then Sextant starts and the benchmark samples its
- * {@code sextant.commits.read} every 100 ms until it reaches the total. The rate is taken between 10% and 90% of
- * the total (JVM start-up and the tail excluded). It also counts the Admin requests Sextant sent meanwhile (they
- * should follow the groups, not the commits), and how long until the destination holds every group's last commit.
+ * Throughput of one Sextant instance at saturation: {@code __consumer_offsets} is filled once ({@link #prefill()}:
+ * {@code tpCommits} offset commits, {@code tpGroups} groups, each Admin call covering all {@code tpPartitions}
+ * partitions of {@code bench-tp}, in rounds with new offsets), then {@link #run(int, boolean)} starts one Sextant
+ * (per stream-thread count, one after the other, each with its own {@code application.id} so it reads every commit
+ * from the start) and the benchmark samples its {@code sextant.commits.read} every 100 ms until it reaches the
+ * total. The rate is taken between 10% and 90% of the total (JVM start-up and the tail excluded). It also counts the
+ * Admin requests Sextant sent meanwhile (they should follow the groups, not the commits), and how long until the
+ * destination holds every group's last commit.
  */
 final class ThroughputScenario {
 
@@ -28,6 +30,9 @@ final class ThroughputScenario {
 
     /** The outcome. */
     static final class Outcome {
+        /** Sextant's stream threads in this run. */
+        int threads;
+        String applicationId;
         int groups;
         int partitions;
         long commits;
@@ -46,6 +51,10 @@ final class ThroughputScenario {
         double peakRssMb = Double.NaN;
         long reached;
         Path jfr;
+        SextantChild.Heap heap = SextantChild.Heap.UNKNOWN;
+        /** Whether Sextant still ran when the measurement ended (a JVM out of memory exits). */
+        boolean alive = true;
+        boolean outOfMemory;
         final List<double[]> curve = new ArrayList<>(); // {seconds since launch, commits read, counted, wire}
         /** Kafka Streams' stream-thread metrics at the last snapshot while reading (ratios, latencies in ms). */
         final Map<String, Double> streamThread = new java.util.TreeMap<>();
@@ -55,22 +64,28 @@ final class ThroughputScenario {
     private final BenchSettings cfg;
     private final Path dir;
 
+    // the prefill, the same for every run
+    private int groups;
+    private int partitions;
+    private int rounds;
+    private long commits;
+    private long[] lowest;
+    private double prefillSeconds = Double.NaN;
+    private int runs;
+
     ThroughputScenario(Session session) {
         this.session = session;
         this.cfg = session.settings;
         this.dir = session.workDir.resolve("throughput");
     }
 
-    Outcome run() throws Exception {
-        Outcome out = new Outcome();
+    /** Fills {@code __consumer_offsets}, once: every {@link #run} reads these commits. */
+    void prefill() throws Exception {
         Files.createDirectories(dir);
-        int groups = cfg.tpGroups();
-        int partitions = cfg.tpPartitions();
-        int rounds = (int) Math.max(1, (cfg.tpCommits() + (long) groups * partitions - 1) / ((long) groups * partitions));
-        out.groups = groups;
-        out.partitions = partitions;
-        out.rounds = rounds;
-        out.commits = (long) rounds * groups * partitions;
+        groups = cfg.tpGroups();
+        partitions = cfg.tpPartitions();
+        rounds = (int) Math.max(1, (cfg.tpCommits() + (long) groups * partitions - 1) / ((long) groups * partitions));
+        commits = (long) rounds * groups * partitions;
 
         // a mirrored topic with syncs on every partition, so every commit is translatable
         session.clusters.createTopic(session.clusters.source(), TOPIC, partitions);
@@ -87,7 +102,7 @@ final class ThroughputScenario {
 
         // MirrorMaker 2 may coalesce a partition's first syncs, and an offset below a partition's oldest sync has no
         // translation (for MirrorMaker 2 either): commit only offsets from there to 199, so every group can finish
-        long[] lowest = new long[partitions];
+        lowest = new long[partitions];
         for (int p = 0; p < partitions; p++) {
             lowest[p] = Math.max(0, Math.min(198, session.syncs.oldestUpstream(TOPIC, p)));
         }
@@ -108,26 +123,51 @@ final class ThroughputScenario {
         if (committer.failed() > 0) {
             throw new IllegalStateException(committer.failed() + " prefill commits failed", committer.firstFailure());
         }
-        out.prefillSeconds = Bench.seconds(System.nanoTime() - t0);
+        prefillSeconds = Bench.seconds(System.nanoTime() - t0);
         Bench.log("throughput: __consumer_offsets prefilled with %,d commits (%d groups x %d partitions x %d "
-                + "rounds) in %.1f s", out.commits, groups, partitions, rounds, out.prefillSeconds);
+                + "rounds) in %.1f s", commits, groups, partitions, rounds, prefillSeconds);
+    }
 
+    /**
+     * One Sextant with {@code threads} stream threads reads the prefill from the start (its own
+     * {@code application.id}); {@code profile}: under JFR. From the second run on, the destination groups are
+     * deleted first: a new instance never overwrites offsets another instance wrote (their marks name another
+     * application.id), and each run must write every group as the first did.
+     */
+    Outcome run(int threads, boolean profile) throws Exception {
+        if (Double.isNaN(prefillSeconds)) {
+            throw new IllegalStateException("prefill() first");
+        }
+        if (runs++ > 0) {
+            clearDestination();
+        }
+        Outcome out = new Outcome();
+        out.threads = threads;
+        out.groups = groups;
+        out.partitions = partitions;
+        out.rounds = rounds;
+        out.commits = commits;
+        out.prefillSeconds = prefillSeconds;
+        Path runDir = dir.resolve("threads-" + threads);
+        out.applicationId = "sextant-bench-throughput-" + threads + "t";
         Map<String, String> config = new LinkedHashMap<>();
         config.put("source.bootstrap.servers", session.sourceBootstrap());
         config.put("destination.bootstrap.servers", session.destinationBootstrap());
-        config.put("application.id", "sextant-bench-throughput");
-        config.put("state.dir", dir.resolve("state").toAbsolutePath().toString());
+        config.put("application.id", out.applicationId);
+        config.put("state.dir", runDir.resolve("state").toAbsolutePath().toString());
         config.put("groups.include", "bench-tp-.*");
         config.put("query.listen", "127.0.0.1:0");
-        config.put("streams.num.stream.threads", Integer.toString(cfg.sextantThreads()));
+        config.put("streams.num.stream.threads", Integer.toString(threads));
         config.putAll(cfg.sextantConfig());
-        List<String> jvm = new ArrayList<>(cfg.childJvmOptions());
-        if (cfg.jfr()) {
-            out.jfr = dir.resolve("sextant-throughput.jfr").toAbsolutePath();
+        List<String> jvm = new ArrayList<>(cfg.sextantJvmOptions());
+        if (profile) {
+            Files.createDirectories(runDir);
+            out.jfr = runDir.resolve("sextant-throughput.jfr").toAbsolutePath();
             jvm.add("-XX:StartFlightRecording=filename=" + out.jfr + ",settings=profile,dumponexit=true");
         }
+        String tag = "throughput (" + threads + " thread" + (threads == 1 ? "" : "s") + ")";
         long start = System.nanoTime();
-        try (SextantChild sextant = SextantChild.start(BenchSettings.SEXTANT, "bench-tp-", config, dir, jvm)) {
+        try (SextantChild sextant = SextantChild.start(BenchSettings.SEXTANT, "bench-tp-", config, runDir, jvm)) {
             double firstRead = Double.NaN;
             long deadline = start + cfg.tpTimeoutSeconds() * 1_000_000_000L;
             double read = 0;
@@ -153,7 +193,7 @@ final class ThroughputScenario {
                     });
                 }
                 if (System.nanoTime() - lastProgress > 15_000_000_000L) {
-                    Bench.log("throughput: %,.0f of %,d commits read", read, out.commits);
+                    Bench.log("%s: %,.0f of %,d commits read", tag, read, out.commits);
                     lastProgress = System.nanoTime();
                 }
             }
@@ -178,8 +218,8 @@ final class ThroughputScenario {
                 out.wireRequestsPerSec = (b[3] - a[3]) / (b[0] - a[0]);
             }
             out.overallCommitsPerSec = read / (tAll - firstRead);
-            Bench.log("throughput: Sextant read %,d of %,d commits in %.1f s; %,.0f commits/s between 10%% and 90%% "
-                    + "(started reading %.1f s after launch)", out.reached, out.commits, tAll, out.commitsPerSec,
+            Bench.log("%s: Sextant read %,d of %,d commits in %.1f s; %,.0f commits/s between 10%% and 90%% "
+                    + "(started reading %.1f s after launch)", tag, out.reached, out.commits, tAll, out.commitsPerSec,
                     firstRead);
             out.drained = out.reached >= out.commits
                     && awaitDestination(out, rounds - 1, groups, partitions, lowest, start);
@@ -187,11 +227,47 @@ final class ThroughputScenario {
             if (m != null) {
                 out.alterRequests = m.path("adminRequests").path("alterConsumerGroupOffsets").asDouble();
             }
+            out.heap = sextant.heap();
+            out.alive = sextant.isAlive();
+            out.outOfMemory = sextant.outOfMemory();
+            if (!out.alive) {
+                Bench.log("%s: Sextant (pid %d) was no longer running at the end%s; see %s", tag, sextant.pid(),
+                        out.outOfMemory ? ", out of memory" : "", sextant.logFile());
+            }
             ProcStats.Sample s = ProcStats.sample(sextant.pid());
-            out.cpuSeconds = s.cpuSeconds();
-            out.peakRssMb = s.peakRssMb();
+            if (s.cpuSeconds() >= 0) { // a process that is gone has no /proc entry left to read
+                out.cpuSeconds = s.cpuSeconds();
+                out.peakRssMb = s.peakRssMb();
+            }
         }
         return out;
+    }
+
+    /** Deletes every prefill group on the destination (they have no members there), so the next run starts empty. */
+    private void clearDestination() throws Exception {
+        // a few groups per call: the coordinator writes a call's tombstones (one per group and partition) to each
+        // __consumer_offsets partition as one batch, and 1,000 groups x 100 partitions exceed its 1 MB limit
+        int perCall = Math.max(1, 2_000 / partitions);
+        int missing = 0;
+        for (int from = 0; from < groups; from += perCall) {
+            List<String> names = new ArrayList<>();
+            for (int g = from; g < Math.min(groups, from + perCall); g++) {
+                names.add(groupName(g));
+            }
+            for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> e : session.destinationAdmin
+                    .deleteConsumerGroups(names).deletedGroups().entrySet()) {
+                try {
+                    e.getValue().get(60, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException ex) {
+                    if (!(ex.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException)) {
+                        throw ex;
+                    }
+                    missing++; // never written (the previous run did not get that far): nothing to delete
+                }
+            }
+        }
+        Bench.log("throughput: %,d destination groups deleted before the next run (%d did not exist)",
+                groups - missing, missing);
     }
 
     static String groupName(int g) {

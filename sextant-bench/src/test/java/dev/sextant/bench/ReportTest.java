@@ -1,6 +1,8 @@
 package dev.sextant.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -68,6 +70,157 @@ class ReportTest {
         String md = Report.markdown(new Report.Results(r.date(), r.command(), r.machine(), r.settings(),
                 List.of(censored, r.runs().get(1)), r.targets(), r.timingsS(), r.notes()), List.of("sextant"));
         assertTrue(md.contains("| sync latency p99 | n/a | ≥ 150 s | 900 ms | n/a | ≥ 167× |"), md);
+    }
+
+    @Test
+    void markdownStatesTheModeAndEachSystemsOwnSpanWhenSequential() {
+        Report.Results r = sample();
+        Map<String, Object> mm2Details = new LinkedHashMap<>(r.runs().get(0).details());
+        mm2Details.put("mode", "sequential");
+        mm2Details.put("measured_s", 130.0);
+        mm2Details.put("load_average_1m_start", 0.5);
+        mm2Details.put("load_average_1m_end", 1.25);
+        Map<String, Object> sxDetails = new LinkedHashMap<>(r.runs().get(1).details());
+        sxDetails.put("mode", "sequential");
+        sxDetails.put("load_average_1m_start", 0.25);
+        sxDetails.put("load_average_1m_end", 0.75);
+        String md = Report.markdown(new Report.Results(r.date(), r.command(), r.machine(),
+                Map.of("mode", "sequential"), List.of(withDetails(r.runs().get(0), mm2Details),
+                withDetails(r.runs().get(1), sxDetails)), r.targets(), r.timingsS(), r.notes()), List.of("sextant"));
+        assertTrue(md.contains("Mode **sequential**: at each scale each system ran alone on the machine, one after the "
+                + "other (sextant, then mm2-1s)"), md);
+        assertTrue(md.contains("mm2-1s 130.0 s (load 0.5 → 1.25); sextant 100.0 s (load 0.25 → 0.75)"), md);
+        // still one table per scale with the systems side by side
+        assertTrue(md.contains("| sync latency p50 | n/a | 1.5 s | 480 ms | n/a | 3.1× |"), md);
+
+        String sideBySide = Report.markdown(r, List.of("sextant"));
+        assertTrue(sideBySide.contains("Mode **side-by-side**"), sideBySide);
+        assertTrue(sideBySide.contains("Measured over 100.0 s, all systems at once."), sideBySide);
+        assertFalse(sideBySide.contains("no longer running"), sideBySide); // not said without the figure
+    }
+
+    @Test
+    void markdownShowsSextantsHeapAndADeadSextant() {
+        Report.Results r = sample();
+        Map<String, Object> d = new LinkedHashMap<>(r.runs().get(1).details());
+        BenchMain.heapDetails(d, new SextantChild.Heap(200.4, 120.6, 180.0, 256), false, true);
+        String md = Report.markdown(new Report.Results(r.date(), r.command(), r.machine(), r.settings(),
+                List.of(r.runs().get(0), withDetails(r.runs().get(1), d)), r.targets(), r.timingsS(), r.notes()),
+                List.of("sextant"));
+        assertTrue(md.contains("| peak heap used (MiB) | n/a | n/a | 200 | n/a | n/a |"), md);
+        assertTrue(md.contains("| peak heap after GC, old generation (MiB) | n/a | n/a | 121 | n/a | n/a |"), md);
+        assertTrue(md.contains("Sextant ran out of memory and exited during this run."), md);
+        assertTrue(md.contains("Sextant's heap: -Xmx 256 MiB;"), md);
+    }
+
+    @Test
+    void throughputHasOneColumnPerThreadCount() throws Exception {
+        Report.Results r = sample();
+        List<Report.Run> runs = new java.util.ArrayList<>(r.runs());
+        runs.add(throughputRun(1, 14_511.0, 120.0));
+        runs.add(throughputRun(2, 21_000.0, 150.0));
+        Report.Results withTp = new Report.Results(r.date(), r.command(), r.machine(), r.settings(), runs,
+                r.targets(), r.timingsS(), r.notes());
+        String md = Report.markdown(withTp, List.of("sextant"));
+        assertTrue(md.contains("| figure | Sextant, 1 stream thread | Sextant, 2 stream threads |\n|---|---:|---:|"),
+                md);
+        assertTrue(md.contains("| offset commits read/s (first read to the total, or to the 90 s time-out) | 14,511 "
+                + "| 21,000 |"), md);
+        assertTrue(md.contains("| peak heap used / after GC / -Xmx (MiB) | 200 / 120 / 256 | 200 / 150 / 256 |"), md);
+        JsonNode json = Report.json().readTree(Report.json().writeValueAsBytes(withTp));
+        JsonNode two = json.path("runs").get(3);
+        assertEquals("throughput", two.path("scenario").asText());
+        assertEquals(2, two.path("threads").asInt());
+        assertEquals(21_000.0, two.path("commits_per_sec").asDouble());
+        for (String field : List.of("peak_heap_used_mb", "peak_heap_after_gc_mb", "heap_max_mb")) {
+            assertTrue(two.path("details").has(field), field);
+        }
+    }
+
+    @Test
+    void theThroughputTargetUsesTheOneThreadRunAndMentionsTheOthers() {
+        ThroughputScenario.Outcome one = throughputOutcome(1, 40_000);
+        ThroughputScenario.Outcome two = throughputOutcome(2, 110_000);
+        List<Report.Target> targets = BenchMain.targets(BenchSettingsTest.settings(), List.of(), List.of(two, one));
+        Report.Target t = targets.stream().filter(x -> x.target().startsWith("≥ 100,000")).findFirst().orElseThrow();
+        assertEquals("40,000 commits/s with 1 stream thread (1,000,000 of 1,000,000 read in 25 s); "
+                + "2 stream threads: 110,000 commits/s", t.measured());
+        assertFalse(t.met());
+    }
+
+    @Test
+    void theHeapTargetNeedsALiveSextantAtTenThousandGroupsWithALiveSetWithin256MiB() {
+        assertNull(BenchMain.heapTarget(List.of()).met());
+        assertEquals("no 10,000-group run", BenchMain.heapTarget(List.of()).measured());
+
+        Report.Target ok = BenchMain.heapTarget(List.of(sextantAt10000(10, new SextantChild.Heap(250, 140, 200, 256),
+                true, false)));
+        assertTrue(ok.met());
+        assertEquals("peak after GC 140 MiB, peak used 250 MiB, -Xmx 256 MiB (8000 caught-up groups × 10 partitions "
+                + "+ 2000 lagging × 1)", ok.measured());
+
+        Report.Target oom = BenchMain.heapTarget(List.of(sextantAt10000(10, new SextantChild.Heap(255, 240, 250, 256),
+                false, true)));
+        assertFalse(oom.met());
+        assertTrue(oom.measured().startsWith("Sextant ran out of memory and exited; "), oom.measured());
+
+        Report.Target dead = BenchMain.heapTarget(List.of(sextantAt10000(10, SextantChild.Heap.UNKNOWN, false,
+                false)));
+        assertFalse(dead.met());
+
+        Report.Target big = BenchMain.heapTarget(List.of(sextantAt10000(10, new SextantChild.Heap(600, 300, 400,
+                1024), true, false)));
+        assertFalse(big.met());
+
+        // no old-generation collection: the heap after young GCs bounds the live set
+        Report.Target young = BenchMain.heapTarget(List.of(sextantAt10000(10, new SextantChild.Heap(180, Double.NaN,
+                90, 256), true, false)));
+        assertTrue(young.met());
+        assertTrue(young.measured().startsWith("no old-generation collection ran (heap after young GCs at most 90 "
+                + "MiB)"), young.measured());
+
+        Report.Target fewPartitions = BenchMain.heapTarget(List.of(sextantAt10000(4, new SextantChild.Heap(180, 100,
+                90, 256), true, false)));
+        assertNull(fewPartitions.met());
+    }
+
+    private static Report.Run sextantAt10000(int partitions, SextantChild.Heap heap, boolean alive, boolean oom) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("caught_up_groups", 8000);
+        d.put("lagging_groups", 2000);
+        d.put("lag_partitions", 1);
+        BenchMain.heapDetails(d, heap, alive, oom);
+        return new Report.Run("sextant", "sync", 10_000, partitions, null, null, null, null, null, null, null, null,
+                null, null, d);
+    }
+
+    private static ThroughputScenario.Outcome throughputOutcome(int threads, double perSec) {
+        ThroughputScenario.Outcome o = new ThroughputScenario.Outcome();
+        o.threads = threads;
+        o.groups = 1000;
+        o.commits = 1_000_000;
+        o.reached = 1_000_000;
+        o.readSeconds = 1_000_000 / perSec;
+        o.overallCommitsPerSec = perSec;
+        return o;
+    }
+
+    private static Report.Run throughputRun(int threads, double perSec, double afterGc) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("commits", 1_000_000L);
+        d.put("rounds", 10);
+        d.put("commits_read", 1_000_000L);
+        d.put("read_timeout_s", 90);
+        d.put("drained", true);
+        BenchMain.heapDetails(d, new SextantChild.Heap(200, afterGc, 190, 256), true, false);
+        return new Report.Run("sextant", "throughput", 1000, 100, null, null, null, null, perSec, threads, 160.0,
+                null, 100.0, 700.0, d);
+    }
+
+    private static Report.Run withDetails(Report.Run x, Map<String, Object> details) {
+        return new Report.Run(x.system(), x.scenario(), x.groups(), x.partitions(), x.syncLatencyMs(),
+                x.steadyLatencyMs(), x.initialSyncS(), x.initialSyncLowerBound(), x.commitsPerSec(), x.threads(),
+                x.adminRequestsPerSec(), x.replayRecords(), x.cpuS(), x.peakRssMb(), details);
     }
 
     private static Report.Results sample() {
