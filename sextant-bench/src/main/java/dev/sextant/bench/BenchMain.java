@@ -116,8 +116,14 @@ public final class BenchMain implements Callable<Integer> {
     String heap;
 
     @Option(names = "--sextant-heap", paramLabel = "SIZE",
-            description = "-Xmx of every Sextant JVM (default 256m).")
+            description = "-Xmx of the sync scenario's Sextant JVMs (default 256m, the heap Sextant is built to fit "
+                    + "at 10,000 groups x 10 partitions).")
     String sextantHeap;
+
+    @Option(names = "--tp-heap", paramLabel = "SIZE",
+            description = "-Xmx of the throughput scenario's Sextant JVMs (default 512m, as in every throughput "
+                    + "figure before the heap target; the backlog of a million commits is buffered too).")
+    String tpHeap;
 
     @Option(names = "--sextant-threads", split = ",", paramLabel = "N[,N...]",
             description = "Sextant's streams.num.stream.threads: the throughput scenario runs one Sextant per count, "
@@ -194,7 +200,8 @@ public final class BenchMain implements Callable<Integer> {
                 sextantConfig != null ? Map.copyOf(sextantConfig) : Map.of(),
                 m,
                 sextantHeap != null ? sextantHeap : "256m",
-                threads);
+                threads,
+                tpHeap != null ? tpHeap : "512m");
         if (s.lagMin() < 1 || s.lagMax() < s.lagMin() || s.laggingShare() < 0 || s.laggingShare() > 1
                 || s.commitRate() < 1 || s.produceRate() < 1 || s.scales().isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "inconsistent settings: " + s);
@@ -664,7 +671,8 @@ public final class BenchMain implements Callable<Integer> {
         notes.add("CPU seconds are measured over " + (cfg.sequential() ? "each system's own run" : "the same span for "
                 + "every system") + " (from the syncers being ready to the end of the tail); MM2 runs its "
                 + "checkpoint connector alone in its own process (its idle MirrorSourceConnector and Connect worker "
-                + "included). Sextant's JVM gets " + cfg.sextantJvmOptions() + ", MirrorMaker's get "
+                + "included). Sextant's JVM gets " + cfg.sextantJvmOptions() + " (throughput: "
+                + cfg.throughputJvmOptions() + "), MirrorMaker's get "
                 + cfg.childJvmOptions() + ".");
         notes.add("Heap (Sextant): peak used = the largest MemoryMXBean heap-used sample (every 100 ms, garbage "
                 + "included); peak after GC = the largest occupancy of G1's old generation after a collection of "

@@ -31,8 +31,9 @@ import java.util.List;
  * @param sextantConfig   extra Sextant configuration for every Sextant instance (to measure a setting)
  * @param mode            {@link #SEQUENTIAL}: at each scale each system runs alone, one after the other;
  *                        {@link #SIDE_BY_SIDE}: all at once on the same clusters
- * @param sextantHeap     -Xmx of every Sextant JVM
+ * @param sextantHeap     -Xmx of the sync scenario's Sextant JVMs
  * @param sextantThreadCounts the throughput scenario runs one Sextant per count, one after the other
+ * @param tpHeap          -Xmx of the throughput scenario's Sextant JVMs
  */
 record BenchSettings(
         boolean quick,
@@ -61,7 +62,8 @@ record BenchSettings(
         java.util.Map<String, String> sextantConfig,
         String mode,
         String sextantHeap,
-        List<Integer> sextantThreadCounts) {
+        List<Integer> sextantThreadCounts,
+        String tpHeap) {
 
     static final String SEXTANT = "sextant";
     static final String MM2_FAST = "mm2-1s";
@@ -79,9 +81,14 @@ record BenchSettings(
         return jvmOptions(childHeap);
     }
 
-    /** Options of every Sextant JVM: the same flags as MirrorMaker's, its own -Xmx. */
+    /** Options of the sync scenario's Sextant JVMs: the same flags as MirrorMaker's, their own -Xmx. */
     List<String> sextantJvmOptions() {
         return jvmOptions(sextantHeap);
+    }
+
+    /** Options of the throughput scenario's Sextant JVMs. */
+    List<String> throughputJvmOptions() {
+        return jvmOptions(tpHeap);
     }
 
     private static List<String> jvmOptions(String heap) {

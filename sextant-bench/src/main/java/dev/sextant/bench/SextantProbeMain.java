@@ -85,22 +85,57 @@ public final class SextantProbeMain {
         }
     }
 
+    /**
+     * The meters and MBeans a snapshot reads, looked up again every {@link #REFRESH_MS}: finding a meter by name
+     * scans the whole registry (Kafka's client metrics make it thousands of meters), and doing that four times every
+     * 100 ms cost the Sextant JVM a tenth of its samples, time taken from what is measured.
+     */
+    private static final long REFRESH_MS = 2_000;
+    private static long refreshedAt = Long.MIN_VALUE;
+    private static java.util.List<Counter> commitsRead = java.util.List.of();
+    private static java.util.List<Counter> positionsApplied = java.util.List.of();
+    private static java.util.List<Counter> adminRequests = java.util.List.of();
+    private static java.util.List<io.micrometer.core.instrument.Meter> streamThreadMeters = java.util.List.of();
+    private static java.util.List<ObjectName> adminClientMBeans = java.util.List.of();
+
+    private static void refresh(MeterRegistry registry, String clientId) {
+        long now = System.currentTimeMillis();
+        if (now - refreshedAt < REFRESH_MS) {
+            return;
+        }
+        refreshedAt = now;
+        commitsRead = java.util.List.copyOf(registry.find("sextant.commits.read").counters());
+        positionsApplied = java.util.List.copyOf(registry.find("sextant.positions.applied").counters());
+        adminRequests = java.util.List.copyOf(registry.find("sextant.admin.requests").counters());
+        java.util.List<io.micrometer.core.instrument.Meter> thread = new java.util.ArrayList<>();
+        registry.getMeters().forEach(meter -> {
+            String name = meter.getId().getName();
+            if (name.startsWith("kafka.stream.thread.") && (name.contains("punctuate") || name.contains("process")
+                    || name.contains("poll") || name.contains("commit"))) {
+                thread.add(meter);
+            }
+        });
+        streamThreadMeters = thread;
+        adminClientMBeans = clientId == null ? java.util.List.of() : adminClientMBeans(clientId);
+    }
+
     private static void write(ObjectMapper json, SextantApplication app, MeterRegistry registry, String clientId,
                               Path target) {
         try {
+            refresh(registry, clientId);
             ObjectNode node = json.createObjectNode();
             node.put("t", System.currentTimeMillis());
             node.put("state", app.streams() == null ? "CREATED" : app.streams().state().toString());
-            node.put("commitsRead", sum(registry, "sextant.commits.read"));
-            node.put("positionsApplied", sum(registry, "sextant.positions.applied"));
+            node.put("commitsRead", sum(commitsRead));
+            node.put("positionsApplied", sum(positionsApplied));
             ObjectNode calls = node.putObject("adminRequests");
             double total = 0;
-            for (Counter c : registry.find("sextant.admin.requests").counters()) {
+            for (Counter c : adminRequests) {
                 calls.put(c.getId().getTag("call"), c.count());
                 total += c.count();
             }
             node.put("adminRequestsTotal", total);
-            node.put("wireAdminRequests", clientId == null ? -1 : wireRequests(clientId));
+            node.put("wireAdminRequests", clientId == null ? -1 : wireRequests(adminClientMBeans));
             HEAP.sample();
             node.put("heapUsedBytes", HEAP.used());
             node.put("peakHeapUsedBytes", HEAP.peakUsed());
@@ -109,14 +144,11 @@ public final class SextantProbeMain {
             node.put("heapMaxBytes", HEAP.max());
             // Kafka Streams' own view of the stream thread: how long punctuations (Sextant's flushes) take
             ObjectNode streams = node.putObject("streamThread");
-            registry.getMeters().forEach(meter -> {
+            for (io.micrometer.core.instrument.Meter meter : streamThreadMeters) {
                 String name = meter.getId().getName();
-                if (name.startsWith("kafka.stream.thread.") && (name.contains("punctuate") || name.contains("process")
-                        || name.contains("poll") || name.contains("commit"))) {
-                    meter.measure().forEach(m -> streams.put(name.substring("kafka.stream.thread.".length()),
-                            m.getValue()));
-                }
-            });
+                meter.measure().forEach(m -> streams.put(name.substring("kafka.stream.thread.".length()),
+                        m.getValue()));
+            }
             Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
             Files.write(tmp, json.writeValueAsBytes(node));
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -125,28 +157,41 @@ public final class SextantProbeMain {
         }
     }
 
-    private static double sum(MeterRegistry registry, String name) {
-        return registry.find(name).counters().stream().mapToDouble(Counter::count).sum();
+    private static double sum(java.util.List<Counter> counters) {
+        return counters.stream().mapToDouble(Counter::count).sum();
     }
 
-    /** {@code request-total} of the Admin client(s) with this client id, from the platform MBean server. */
-    static double wireRequests(String clientId) {
+    /** The destination's Admin clients: the main client, its offset writers and the audit's reader. */
+    static java.util.List<ObjectName> adminClientMBeans(String clientId) {
         try {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            Set<ObjectName> names = server.queryNames(new ObjectName(
-                    "kafka.admin.client:type=admin-client-metrics,*"), null);
-            double total = 0;
-            for (ObjectName name : names) {
+            java.util.List<ObjectName> out = new java.util.ArrayList<>();
+            for (ObjectName name : server.queryNames(new ObjectName("kafka.admin.client:type=admin-client-metrics,*"),
+                    null)) {
                 String id = ObjectName.unquote(quoted(name.getKeyProperty("client-id")));
-                // the main client and its offset writers (sync.write.parallelism), "<id>-writer-<n>"
-                if (id.equals(clientId) || id.startsWith(clientId + "-writer-")) {
-                    total += ((Number) server.getAttribute(name, "request-total")).doubleValue();
+                // the main client, its offset writers ("<id>-writer-<n>") and the takeover audit's reader
+                if (id.equals(clientId) || id.startsWith(clientId + "-writer-") || id.equals(clientId + "-auditor")) {
+                    out.add(name);
                 }
             }
-            return total;
+            return out;
         } catch (Exception e) {
-            return -1;
+            return java.util.List.of();
         }
+    }
+
+    /** {@code request-total} summed over these Admin clients' MBeans, from the platform MBean server. */
+    static double wireRequests(java.util.List<ObjectName> names) {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        double total = 0;
+        for (ObjectName name : names) {
+            try {
+                total += ((Number) server.getAttribute(name, "request-total")).doubleValue();
+            } catch (Exception e) {
+                // a client closed since the last refresh (only at shutdown): its count is no longer readable
+            }
+        }
+        return total;
     }
 
     private static String quoted(String value) {

@@ -159,7 +159,7 @@ final class ThroughputScenario {
         config.put("query.listen", "127.0.0.1:0");
         config.put("streams.num.stream.threads", Integer.toString(threads));
         config.putAll(cfg.sextantConfig());
-        List<String> jvm = new ArrayList<>(cfg.sextantJvmOptions());
+        List<String> jvm = new ArrayList<>(cfg.throughputJvmOptions());
         if (profile) {
             Files.createDirectories(runDir);
             out.jfr = runDir.resolve("sextant-throughput.jfr").toAbsolutePath();

@@ -43,6 +43,12 @@ public final class AdminDestinationClient implements DestinationClient {
     static final int READ_TIMEOUT_MS = 10_000;
 
     private final Admin admin;
+    /**
+     * The takeover audit's reads (every applied partition of a task, every few seconds after an assignment): on a
+     * client of their own, because a client has one request in flight per broker, and the reads that precede each
+     * write must not wait behind a read of 100,000 partitions.
+     */
+    private final Admin auditor;
     private final WriteConcurrencyLimit limit;
     private final WriteDispatcher<Admin> dispatcher;
     // the writers created so far, not the main client when it writes itself (maxWrites 1)
@@ -61,6 +67,7 @@ public final class AdminDestinationClient implements DestinationClient {
      */
     public AdminDestinationClient(Map<String, Object> clientConfig, int maxWrites) {
         this.admin = Admin.create(clientConfig);
+        this.auditor = Admin.create(withClientIdSuffix(clientConfig, "-auditor"));
         this.limit = new WriteConcurrencyLimit(maxWrites, System::nanoTime);
         this.dispatcher = new WriteDispatcher<>(limit,
                 maxWrites == 1 ? () -> admin : () -> newWriter(clientConfig),
@@ -69,8 +76,18 @@ public final class AdminDestinationClient implements DestinationClient {
 
     public AdminDestinationClient(Admin admin) {
         this.admin = admin;
+        this.auditor = admin;
         this.limit = new WriteConcurrencyLimit(1, System::nanoTime);
         this.dispatcher = new WriteDispatcher<>(limit, () -> admin, AdminDestinationClient::loadSignal);
+    }
+
+    private static Map<String, Object> withClientIdSuffix(Map<String, Object> clientConfig, String suffix) {
+        Map<String, Object> config = new HashMap<>(clientConfig);
+        Object id = clientConfig.get(AdminClientConfig.CLIENT_ID_CONFIG);
+        if (id != null && !id.toString().isEmpty()) {
+            config.put(AdminClientConfig.CLIENT_ID_CONFIG, id + suffix);
+        }
+        return config;
     }
 
     /** Called by one thread at a time (the dispatcher's), so writers are numbered in turn. */
@@ -102,6 +119,7 @@ public final class AdminDestinationClient implements DestinationClient {
         this.registry = registry;
         java.util.Set<Admin> all = new java.util.LinkedHashSet<>(writers);
         all.add(admin);
+        all.add(auditor);
         for (Admin client : all) {
             bind(client);
         }
@@ -219,12 +237,23 @@ public final class AdminDestinationClient implements DestinationClient {
     @Override
     public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> consumerGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup) {
+        return groupOffsets(admin, partitionsByGroup);
+    }
+
+    @Override
+    public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> auditGroupOffsets(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        return groupOffsets(auditor, partitionsByGroup);
+    }
+
+    private static Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> groupOffsets(
+            Admin client, Map<String, Set<TopicPartition>> partitionsByGroup) {
         if (partitionsByGroup.isEmpty()) {
             return Map.of();
         }
         Map<String, ListConsumerGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream().collect(
                 Collectors.toMap(Map.Entry::getKey, e -> new ListConsumerGroupOffsetsSpec().topicPartitions(e.getValue())));
-        ListConsumerGroupOffsetsResult result = admin.listConsumerGroupOffsets(specs);
+        ListConsumerGroupOffsetsResult result = client.listConsumerGroupOffsets(specs);
         Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> out = new HashMap<>();
         for (String group : partitionsByGroup.keySet()) {
             out.put(group, toCompletable(result.partitionsToOffsetAndMetadata(group)).thenApply(offsets -> {
@@ -310,6 +339,9 @@ public final class AdminDestinationClient implements DestinationClient {
         List<CompletableFuture<Void>> closing = new ArrayList<>();
         for (Admin writer : toClose) {
             closing.add(CompletableFuture.runAsync(() -> writer.close(Duration.ofSeconds(5))));
+        }
+        if (auditor != admin) {
+            closing.add(CompletableFuture.runAsync(() -> auditor.close(Duration.ofSeconds(5))));
         }
         admin.close(Duration.ofSeconds(5));
         closing.forEach(CompletableFuture::join);

@@ -183,7 +183,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
                 parts.stream().map(PlannedPartition::destination).collect(Collectors.toSet())));
         Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> current;
         try {
-            current = client.consumerGroupOffsets(wanted);
+            current = client.auditGroupOffsets(wanted);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -29,6 +29,15 @@ public interface DestinationClient extends AutoCloseable {
             Map<String, Set<TopicPartition>> partitionsByGroup);
 
     /**
+     * The same read for the takeover audit, which asks for every applied partition of a task at once: a client may
+     * send it apart, so that the small reads before each write never wait behind it.
+     */
+    default Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> auditGroupOffsets(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        return consumerGroupOffsets(partitionsByGroup);
+    }
+
+    /**
      * Writes consumer-group offsets, if {@code lease} is still valid when they are sent: a client may hold a write
      * back until the destination has absorbed earlier ones. The future fails with {@link WriteLeaseExpiredException}
      * when nothing was sent, and for a group-level error (the group is active or of another type); otherwise it maps

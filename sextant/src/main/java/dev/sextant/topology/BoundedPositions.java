@@ -20,9 +20,9 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Every settled write passes through {@link #track}, so it must be cheap: a position is appended to its
  * partition's list ({@code O(1)}) rather than kept in a sorted index, and {@link #improvable} (once a second, only
  * for partitions with a new sync) filters the list by offset. An entry is current while {@code trackedOffset} still
- * maps its key to its offset; stale entries (the position moved or stopped being bounded) are dropped by that scan,
- * or by a compaction once they outnumber the current ones three to one, so a list never holds more than about four
- * times its current positions.
+ * maps its key to its offset; stale entries (the position moved or stopped being bounded) are skipped by that scan
+ * and dropped by a compaction once they outnumber the current ones three to one, so a list never holds more than
+ * about four times its current positions.
  */
 final class BoundedPositions {
 
@@ -142,9 +142,9 @@ final class BoundedPositions {
                 continue;
             }
             boolean all = before == null || newest < before;
-            partition.entries = currentEntries(partition.entries); // the scan compacts as it goes
+            // the offset first: most positions lie below the head seen before, and a comparison is all they cost
             for (Entry entry : partition.entries) {
-                if (all || entry.offset() > before) {
+                if ((all || entry.offset() > before) && isCurrent(entry)) {
                     out.add(entry.key());
                 }
             }
