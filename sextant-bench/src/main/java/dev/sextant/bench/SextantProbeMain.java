@@ -91,7 +91,7 @@ public final class SextantProbeMain {
      * 100 ms cost the Sextant JVM a tenth of its samples, time taken from what is measured.
      */
     private static final long REFRESH_MS = 2_000;
-    private static long refreshedAt = Long.MIN_VALUE;
+    private static long refreshedAt; // 0: never (a real time is far larger than REFRESH_MS)
     private static java.util.List<Counter> commitsRead = java.util.List.of();
     private static java.util.List<Counter> positionsApplied = java.util.List.of();
     private static java.util.List<Counter> adminRequests = java.util.List.of();
