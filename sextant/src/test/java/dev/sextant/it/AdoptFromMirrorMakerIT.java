@@ -194,9 +194,23 @@ class AdoptFromMirrorMakerIT {
                 commit(source, group(1), 1_700, 1_700);
             }
             try {
+                // synced: Sextant applied its translation of the new commit on every partition, and the destination
+                // holds exactly that under Sextant's mark. A partition whose translation did not move (MirrorMaker
+                // emitted no sync between the old and the new commit) is not written again: its mark keeps the
+                // older commit, so the mark alone cannot tell.
                 Await.until(Duration.ofSeconds(60), group(1) + " synced after the take-over", () -> {
                     Map<Integer, OffsetAndMetadata> parts = offsets(destination, mirrored).get(group(1));
-                    return parts != null && parts.values().stream().allMatch(om -> om.metadata().endsWith("src=1700"));
+                    List<dev.sextant.client.SextantClient.Partition> positions;
+                    try {
+                        positions = client.group(group(1)).partitions();
+                    } catch (dev.sextant.client.SextantClientException e) {
+                        return false; // not answering this moment: ask again
+                    }
+                    return parts != null && parts.size() == 2 && positions.size() == 2 && positions.stream()
+                            .allMatch(p -> p.sourceOffset() == 1_700 && "APPLIED".equals(p.status())
+                                    && parts.get(p.partition()) != null && p.appliedOffset() != null
+                                    && p.appliedOffset() == parts.get(p.partition()).offset()
+                                    && parts.get(p.partition()).metadata().startsWith("sextant/sextant-it-adopt "));
                 });
             } catch (AssertionError e) {
                 throw new AssertionError(e.getMessage() + "; Sextant has " + client.group(group(1)) + "; the "
