@@ -348,12 +348,17 @@ class SecureSyncIT {
                     String group = "secure-denied-" + round++;
                     long offset = 200 + round;
                     Clients.commit(clusters.source(), group, TOPIC, Map.of(0, offset));
+                    // readiness shows the newest refusal of the last minute: an earlier round's may still be there
+                    // (a group whose retry has not come round yet) until this round's is seen
+                    String kind = acl.resourceType() == ResourceType.GROUP ? "(Sextant needs Read and Describe on the "
+                            + "groups" : "topics";
                     String problem = Await.value(Duration.ofSeconds(60), "readiness names the refusal", () -> {
                         try {
                             HttpResponse<String> r = get(http, ready, null);
                             JsonNode body = JSON.readTree(r.body());
                             return r.statusCode() == 503 && body.hasNonNull("problem")
                                     && body.get("problem").asText().contains("not authorized on the destination")
+                                    && body.get("problem").asText().contains(kind)
                                     ? body.get("problem").asText() : null;
                         } catch (Exception e) {
                             return null;
