@@ -119,7 +119,7 @@ class AdoptFromMirrorMakerIT {
                         return adopted.size() == GROUPS;
                     });
                     DeadLetterRecord refused = DeadLetters.await(clusters, REWOUND, Reason.DESTINATION_DIVERGED,
-                            Duration.ofSeconds(30));
+                            Duration.ofSeconds(90)); // on 2 busy cores the first refusal can take a while
                     assertTrue(refused.detail().contains("below"), refused.detail());
                     Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
                     assertEquals(byMirrorMaker.get(REWOUND), there.get(REWOUND).get(0).offset(),
