@@ -6,6 +6,7 @@ import dev.sextant.SextantApplication;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.SextantConfigLoader;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -15,7 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
-import java.util.Set;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -73,11 +75,12 @@ public final class SextantProbeMain {
             return t;
         });
         ObjectMapper json = new ObjectMapper();
-        writer.scheduleAtFixedRate(() -> write(json, app, registry, clientId, target), 0, everyMs,
+        Lookups lookups = new Lookups(registry, clientId);
+        writer.scheduleAtFixedRate(() -> write(json, app, lookups, false, target), 0, everyMs,
                 TimeUnit.MILLISECONDS);
         app.start();
         Throwable failure = app.awaitStop();
-        write(json, app, registry, clientId, target);
+        write(json, app, lookups, true, target);
         app.close();
         if (failure != null) {
             System.err.println("sextant: " + failure.getMessage());
@@ -88,54 +91,65 @@ public final class SextantProbeMain {
     /**
      * The meters and MBeans a snapshot reads, looked up again every {@link #REFRESH_MS}: finding a meter by name
      * scans the whole registry (Kafka's client metrics make it thousands of meters), and doing that four times every
-     * 100 ms cost the Sextant JVM a tenth of its samples, time taken from what is measured.
+     * 100 ms cost the Sextant JVM a tenth of its samples, time taken from what is measured. Used by the snapshot
+     * thread and, once at the end, by the main thread.
      */
-    private static final long REFRESH_MS = 2_000;
-    private static long refreshedAt; // 0: never (a real time is far larger than REFRESH_MS)
-    private static java.util.List<Counter> commitsRead = java.util.List.of();
-    private static java.util.List<Counter> positionsApplied = java.util.List.of();
-    private static java.util.List<Counter> adminRequests = java.util.List.of();
-    private static java.util.List<io.micrometer.core.instrument.Meter> streamThreadMeters = java.util.List.of();
-    private static java.util.List<ObjectName> adminClientMBeans = java.util.List.of();
+    private static final class Lookups {
+        private static final long REFRESH_MS = 2_000;
+        private final MeterRegistry registry;
+        private final String clientId;
+        private long refreshedAt = -1; // never
+        List<Counter> commitsRead = List.of();
+        List<Counter> positionsApplied = List.of();
+        List<Counter> adminRequests = List.of();
+        List<Meter> streamThread = List.of();
+        List<ObjectName> adminClients = List.of();
 
-    private static void refresh(MeterRegistry registry, String clientId) {
-        long now = System.currentTimeMillis();
-        if (now - refreshedAt < REFRESH_MS) {
-            return;
+        Lookups(MeterRegistry registry, String clientId) {
+            this.registry = registry;
+            this.clientId = clientId;
         }
-        refreshedAt = now;
-        commitsRead = java.util.List.copyOf(registry.find("sextant.commits.read").counters());
-        positionsApplied = java.util.List.copyOf(registry.find("sextant.positions.applied").counters());
-        adminRequests = java.util.List.copyOf(registry.find("sextant.admin.requests").counters());
-        java.util.List<io.micrometer.core.instrument.Meter> thread = new java.util.ArrayList<>();
-        registry.getMeters().forEach(meter -> {
-            String name = meter.getId().getName();
-            if (name.startsWith("kafka.stream.thread.") && (name.contains("punctuate") || name.contains("process")
-                    || name.contains("poll") || name.contains("commit"))) {
-                thread.add(meter);
+
+        synchronized Lookups refreshIfDue(boolean force) {
+            long now = System.currentTimeMillis();
+            if (!force && refreshedAt >= 0 && now - refreshedAt < REFRESH_MS) {
+                return this;
             }
-        });
-        streamThreadMeters = thread;
-        adminClientMBeans = clientId == null ? java.util.List.of() : adminClientMBeans(clientId);
+            refreshedAt = now;
+            commitsRead = List.copyOf(registry.find("sextant.commits.read").counters());
+            positionsApplied = List.copyOf(registry.find("sextant.positions.applied").counters());
+            adminRequests = List.copyOf(registry.find("sextant.admin.requests").counters());
+            List<Meter> thread = new ArrayList<>();
+            registry.getMeters().forEach(meter -> {
+                String name = meter.getId().getName();
+                if (name.startsWith("kafka.stream.thread.") && (name.contains("punctuate")
+                        || name.contains("process") || name.contains("poll") || name.contains("commit"))) {
+                    thread.add(meter);
+                }
+            });
+            streamThread = thread;
+            adminClients = clientId == null ? List.of() : adminClientMBeans(clientId);
+            return this;
+        }
     }
 
-    private static void write(ObjectMapper json, SextantApplication app, MeterRegistry registry, String clientId,
+    private static void write(ObjectMapper json, SextantApplication app, Lookups lookups, boolean last,
                               Path target) {
         try {
-            refresh(registry, clientId);
+            Lookups found = lookups.refreshIfDue(last);
             ObjectNode node = json.createObjectNode();
             node.put("t", System.currentTimeMillis());
             node.put("state", app.streams() == null ? "CREATED" : app.streams().state().toString());
-            node.put("commitsRead", sum(commitsRead));
-            node.put("positionsApplied", sum(positionsApplied));
+            node.put("commitsRead", sum(found.commitsRead));
+            node.put("positionsApplied", sum(found.positionsApplied));
             ObjectNode calls = node.putObject("adminRequests");
             double total = 0;
-            for (Counter c : adminRequests) {
+            for (Counter c : found.adminRequests) {
                 calls.put(c.getId().getTag("call"), c.count());
                 total += c.count();
             }
             node.put("adminRequestsTotal", total);
-            node.put("wireAdminRequests", clientId == null ? -1 : wireRequests(adminClientMBeans));
+            node.put("wireAdminRequests", found.clientId == null ? -1 : wireRequests(found.adminClients));
             HEAP.sample();
             node.put("heapUsedBytes", HEAP.used());
             node.put("peakHeapUsedBytes", HEAP.peakUsed());
@@ -144,7 +158,7 @@ public final class SextantProbeMain {
             node.put("heapMaxBytes", HEAP.max());
             // Kafka Streams' own view of the stream thread: how long punctuations (Sextant's flushes) take
             ObjectNode streams = node.putObject("streamThread");
-            for (io.micrometer.core.instrument.Meter meter : streamThreadMeters) {
+            for (Meter meter : found.streamThread) {
                 String name = meter.getId().getName();
                 meter.measure().forEach(m -> streams.put(name.substring("kafka.stream.thread.".length()),
                         m.getValue()));
@@ -157,15 +171,15 @@ public final class SextantProbeMain {
         }
     }
 
-    private static double sum(java.util.List<Counter> counters) {
+    private static double sum(List<Counter> counters) {
         return counters.stream().mapToDouble(Counter::count).sum();
     }
 
     /** The destination's Admin clients: the main client, its offset writers and the audit's reader. */
-    static java.util.List<ObjectName> adminClientMBeans(String clientId) {
+    static List<ObjectName> adminClientMBeans(String clientId) {
         try {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            java.util.List<ObjectName> out = new java.util.ArrayList<>();
+            List<ObjectName> out = new ArrayList<>();
             for (ObjectName name : server.queryNames(new ObjectName("kafka.admin.client:type=admin-client-metrics,*"),
                     null)) {
                 String id = ObjectName.unquote(quoted(name.getKeyProperty("client-id")));
@@ -176,12 +190,12 @@ public final class SextantProbeMain {
             }
             return out;
         } catch (Exception e) {
-            return java.util.List.of();
+            return List.of();
         }
     }
 
     /** {@code request-total} summed over these Admin clients' MBeans, from the platform MBean server. */
-    static double wireRequests(java.util.List<ObjectName> names) {
+    static double wireRequests(List<ObjectName> names) {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         double total = 0;
         for (ObjectName name : names) {

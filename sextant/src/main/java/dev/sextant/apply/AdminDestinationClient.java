@@ -92,12 +92,7 @@ public final class AdminDestinationClient implements DestinationClient {
 
     /** Called by one thread at a time (the dispatcher's), so writers are numbered in turn. */
     private Admin newWriter(Map<String, Object> clientConfig) {
-        Map<String, Object> config = new HashMap<>(clientConfig);
-        Object id = clientConfig.get(AdminClientConfig.CLIENT_ID_CONFIG);
-        if (id != null && !id.toString().isEmpty()) {
-            config.put(AdminClientConfig.CLIENT_ID_CONFIG, id + "-writer-" + writers.size());
-        }
-        Admin writer = Admin.create(config);
+        Admin writer = Admin.create(withClientIdSuffix(clientConfig, "-writer-" + writers.size()));
         synchronized (this) {
             if (closed) {
                 // made while close() took its list of writers to close: nobody else would close this one
