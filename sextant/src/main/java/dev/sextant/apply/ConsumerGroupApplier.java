@@ -197,7 +197,12 @@ public final class ConsumerGroupApplier implements GroupApplier {
                             && ownership.mark(now.metadata())
                             .map(m -> m.commitTimestamp() >= 0 && m.commitTimestamp() < part.commitTimestamp())
                             .orElse(false);
-                    if (olderMark) {
+                    // adopt-forward: another writer (MirrorMaker 2's old checkpoint tasks, typically, which read
+                    // the destination before Sextant's write and wrote after it) moved a taken-over offset back;
+                    // written again it is taken over again, as a new commit would do
+                    boolean foreignBehind = adoptForward && now != null && !ownership.owns(now.metadata())
+                            && now.offset() < part.translatedOffset();
+                    if (olderMark || foreignBehind) {
                         older.add(part.key());
                     }
                 }))

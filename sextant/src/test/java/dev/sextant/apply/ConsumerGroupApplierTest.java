@@ -66,6 +66,23 @@ class ConsumerGroupApplierTest {
     }
 
     @Test
+    void underAdoptForwardOverwrittenAlsoNamesForeignOffsetsMovedBelowTheTranslation() throws Exception {
+        destination.topic("source.orders", 2);
+        ConsumerGroupApplier adopting = new ConsumerGroupApplier(destination, OWNERSHIP, true, true);
+        // after Sextant took the group over, MirrorMaker 2's old task wrote partition 0 back (no mark), and partition
+        // 1 forward of the translation
+        destination.offsets.put("billing", new ConcurrentHashMap<>(Map.of(
+                P0, new OffsetAndMetadata(40, ""), P1, new OffsetAndMetadata(130, ""))));
+        Map<String, List<PlannedPartition>> applied = Map.of(
+                "billing", List.of(planned(0, 100, 1_000), planned(1, 100, 1_000)));
+
+        assertEquals(List.of(new PositionKey("billing", "orders", 0)),
+                adopting.overwritten(applied).get(5, TimeUnit.SECONDS), "behind: written (and taken over) again");
+        assertEquals(List.of(), applier.overwritten(applied).get(5, TimeUnit.SECONDS),
+                "refuse (the default) never writes over foreign offsets, so it does not audit them");
+    }
+
+    @Test
     void adoptForwardTakesOverForeignOffsetsOnlyWhenTheTranslationIsAtOrAboveThem() throws Exception {
         destination.topic("source.orders", 2);
         ConsumerGroupApplier adopting = new ConsumerGroupApplier(destination, OWNERSHIP, true, true);

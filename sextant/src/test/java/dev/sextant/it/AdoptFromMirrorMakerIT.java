@@ -105,9 +105,10 @@ class AdoptFromMirrorMakerIT {
                     }
                     // every group seen taken over by Sextant, each at some moment: MirrorMaker 2's old checkpoint
                     // tasks may still write a group after its restart (see the README), which Sextant takes over
-                    // again at the group's next commit
+                    // again at its next commit, or the takeover audit at its next round (5 s). 120 s: a 2-core CI
+                    // machine took longer than 60 s once
                     java.util.Set<String> adopted = new java.util.HashSet<>();
-                    Await.until(Duration.ofSeconds(60), "every group written by Sextant", () -> {
+                    Await.until(Duration.ofSeconds(120), "every group written by Sextant", () -> {
                         Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
                         for (int g = 0; g < GROUPS; g++) {
                             Map<Integer, OffsetAndMetadata> parts = there.get(group(g));
