@@ -166,8 +166,19 @@ public final class AdminDestinationClient implements DestinationClient {
                 .thenApply(AdminDestinationClient::toGroups);
     }
 
+    /** "classic", "consumer", "share", ...: how a group's type is shown. */
+    private static final Map<GroupType, String> KIND_LABELS = new java.util.EnumMap<>(GroupType.class);
+
+    static {
+        for (GroupType kind : GroupType.values()) {
+            KIND_LABELS.put(kind, kind.toString().toLowerCase(java.util.Locale.ROOT));
+        }
+    }
+
     private static Map<String, DestinationGroup> toGroups(Collection<GroupListing> listings) {
-        Map<String, DestinationGroup> groups = new HashMap<>();
+        // runs for every group of the destination at each listing: no per-group string building
+        Map<String, DestinationGroup> groups = new HashMap<>(Math.max(16, listings.size() * 4 / 3 + 1));
+        Map<String, String> classicLabels = new HashMap<>();
         for (GroupListing listing : listings) {
             GroupType kind = listing.type().orElse(GroupType.UNKNOWN);
             String protocol = listing.protocol();
@@ -181,8 +192,9 @@ public final class AdminDestinationClient implements DestinationClient {
             };
             GroupState state = listing.groupState().orElse(GroupState.UNKNOWN);
             boolean active = state != GroupState.EMPTY && state != GroupState.DEAD && state != GroupState.UNKNOWN;
-            String label = kind.toString().toLowerCase(java.util.Locale.ROOT)
-                    + (kind == GroupType.CLASSIC && protocol != null && !protocol.isEmpty() ? "/" + protocol : "");
+            String label = kind == GroupType.CLASSIC && protocol != null && !protocol.isEmpty()
+                    ? classicLabels.computeIfAbsent(protocol, p -> KIND_LABELS.get(GroupType.CLASSIC) + "/" + p)
+                    : KIND_LABELS.get(kind);
             groups.put(listing.groupId(), new DestinationGroup(listing.groupId(), phase, label, active, state.toString()));
         }
         return groups;

@@ -36,4 +36,33 @@ class DestinationViewTest {
         assertTrue(view.reachable());
         assertEquals(0, view.unreachableForMs());
     }
+
+    @Test
+    void listsTheGroupsNoMoreOftenThanTheirCostAllows() {
+        destination.emptyConsumerGroup("billing");
+        destination.onListGroups = () -> clock.advance(Duration.ofMillis(100)); // a destination with many groups
+        view.refresh().join();
+        assertEquals(1, destination.listGroupsCalls.get());
+
+        destination.activeConsumerGroup("billing");
+        clock.advance(Duration.ofMillis(500));
+        view.refresh().join();
+        assertEquals(1, destination.listGroupsCalls.get(), "not within 20 x 100 ms of the last listing");
+        assertFalse(view.group("billing").orElseThrow().active(), "the last listing still stands");
+        assertTrue(view.reachable(), "topics were refreshed meanwhile");
+
+        clock.advance(Duration.ofMillis(1_500));
+        view.refresh().join();
+        assertEquals(2, destination.listGroupsCalls.get(), "2 s after the last listing began");
+        assertTrue(view.group("billing").orElseThrow().active());
+
+        view.refreshNow();
+        assertEquals(3, destination.listGroupsCalls.get(), "refreshNow always lists");
+
+        destination.unreachable = true;
+        view.refresh().join();
+        destination.unreachable = false;
+        view.refresh().join();
+        assertEquals(4, destination.listGroupsCalls.get(), "after a failure the groups are listed at once");
+    }
 }

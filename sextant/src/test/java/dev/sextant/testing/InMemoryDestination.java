@@ -31,6 +31,9 @@ public final class InMemoryDestination implements DestinationClient {
     public final AtomicInteger alterCalls = new AtomicInteger();
     public final AtomicInteger listOffsetCalls = new AtomicInteger();
     public volatile boolean unreachable;
+    public final AtomicInteger listGroupsCalls = new AtomicInteger();
+    /** Runs inside every {@link #listGroups()} (a test advances its clock here: the listing's cost). */
+    public volatile Runnable onListGroups = () -> { };
 
     public void topic(String name, int partitions) {
         topics.put(name, partitions);
@@ -60,6 +63,8 @@ public final class InMemoryDestination implements DestinationClient {
 
     @Override
     public CompletableFuture<Map<String, DestinationGroup>> listGroups() {
+        listGroupsCalls.incrementAndGet();
+        onListGroups.run();
         if (unreachable) {
             return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
         }
