@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * For a while after a task is assigned to this instance, looks every few seconds at what the destination holds for
  * the task's applied consumer-group positions, and hands back those that now carry an older source commit than the
- * one applied, to be written again.
+ * one applied, to be written again. Under {@code sync.foreign.offsets=adopt-forward} it also hands back those another
+ * writer (MirrorMaker 2's checkpoint tasks during a switch-over) moved below what Sextant applied: written again, they
+ * are taken over again.
  *
  * <pre>
  *   old owner:  plan(c1) ── read ── send(c1) ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~▶ lands late
@@ -37,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * write already sent cannot be recalled. Such a write can only be in flight for as long as an Admin call lives
  * ({@code default.api.timeout.ms}, 60 s by default), so the audit runs for {@link #WINDOW_MS} after the assignment.
  * Share-group offsets carry no mark, so only consumer groups are audited.
+ *
+ * <p>Cost: each round reads at most {@link #GROUPS_PER_ROUND} groups' offsets from the destination; a task with more
+ * is audited in slices (by group hash), one slice per round, so each group is read every {@code slices} rounds. The
+ * window is stretched so that every slice is read at least once after the 60 s an old write can live. (Reading all
+ * 10,000 groups of a task every 5 s took a fifth of the process's CPU and loaded the destination's coordinators.)
  */
 final class TakeoverAudit {
 
@@ -45,13 +52,20 @@ final class TakeoverAudit {
     /** How long after an assignment the audit runs: twice the Admin client's default call timeout. */
     static final long WINDOW_MS = 120_000;
     static final long INTERVAL_MS = 5_000;
+    /** At most this many groups' destination offsets are read per round. */
+    static final int GROUPS_PER_ROUND = 2_000;
+    /** How long a write already sent can still land: Admin's default call timeout. */
+    private static final long LATE_WRITE_MS = 60_000;
 
-    private final long until;
+    private final long assignedAt;
+    private long until;
+    private int slice;
     private long next;
     private final AtomicBoolean reading = new AtomicBoolean();
     private final Queue<List<PositionKey>> found = new ConcurrentLinkedQueue<>();
 
     TakeoverAudit(long assignedAt) {
+        this.assignedAt = assignedAt;
         this.until = assignedAt + WINDOW_MS;
         this.next = assignedAt + INTERVAL_MS;
     }
@@ -78,16 +92,23 @@ final class TakeoverAudit {
     void read(long now, Consumer<BiConsumer<PositionKey, PartitionPosition>> stored, Predicate<String> inFlight,
               Function<String, GroupKind> kindOf, Function<String, String> destinationTopic, GroupApplier applier) {
         next = now + INTERVAL_MS;
-        Map<String, List<PlannedPartition>> applied = new HashMap<>();
-        Map<String, Boolean> audited = new HashMap<>();
+        // first the groups that can be audited now (a hash map of a few thousand entries), to size the slices
+        Map<String, Boolean> auditable = new HashMap<>();
         stored.accept((key, pos) -> {
-            if (pos.status() != PositionStatus.APPLIED || pos.needsApply() || pos.appliedOffset() < 0
-                    || pos.commitTimestamp() < 0) {
-                return;
+            if (isApplied(pos)) {
+                auditable.computeIfAbsent(key.group(),
+                        g -> kindOf.apply(g) == GroupKind.CONSUMER && !inFlight.test(g));
             }
-            boolean audit = audited.computeIfAbsent(key.group(),
-                    g -> kindOf.apply(g) == GroupKind.CONSUMER && !inFlight.test(g));
-            if (audit) {
+        });
+        long groups = auditable.values().stream().filter(Boolean::booleanValue).count();
+        int of = (int) Math.max(1, (groups + GROUPS_PER_ROUND - 1) / GROUPS_PER_ROUND);
+        int at = slice % of;
+        slice = (at + 1) % of;
+        // every slice is read at least once after an old write's last chance to land
+        until = Math.max(until, assignedAt + LATE_WRITE_MS + (long) of * INTERVAL_MS);
+        Map<String, List<PlannedPartition>> applied = new HashMap<>();
+        stored.accept((key, pos) -> {
+            if (isApplied(pos) && auditable.get(key.group()) && Math.floorMod(key.group().hashCode(), of) == at) {
                 applied.computeIfAbsent(key.group(), g -> new ArrayList<>()).add(new PlannedPartition(key,
                         new TopicPartition(destinationTopic.apply(key.topic()), key.partition()),
                         pos.sourceOffset(), pos.commitTimestamp(), pos.appliedOffset()));
@@ -105,5 +126,10 @@ final class TakeoverAudit {
             }
             reading.set(false);
         });
+    }
+
+    private static boolean isApplied(PartitionPosition pos) {
+        return pos.status() == PositionStatus.APPLIED && !pos.needsApply() && pos.appliedOffset() >= 0
+                && pos.commitTimestamp() >= 0;
     }
 }
