@@ -8,9 +8,11 @@ import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
@@ -60,6 +62,8 @@ final class TakeoverAudit {
     private final long assignedAt;
     private long until;
     private int slice;
+    /** Groups with applied positions at the last round; -1 before the first. */
+    private int groupsSeen = -1;
     private long next;
     private final AtomicBoolean reading = new AtomicBoolean();
     private final Queue<List<PositionKey>> found = new ConcurrentLinkedQueue<>();
@@ -92,28 +96,36 @@ final class TakeoverAudit {
     void read(long now, Consumer<BiConsumer<PositionKey, PartitionPosition>> stored, Predicate<String> inFlight,
               Function<String, GroupKind> kindOf, Function<String, String> destinationTopic, GroupApplier applier) {
         next = now + INTERVAL_MS;
-        // first the groups that can be audited now (a hash map of a few thousand entries), to size the slices
-        Map<String, Boolean> auditable = new HashMap<>();
-        stored.accept((key, pos) -> {
-            if (isApplied(pos)) {
-                auditable.computeIfAbsent(key.group(),
-                        g -> kindOf.apply(g) == GroupKind.CONSUMER && !inFlight.test(g));
-            }
-        });
-        long groups = auditable.values().stream().filter(Boolean::booleanValue).count();
-        int of = (int) Math.max(1, (groups + GROUPS_PER_ROUND - 1) / GROUPS_PER_ROUND);
+        // the slices are sized by the groups the last round saw (the first round counts them in a pass of its own)
+        if (groupsSeen < 0) {
+            Set<String> groups = new HashSet<>();
+            stored.accept((key, pos) -> {
+                if (isApplied(pos)) {
+                    groups.add(key.group());
+                }
+            });
+            groupsSeen = groups.size();
+        }
+        int of = Math.max(1, (groupsSeen + GROUPS_PER_ROUND - 1) / GROUPS_PER_ROUND);
         int at = slice % of;
         slice = (at + 1) % of;
         // every slice is read at least once after an old write's last chance to land
         until = Math.max(until, assignedAt + LATE_WRITE_MS + (long) of * INTERVAL_MS);
         Map<String, List<PlannedPartition>> applied = new HashMap<>();
+        Map<String, Boolean> audited = new HashMap<>();
         stored.accept((key, pos) -> {
-            if (isApplied(pos) && auditable.get(key.group()) && Math.floorMod(key.group().hashCode(), of) == at) {
+            if (!isApplied(pos)) {
+                return;
+            }
+            boolean audit = audited.computeIfAbsent(key.group(), g -> Math.floorMod(g.hashCode(), of) == at
+                    && kindOf.apply(g) == GroupKind.CONSUMER && !inFlight.test(g));
+            if (audit) {
                 applied.computeIfAbsent(key.group(), g -> new ArrayList<>()).add(new PlannedPartition(key,
                         new TopicPartition(destinationTopic.apply(key.topic()), key.partition()),
                         pos.sourceOffset(), pos.commitTimestamp(), pos.appliedOffset()));
             }
         });
+        groupsSeen = audited.size();
         if (applied.isEmpty()) {
             return;
         }
