@@ -45,8 +45,8 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     private final SyncSettings settings;
     private final SyncRuntime runtime;
     private final SextantMetrics metrics;
-    private final Map<String, Boolean> groupIncluded = new HashMap<>();
-    private final Map<String, Boolean> topicIncluded = new HashMap<>();
+    private final IncludedNames groupNames;
+    private final IncludedNames topicNames;
     private ProcessorContext<Object, Object> context;
     private final NewestSyncs newestSyncs;
     private final UndecodableRecords undecodableRecords;
@@ -63,6 +63,8 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         this.undecodableRecords = undecodableRecords;
         this.oldestPending = oldestPending;
         this.settings = settings;
+        this.groupNames = new IncludedNames(settings.includeGroup());
+        this.topicNames = new IncludedNames(settings.includeTopic());
         this.newestSyncs = newestSyncs;
         this.runtime = runtime;
         this.metrics = runtime.metrics();
@@ -73,7 +75,8 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         this.context = context;
         KeyValueStore<Bytes, byte[]> positionStore = context.getStateStore(PositionStore.NAME);
         KeyValueStore<String, byte[]> groupStore = context.getStateStore(GroupStore.NAME);
-        positions = new IndexedPositions(PositionStore.of(positionStore));
+        positions = new IndexedPositions(PositionStore.of(positionStore), key -> new PositionKey(
+                groupNames.canonical(key.group()), topicNames.canonical(key.topic()), key.partition()));
         groups = GroupStore.of(groupStore);
         OffsetTranslator translator;
         BoundedPositions bounded;
@@ -116,12 +119,12 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
             undecodable(e);
             return;
         }
-        String group = decoded.group();
-        if (!groupIncluded.computeIfAbsent(group, settings.includeGroup()::test)) {
+        String group = groupNames.admit(decoded.group());
+        if (group == null) {
             return;
         }
         if (decoded instanceof ConsumerOffsetsRecord.OffsetCommit commit) {
-            onCommit(commit);
+            onCommit(group, commit);
         } else if (decoded instanceof ConsumerOffsetsRecord.OffsetDeleted deleted) {
             positions.delete(new PositionKey(group, deleted.topic(), deleted.partition()));
         } else if (decoded instanceof ConsumerOffsetsRecord.GroupTypeSeen seen) {
@@ -135,23 +138,25 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         }
     }
 
-    private void onCommit(ConsumerOffsetsRecord.OffsetCommit commit) {
-        if (!topicIncluded.computeIfAbsent(commit.topic(), settings.includeTopic()::test)) {
+    /** {@code groupName}: the commit's group, as {@link IncludedNames} holds it. */
+    private void onCommit(String groupName, ConsumerOffsetsRecord.OffsetCommit commit) {
+        String topic = topicNames.admit(commit.topic());
+        if (topic == null) {
             metrics.filtered("topic");
             return;
         }
-        GroupRecord group = groups.get(commit.group());
+        GroupRecord group = groups.get(groupName);
         if (group == null) {
             // a "simple" group (manual assignment, admin commits) has no metadata record: a consumer group
             group = GroupRecord.of(GroupKind.CONSUMER);
-            groups.put(commit.group(), group);
+            groups.put(groupName, group);
             metrics.groupsTrackedDelta(1);
         }
         if (group.type() != GroupKind.CONSUMER || !settings.syncConsumerGroups()) {
             return;
         }
         metrics.commitRead(GroupKind.CONSUMER);
-        PositionKey key = new PositionKey(commit.group(), commit.topic(), commit.partition());
+        PositionKey key = new PositionKey(groupName, topic, commit.partition());
         PartitionPosition old = positions.get(key);
         if (old != null && old.sourceOffset() == commit.offset()) {
             return; // a re-commit of the same offset changes nothing on the destination
@@ -192,7 +197,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
      * known the position is kept under a placeholder topic ({@link SharePlaceholders}) that the flush resolves.
      */
     private void onSharePosition(String group, SharePosition share) {
-        if (!groupIncluded.computeIfAbsent(group, settings.includeGroup()::test) || !settings.syncShareGroups()) {
+        if (!groupNames.includes(group) || !settings.syncShareGroups()) {
             return;
         }
         GroupRecord record = groups.get(group);
@@ -203,7 +208,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         }
         String topic = SharePlaceholders.name(record, share.topicId(), runtime.topicNames());
         if (!SharePlaceholders.isPlaceholder(topic)
-                && !topicIncluded.computeIfAbsent(topic, settings.includeTopic()::test)) {
+                && !topicNames.includes(topic)) {
             metrics.filtered("topic");
             return;
         }

@@ -28,8 +28,16 @@ final class IndexedPositions {
     private final Map<String, Map<PositionKey, PartitionPosition>> problems = new HashMap<>();
     private final Map<PositionKey, PartitionPosition> all = new HashMap<>();
 
+    /** Applied to keys read back by {@link #load}: their strings become the ones new commits' keys use. */
+    private final java.util.function.UnaryOperator<PositionKey> canonical;
+
     IndexedPositions(PositionStore store) {
+        this(store, java.util.function.UnaryOperator.identity());
+    }
+
+    IndexedPositions(PositionStore store, java.util.function.UnaryOperator<PositionKey> canonical) {
         this.store = store;
+        this.canonical = canonical;
     }
 
     static boolean isProblem(PositionStatus status) {
@@ -74,7 +82,8 @@ final class IndexedPositions {
     void load(BiConsumer<PositionKey, PartitionPosition> action) {
         problems.clear();
         all.clear();
-        store.forEach((key, position) -> {
+        store.forEach((stored, position) -> {
+            PositionKey key = canonical.apply(stored);
             all.put(key, position);
             if (isProblem(position.status())) {
                 problems.computeIfAbsent(key.group(), g -> new HashMap<>()).put(key, position);
