@@ -5,14 +5,22 @@ import java.util.function.LongSupplier;
 
 /**
  * How many offset writes may be in flight to the destination at once, adapted to what the destination absorbs
- * (additive increase, multiplicative decrease, on latency as in TCP Vegas).
+ * (TCP Vegas: grow while few writes queue, shrink when many do).
  *
  * <p>Each answered write is a latency sample. The smallest latency of the last {@value #BASELINE_WINDOW_SECONDS}
- * to {@value #BASELINE_WINDOW_SECONDS}&times;2 seconds stands for the destination without a queue; a smoothed recent
- * latency for what writes cost now. While every slot is in use and the recent latency stays within
- * {@value #TOLERANCE}&times; the baseline (plus a few milliseconds), the limit rises by one per limit's worth of
- * answered writes (about one per round trip); when the recent latency grows beyond that, or a write fails for a transient reason (a timeout, a
- * disconnect), it falls to {@value #DECREASE}&times; itself.
+ * to {@value #BASELINE_WINDOW_SECONDS}&times;2 seconds, plus a few milliseconds of slack, stands for the destination
+ * without a queue; a smoothed recent latency for what writes cost now. From the two, the writes queued at the
+ * destination are estimated as {@code limit × (1 − baseline / recent)}:
+ * <pre>
+ *   queued &lt; alpha (3, or 3·log10(limit))   and every slot in use  →  limit + 1 per limit's worth of answers
+ *   queued &gt; beta  (6, or 6·log10(limit))                         →  limit × {@value #DECREASE}
+ *   a write timed out or was disconnected                          →  limit × {@value #DECREASE}
+ * </pre>
+ * The estimate is what makes it hold up on a busy machine: latency that grows while few writes are in flight (CPU
+ * contention, a slow network) is not a queue Sextant can shorten, and with a small limit the estimate stays small
+ * however slow the answers. (A first version lowered the limit whenever the recent latency passed twice the
+ * baseline; on the 2-core benchmark machine it sat at 1 most of the time, with writes queued here for up to a
+ * second.)
  *
  * <p>Invariants: {@code 1 <= limit() <= max()}; {@link #tryAcquire()} gives a permit only while fewer than
  * {@code limit()} are held, so at most {@code limit()} writes are in flight, except right after a decrease, when the
@@ -48,10 +56,13 @@ final class WriteConcurrencyLimit {
     }
 
     static final int INITIAL = 4;
-    static final double TOLERANCE = 2.0;
+    /** Below this many estimated queued writes (or 3·log10(limit)) the limit may rise. */
+    static final double ALPHA = 3;
+    /** Above this many (or 6·log10(limit)) it falls. */
+    static final double BETA = 6;
     static final double DECREASE = 0.75;
     /**
-     * Added to the tolerance: a local broker answers in a millisecond or two, and a few milliseconds of GC or
+     * Added to the baseline: a local broker answers in a millisecond or two, and a few milliseconds of GC or
      * scheduling jitter are not a queue at the destination.
      */
     static final long SLACK_NANOS = 5_000_000L;
@@ -120,9 +131,11 @@ final class WriteConcurrencyLimit {
     private void answered(Permit permit, long latencyNanos, long now, boolean saturated) {
         long baseline = baseline(Math.max(0, latencyNanos), now);
         recentNanos = recentNanos < 0 ? latencyNanos : recentNanos + SMOOTHING * (latencyNanos - recentNanos);
-        if (recentNanos > TOLERANCE * baseline + SLACK_NANOS) {
+        double queued = limit * Math.max(0, 1 - (baseline + SLACK_NANOS) / Math.max(1, recentNanos));
+        double scale = Math.log10(limit);
+        if (queued > Math.max(BETA, BETA * scale)) {
             decrease(permit); // writes queue at the destination: fewer in flight, before it times out
-        } else if (saturated && ++answeredInRound >= limit) {
+        } else if (queued < Math.max(ALPHA, ALPHA * scale) && saturated && ++answeredInRound >= limit) {
             limit = Math.min(max, limit + 1);
             answeredInRound = 0;
         }

@@ -329,9 +329,10 @@ public class SextantConfig extends AbstractConfig {
                 "The most offset writes Sextant keeps in flight to the destination at once, each through an Admin "
                         + "client of its own (a Kafka Admin client sends one request at a time to a broker, and each "
                         + "group's offsets are one request). Within this ceiling the number adapts to what the "
-                        + "destination absorbs: it starts at 4 (or this, if lower) and rises while writes are answered within twice the "
-                        + "time of the fastest recent ones, and falls when they take longer or time out; writes "
-                        + "beyond it wait in a queue. With 1, a single client writes one group at a time.");
+                        + "destination absorbs: it starts at 4 (or this, if lower) and rises while few writes wait "
+                        + "at the destination (judged by how much slower than the fastest recent ones they are "
+                        + "answered), and falls when many do or writes time out; writes beyond it wait in a queue. "
+                        + "With 1, a single client writes one group at a time.");
         define(def, OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG, Type.LONG, OFFSET_SYNCS_PRUNE_INTERVAL_MS_DEFAULT,
                 ConfigValidators.atLeast(1_000), Importance.LOW, GROUP_SYNC, ++order,
                 "How often, in milliseconds, the offset-sync history is pruned: per source partition, syncs below "
