@@ -30,6 +30,8 @@ final class DestinationPoller implements AutoCloseable {
     private final List<TrackedGroup> groups;
     private final long minPeriodMillis;
     private final TrackedGroup.Translator best;
+    /** Every resolved steady-state commit of a caught-up group: {commit returned (nanoTime), latency (ns)}. */
+    private final java.util.Queue<long[]> steadyTrace = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final Samples caughtUpLatency = new Samples();
     private final Samples laggingLatency = new Samples();
     private final Samples cycleMillis = new Samples();
@@ -130,8 +132,12 @@ final class DestinationPoller implements AutoCloseable {
                     if (!group.lagging) {
                         liveReplay.add(s - d);
                     }
-                }, latency -> (initialPhase ? initialLatency : g.lagging ? laggingLatency : caughtUpLatency)
-                        .add(latency / 1e6));
+                }, latency -> {
+                    (initialPhase ? initialLatency : g.lagging ? laggingLatency : caughtUpLatency).add(latency / 1e6);
+                    if (!initialPhase && !g.lagging) {
+                        steadyTrace.add(new long[] {received - latency, latency});
+                    }
+                });
             }
         }
     }
@@ -176,6 +182,20 @@ final class DestinationPoller implements AutoCloseable {
             n += g.outstandingCount();
         }
         return n;
+    }
+
+    /**
+     * Writes the steady-state samples as TSV (seconds since {@code sinceNanos} when the commit returned, latency in
+     * ms), in commit order: where in the window a latency tail sits.
+     */
+    void writeSteadyTrace(java.nio.file.Path file, long sinceNanos) throws java.io.IOException {
+        List<long[]> samples = new ArrayList<>(steadyTrace);
+        samples.sort(java.util.Comparator.comparingLong(x -> x[0]));
+        StringBuilder out = new StringBuilder("commit_s\tlatency_ms\n");
+        for (long[] x : samples) {
+            out.append(String.format(java.util.Locale.ROOT, "%.3f\t%.1f%n", (x[0] - sinceNanos) / 1e9, x[1] / 1e6));
+        }
+        java.nio.file.Files.writeString(file, out);
     }
 
     Samples caughtUpLatency() {

@@ -18,6 +18,7 @@ import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -99,6 +100,11 @@ public final class SextantProbeMain {
         private final MeterRegistry registry;
         private final String clientId;
         private long refreshedAt = -1; // never
+        long lastTimelineSecond = -1;
+        private static final List<String> TIMELINE_GAUGES = List.of("sextant.destination.write.limit",
+                "sextant.destination.writes.in.flight", "sextant.destination.writes.queued",
+                "sextant.positions.pending", "sextant.sync.oldest.pending.age");
+        Map<String, List<io.micrometer.core.instrument.Gauge>> gauges = Map.of();
         List<Counter> commitsRead = List.of();
         List<Counter> positionsApplied = List.of();
         List<Counter> adminRequests = List.of();
@@ -128,6 +134,11 @@ public final class SextantProbeMain {
                 }
             });
             streamThread = thread;
+            Map<String, List<io.micrometer.core.instrument.Gauge>> byName = new java.util.LinkedHashMap<>();
+            for (String gauge : TIMELINE_GAUGES) {
+                byName.put(gauge, List.copyOf(registry.find(gauge).gauges()));
+            }
+            gauges = byName;
             adminClients = clientId == null ? List.of() : adminClientMBeans(clientId);
             return this;
         }
@@ -156,12 +167,23 @@ public final class SextantProbeMain {
             node.put("peakHeapAfterGcBytes", HEAP.peakAfterGc());
             node.put("peakHeapAfterYoungGcBytes", HEAP.peakAfterYoungGc());
             node.put("heapMaxBytes", HEAP.max());
+            // the write path's gauges, for the timeline: how many writes the destination was allowed, had, and queued
+            ObjectNode writes = node.putObject("writes");
+            found.gauges.forEach((name, gauges) -> writes.put(name.substring("sextant.".length()),
+                    gauges.stream().mapToDouble(io.micrometer.core.instrument.Gauge::value).sum()));
             // Kafka Streams' own view of the stream thread: how long punctuations (Sextant's flushes) take
             ObjectNode streams = node.putObject("streamThread");
             for (Meter meter : found.streamThread) {
                 String name = meter.getId().getName();
                 meter.measure().forEach(m -> streams.put(name.substring("kafka.stream.thread.".length()),
                         m.getValue()));
+            }
+            if (last || node.get("t").asLong() / 1000 != lookups.lastTimelineSecond) {
+                // one line a second: the run's course, for reading a latency tail against what Sextant was doing
+                lookups.lastTimelineSecond = node.get("t").asLong() / 1000;
+                Files.write(target.resolveSibling(target.getFileName() + ".timeline.jsonl"),
+                        (json.writeValueAsString(node) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
             }
             Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
             Files.write(tmp, json.writeValueAsBytes(node));

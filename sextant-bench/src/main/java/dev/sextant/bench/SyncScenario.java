@@ -427,6 +427,11 @@ final class SyncScenario {
                 }
             }
             out.phases.put("tail_s", Bench.seconds(System.nanoTime() - tTail));
+            for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
+                Path sysDir = dir.resolve(e.getKey());
+                Files.createDirectories(sysDir);
+                e.getValue().writeSteadyTrace(sysDir.resolve("steady-latency.tsv"), tWindow);
+            }
             long workEnd = System.nanoTime();
             out.measuredSeconds = Bench.seconds(workEnd - workStart);
             out.loadEnd = ProcStats.loadAverage1m();
