@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Listing the groups costs the destination and this process in proportion to every group the destination has,
  * Sextant's or not (at 33,000 groups, 75 ms of an Admin thread each time, 15% of a core at one list per 500 ms). So
- * the groups are listed at most once per {@link #LIST_COST_FACTOR} times what the last listing took, and at every
- * refresh otherwise; topics and end offsets keep the refresh's pace. After a failed refresh, and on
+ * the groups are listed at most once per {@link #LIST_COST_FACTOR} times what the last listing took (but at least
+ * every {@link #MAX_LIST_INTERVAL_MS}), and at every refresh otherwise; topics and end offsets keep the refresh's
+ * pace. After a failed refresh, and on
  * {@link #refreshNow()}, they are listed regardless.
  */
 public final class DestinationView {
@@ -44,6 +45,8 @@ public final class DestinationView {
 
     /** The groups are listed at most once per this many times the last listing's duration (about 5% of the time). */
     static final int LIST_COST_FACTOR = 20;
+    /** However slow the listing, the groups are listed again within this long. */
+    static final long MAX_LIST_INTERVAL_MS = 30_000;
     /** When the groups may be listed again, epoch ms (0: at the next refresh). */
     private long groupsDueAt; // guarded by this
 
@@ -141,7 +144,7 @@ public final class DestinationView {
                 ? client.listGroups().thenApply(g -> {
                     long took = Math.max(0, clock.millis() - startedAt);
                     synchronized (this) {
-                        groupsDueAt = startedAt + took * LIST_COST_FACTOR;
+                        groupsDueAt = startedAt + Math.min(MAX_LIST_INTERVAL_MS, took * LIST_COST_FACTOR);
                     }
                     return g;
                 })

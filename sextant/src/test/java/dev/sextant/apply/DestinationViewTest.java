@@ -64,5 +64,16 @@ class DestinationViewTest {
         destination.unreachable = false;
         view.refresh().join();
         assertEquals(4, destination.listGroupsCalls.get(), "after a failure the groups are listed at once");
+
+        destination.onListGroups = () -> clock.advance(Duration.ofSeconds(10)); // a destination struggling to answer
+        clock.advance(Duration.ofSeconds(2));
+        view.refresh().join(); // began at S, answered at S + 10 s
+        assertEquals(5, destination.listGroupsCalls.get());
+        clock.advance(Duration.ofSeconds(19));
+        view.refresh().join();
+        assertEquals(5, destination.listGroupsCalls.get(), "not within 20 x 10 s of S...");
+        clock.advance(Duration.ofSeconds(1));
+        view.refresh().join();
+        assertEquals(6, destination.listGroupsCalls.get(), "...but again 30 s after S");
     }
 }
