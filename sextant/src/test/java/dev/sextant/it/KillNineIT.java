@@ -103,8 +103,12 @@ class KillNineIT {
                             () -> sampler.forwardMoves() - moves >= 2_000);
                 }
                 // the 4th logs JSON: every line it writes is parsed at the end
-                instances.add(SextantProcess.start(config, dir.resolve("sextant-" + i + ".log"),
+                Path log = dir.resolve("sextant-" + i + ".log");
+                instances.add(SextantProcess.start(config, log,
                         i == 4 ? Map.of("SEXTANT_LOG_FORMAT", "json") : Map.of())); // 4th: one added
+                // the others' writes alone can reach the count below before a new JVM is up (seen once the write
+                // path got faster: the 4th was stopped before it had logged a line)
+                Await.until(Duration.ofSeconds(120), "instance " + i + " running", () -> logged(log, "RUNNING"));
                 long moves = sampler.forwardMoves();
                 Await.until(Duration.ofSeconds(120), (i == 4 ? "with one added" : i + " instance(s)") + " writing",
                         () -> sampler.forwardMoves() - moves >= 500);
@@ -119,6 +123,15 @@ class KillNineIT {
             }
         }
         assertEveryLineIsJson(dir.resolve("sextant-4.log"));
+    }
+
+    /** True once the instance's log holds {@code text} (its Kafka Streams state changes are logged). */
+    private static boolean logged(Path log, String text) {
+        try {
+            return java.nio.file.Files.exists(log) && java.nio.file.Files.readString(log).contains(text);
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return false; // not written yet, or mid-write: the next poll reads it again
+        }
     }
 
     /** SEXTANT_LOG_FORMAT=json: one JSON object per line, with level, logger and message. */
