@@ -45,7 +45,7 @@ class CheckpointsIT {
                 commit.put(partition, Math.max(partition == 0 ? 437L : 911L, oldest + 1));
             }
             Clients.commit(clusters.source(), "checkpointed-billing", TOPIC, commit);
-            Map<Integer, Long> applied = Await.value(Duration.ofSeconds(30), "the group synced", () -> {
+            Map<Integer, Long> applied = Await.value(Duration.ofSeconds(60), "the group synced", () -> {
                 Map<Integer, OffsetAndMetadata> there = Clients.committed(clusters, clusters.destination(),
                         "checkpointed-billing", mirrored);
                 if (there.size() != 2) {
@@ -57,7 +57,7 @@ class CheckpointsIT {
             });
 
             Map<String, Object> client = new HashMap<>(clusters.destination().clientProperties());
-            Map<Integer, Long> translated = Await.value(Duration.ofSeconds(30), "checkpoints for both partitions",
+            Map<Integer, Long> translated = Await.value(Duration.ofSeconds(60), "checkpoints for both partitions",
                     () -> {
                         try {
                             Map<TopicPartition, OffsetAndMetadata> t = RemoteClusterUtils.translateOffsets(client,

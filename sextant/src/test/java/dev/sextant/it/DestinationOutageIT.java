@@ -122,7 +122,7 @@ class DestinationOutageIT {
                             + "%d MB%n", notReadyAfterMs[0], OUTAGE.toSeconds(), GROUPS, caughtUpMs, writesPerGroup,
                     peakHeap[0] >> 20);
             assertTrue(writesPerGroup < 3, writesPerGroup + " writes per group");
-            Await.until(Duration.ofSeconds(30), "ready again", () -> get(sextant, "/health/ready").statusCode() == 200);
+            Await.until(Duration.ofSeconds(60), "ready again", () -> get(sextant, "/health/ready").statusCode() == 200);
             assertEquals(1.0, gauge(sextant, "sextant.destination.up"));
         }
     }

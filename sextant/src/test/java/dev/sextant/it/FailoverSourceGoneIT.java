@@ -93,7 +93,7 @@ class FailoverSourceGoneIT {
             }
             SextantClient client = SextantClient.builder("http://" + sextant.app().queryAddress())
                     .deadline(Duration.ofSeconds(10)).build();
-            Await.until(Duration.ofSeconds(30), "the instance translated the new commits", () -> {
+            Await.until(Duration.ofSeconds(60), "the instance translated the new commits", () -> {
                 for (int g = 0; g < HELD; g++) {
                     SextantClient.Partition p = client.group(group(g)).partitions().get(0);
                     if (p.translatedOffset() == null || p.translatedOffset() != first(g) + 100) {

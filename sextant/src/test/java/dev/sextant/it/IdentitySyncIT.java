@@ -45,7 +45,7 @@ class IdentitySyncIT {
             Map<Integer, Long> committed = Map.of(0, 123L, 1, 321L);
             Clients.commit(clusters.source(), reader, topic, committed);
 
-            Map<Integer, OffsetAndMetadata> synced = Await.value(Duration.ofSeconds(30), reader + " synced", () -> {
+            Map<Integer, OffsetAndMetadata> synced = Await.value(Duration.ofSeconds(60), reader + " synced", () -> {
                 Map<Integer, OffsetAndMetadata> offsets = Clients.committed(clusters, clusters.destination(),
                         reader, topic);
                 return offsets.size() == 2 ? offsets : null;
@@ -60,7 +60,7 @@ class IdentitySyncIT {
             Map<Integer, Long> effective = new java.util.HashMap<>();
             acked.forEach((p, offsets) -> effective.put(p, Clients.contiguousPrefix(offsets)));
             Map<Integer, Long> lastSeen = new java.util.HashMap<>();
-            Await.until(Duration.ofSeconds(45), shipping + " synced " + effective + ", seen " + lastSeen, () -> {
+            Await.until(Duration.ofSeconds(90), shipping + " synced " + effective + ", seen " + lastSeen, () -> {
                 lastSeen.clear();
                 lastSeen.putAll(Clients.shareStartOffsets(clusters, clusters.destination(), shipping, topic));
                 return effective.entrySet().stream().allMatch(e -> e.getValue().equals(lastSeen.get(e.getKey())));

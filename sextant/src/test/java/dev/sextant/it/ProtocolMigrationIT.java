@@ -92,7 +92,7 @@ class ProtocolMigrationIT {
         });
         // the destination answers first; Sextant settles the write at its next flush
         JsonNode[] group = {null};
-        Await.until(Duration.ofSeconds(10), what + ": Sextant keeps both partitions, applied", () -> {
+        Await.until(Duration.ofSeconds(30), what + ": Sextant keeps both partitions, applied", () -> {
             group[0] = detail(sextant);
             Map<Integer, Long> applied = new HashMap<>();
             group[0].path("partitions").forEach(p -> {

@@ -164,7 +164,7 @@ class SecureSyncIT {
                     admin.deleteAcls(bindings.stream().map(AclBinding::toFilter).toList()).all()
                             .get(30, TimeUnit.SECONDS);
                 }
-                Await.until(Duration.ofSeconds(30), (grant ? "granted " : "revoked ") + bindings, () -> {
+                Await.until(Duration.ofSeconds(60), (grant ? "granted " : "revoked ") + bindings, () -> {
                     try {
                         var present = admin.describeAcls(AclBindingFilter.ANY).values().get(10, TimeUnit.SECONDS);
                         return grant ? present.containsAll(bindings)
