@@ -144,7 +144,8 @@ public final class SextantProbeMain {
         }
     }
 
-    private static void write(ObjectMapper json, SextantApplication app, Lookups lookups, boolean last,
+    // synchronized: the snapshot thread and the main thread's last write share the timeline file
+    private static synchronized void write(ObjectMapper json, SextantApplication app, Lookups lookups, boolean last,
                               Path target) {
         try {
             Lookups found = lookups.refreshIfDue(last);

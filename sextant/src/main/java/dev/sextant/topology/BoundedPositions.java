@@ -18,7 +18,7 @@ import org.apache.kafka.common.TopicPartition;
  * re-translates just the groups it can improve.
  *
  * <p>Every settled write passes through {@link #track}, so it must be cheap: a position is appended to its
- * partition's list ({@code O(1)}) rather than kept in a sorted index, and {@link #improvable} (once a second, only
+ * partition's list ({@code O(1)}) rather than kept in a sorted index, and {@link #improvable} (at every flush, only
  * for partitions with a new sync) filters the list by offset. An entry is current while {@code trackedOffset} still
  * maps its key to its offset; stale entries (the position moved or stopped being bounded) are skipped by that scan
  * and dropped by a compaction once they outnumber the current ones three to one, so a list never holds more than

@@ -47,11 +47,6 @@ final class GroupSyncFlusher {
     static final int MAX_GROUPS_IN_FLIGHT = 2_000;
     /** A flush runs on the stream thread: past this much planning it yields to processing until the next one. */
     private static final long FLUSH_BUDGET_NANOS = 100_000_000L;
-    /**
-     * New offset syncs are looked for at every flush: with none, the check costs one comparison per source partition,
-     * and checking once a second added up to a second to a bounded position's wait for the sync that makes it exact.
-     */
-    private static final long IMPROVEMENT_CHECK_MS = 0;
     private static final long OLDEST_PENDING_CHECK_MS = 1_000;
     /** Counting groups by state reads the task's group store: every few seconds is enough for a gauge. */
     private static final long STATE_COUNT_MS = 5_000;
@@ -79,7 +74,6 @@ final class GroupSyncFlusher {
     private final TakeoverAudit audit;
     /** Set when the task is closed, read by Admin threads before they send a write this task planned. */
     private volatile boolean closed;
-    private long nextImprovementCheck;
     private long nextOldestCheck;
 
     GroupSyncFlusher(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
@@ -172,10 +166,9 @@ final class GroupSyncFlusher {
         if (!view.ready()) {
             return;
         }
-        if (now >= nextImprovementCheck) {
-            bounded.improvable().forEach(pending::mark);
-            nextImprovementCheck = now + IMPROVEMENT_CHECK_MS;
-        }
+        // new offset syncs, looked for at every flush: with none, a comparison per source partition; once a second
+        // added up to a second to a bounded position's wait for the sync that makes it exact
+        bounded.improvable().forEach(pending::mark);
         if (audit.due(now) && settings.syncConsumerGroups()) {
             audit.read(now, positions::forEachStored, pending::inFlight, group -> kindOf(groups, group),
                     settings::destinationTopic, runtime.consumerApplier());
