@@ -198,10 +198,11 @@ public final class ConsumerGroupApplier implements GroupApplier {
                             .map(m -> m.commitTimestamp() >= 0 && m.commitTimestamp() < part.commitTimestamp())
                             .orElse(false);
                     // adopt-forward: another writer (MirrorMaker 2's old checkpoint tasks, typically, which read
-                    // the destination before Sextant's write and wrote after it) moved a taken-over offset back;
-                    // written again it is taken over again, as a new commit would do
+                    // the destination before Sextant's write and wrote after it) moved a taken-over offset back, or
+                    // wrote the same offset under its own name; written again it is taken over again, as a new
+                    // commit would do (once: then it carries Sextant's mark)
                     boolean foreignBehind = adoptForward && now != null && !ownership.owns(now.metadata())
-                            && now.offset() < part.translatedOffset();
+                            && now.offset() <= part.translatedOffset();
                     if (olderMark || foreignBehind) {
                         older.add(part.key());
                     }
