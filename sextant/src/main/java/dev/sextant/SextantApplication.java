@@ -39,6 +39,7 @@ import dev.sextant.state.PositionStore;
 import dev.sextant.topology.SextantTopology;
 import dev.sextant.topology.StreamsErrorHandlers;
 import dev.sextant.topology.SyncRuntime;
+import dev.sextant.topology.OffsetSyncCatchUp;
 import dev.sextant.topology.SyncSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
@@ -261,8 +262,10 @@ public final class SextantApplication implements AutoCloseable {
         if (config.emitCheckpoints()) {
             checkpoints = new KafkaCheckpointEmitter(config.destinationClientConfig(), config.checkpointsTopic());
         }
+        OffsetSyncCatchUp catchUp = settings.identityTranslation() ? OffsetSyncCatchUp.notNeeded()
+                : new OffsetSyncCatchUp(source, settings, config.exactlyOnce());
         Topology topology = SextantTopology.build(settings, new SyncRuntime(view, applier,
-                new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints));
+                new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp));
         log.debug("Topology:\n{}", topology.describe());
         Properties properties = streamsProperties(config, advertised);
         StreamsErrorHandlers.configs(settings, metrics).forEach((k, v) -> {
@@ -271,6 +274,7 @@ public final class SextantApplication implements AutoCloseable {
             }
         });
         streams = new KafkaStreams(topology, properties);
+        streams.setGlobalStateRestoreListener(catchUp.restoreListener());
         streams.setUncaughtExceptionHandler(e -> {
             Optional<AuthorizationException> denied = AccessDenials.authorization(e);
             if (denied.isPresent()) {

@@ -66,7 +66,7 @@ public final class RequiredAcls {
                 "Kafka Streams' changelogs and Sextant's own topics (offset-sync history, share positions)"));
         acls.add(source(ResourceType.GROUP, app, PatternType.LITERAL, List.of(READ, DESCRIBE),
                 "Kafka Streams' consumer group (application.id)"));
-        if (exactlyOnce(config)) {
+        if (config.exactlyOnce()) {
             acls.add(source(ResourceType.TRANSACTIONAL_ID, app + "-", PatternType.PREFIXED, List.of(WRITE, DESCRIBE),
                     "Kafka Streams' transactional ids (processing.guarantee=exactly_once_v2)"));
         }
@@ -124,11 +124,6 @@ public final class RequiredAcls {
             return true;
         }
         return acl.patternType() == PatternType.PREFIXED ? name.startsWith(acl.name()) : acl.name().equals(name);
-    }
-
-    private static boolean exactlyOnce(SextantConfig config) {
-        Object guarantee = config.streamsOverrides().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
-        return guarantee != null && guarantee.toString().startsWith("exactly_once");
     }
 
     private static RequiredAcl source(ResourceType type, String name, PatternType pattern, List<AclOperation> ops,

@@ -955,6 +955,12 @@ public class SextantConfig extends AbstractConfig {
         return passThrough(STREAMS_PREFIX);
     }
 
+    /** True when {@code streams.processing.guarantee} asks for exactly-once. */
+    public boolean exactlyOnce() {
+        Object guarantee = streamsOverrides().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
+        return guarantee != null && guarantee.toString().startsWith("exactly_once");
+    }
+
     /**
      * The complete Kafka Streams configuration: {@link #sourceClientConfig()} (the Streams application runs on the
      * source cluster), then {@link #streamsOverrides()}, then {@code application.id} and {@code state.dir}. Kafka

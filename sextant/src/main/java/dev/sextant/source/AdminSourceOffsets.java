@@ -3,6 +3,7 @@ package dev.sextant.source;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -12,14 +13,17 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * {@link SourceOffsets} over the Admin API: one ListOffsets request for the log starts and one batched
- * OffsetFetch per coordinator for every synced consumer group, once per pruning round.
+ * OffsetFetch per coordinator for every synced consumer group, once per pruning round; a few more requests while
+ * an instance starts ({@link #topicEnds}, {@link #committed}: whether its offset-sync history has caught up).
  */
 public final class AdminSourceOffsets implements SourceOffsets {
 
@@ -48,16 +52,56 @@ public final class AdminSourceOffsets implements SourceOffsets {
         return listOffsets(partitions, OffsetSpec.latest());
     }
 
+    @Override
+    public CompletableFuture<Map<TopicPartition, Long>> topicEnds(String topic) {
+        return admin.describeTopics(List.of(topic)).allTopicNames().toCompletionStage().toCompletableFuture()
+                .handle((described, err) -> {
+                    if (err != null) {
+                        if (unwrap(err) instanceof UnknownTopicOrPartitionException) {
+                            return CompletableFuture.completedFuture(Map.<TopicPartition, Long>of());
+                        }
+                        throw new java.util.concurrent.CompletionException(unwrap(err));
+                    }
+                    Set<TopicPartition> partitions = described.get(topic).partitions().stream()
+                            .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toSet());
+                    return listOffsets(partitions, OffsetSpec.latest(),
+                            new ListOffsetsOptions(IsolationLevel.READ_COMMITTED));
+                }).thenCompose(f -> f);
+    }
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, Long>> committed(String group, Set<TopicPartition> partitions) {
+        if (partitions.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        return admin.listConsumerGroupOffsets(Map.of(group, new ListConsumerGroupOffsetsSpec()
+                        .topicPartitions(partitions))).partitionsToOffsetAndMetadata(group).toCompletionStage()
+                .toCompletableFuture().thenApply(offsets -> {
+                    Map<TopicPartition, Long> committed = new HashMap<>();
+                    offsets.forEach((tp, om) -> {
+                        if (om != null) {
+                            committed.put(tp, om.offset());
+                        }
+                    });
+                    return committed;
+                });
+    }
+
     private CompletableFuture<Map<TopicPartition, Long>> logStarts(Set<TopicPartition> partitions) {
         return listOffsets(partitions, OffsetSpec.earliest());
     }
 
     private CompletableFuture<Map<TopicPartition, Long>> listOffsets(Set<TopicPartition> partitions, OffsetSpec spec) {
+        return listOffsets(partitions, spec, new ListOffsetsOptions());
+    }
+
+    private CompletableFuture<Map<TopicPartition, Long>> listOffsets(Set<TopicPartition> partitions, OffsetSpec spec,
+                                                                     ListOffsetsOptions options) {
         if (partitions.isEmpty()) {
             return CompletableFuture.completedFuture(Map.of());
         }
         ListOffsetsResult result = admin.listOffsets(partitions.stream()
-                .collect(Collectors.toMap(tp -> tp, tp -> spec)));
+                .collect(Collectors.toMap(tp -> tp, tp -> spec)), options);
         Map<TopicPartition, Long> starts = new java.util.concurrent.ConcurrentHashMap<>();
         CompletableFuture<?>[] each = partitions.stream().map(tp -> result.partitionResult(tp).toCompletionStage()
                 .toCompletableFuture().handle((info, err) -> {

@@ -20,6 +20,22 @@ public interface SourceOffsets extends AutoCloseable {
     /** Per partition, its log end offset; a partition that does not exist is left out. */
     CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions);
 
+    /**
+     * Every partition of the topic with its end: the last stable offset, so a transaction still open is not waited
+     * for. Empty when the topic does not exist. By default (sources that hold no such topics) empty.
+     */
+    default CompletableFuture<Map<TopicPartition, Long>> topicEnds(String topic) {
+        return CompletableFuture.completedFuture(Map.of());
+    }
+
+    /**
+     * The consumer group's committed offsets on these partitions; a partition it never committed is left out. By
+     * default (sources without groups) empty.
+     */
+    default CompletableFuture<Map<TopicPartition, Long>> committed(String group, Set<TopicPartition> partitions) {
+        return CompletableFuture.completedFuture(Map.of());
+    }
+
     @Override
     void close();
 }

@@ -163,8 +163,8 @@ final class GroupSyncFlusher {
             stateCounts.update(this, countStates());
             nextStateCount = now + STATE_COUNT_MS;
         }
-        if (!view.ready()) {
-            return;
+        if (!view.ready() || !runtime.catchUp().caughtUp()) {
+            return; // nothing is planned from a partial view of the destination or of the offset-sync history
         }
         // new offset syncs, looked for at every flush: with none, a comparison per source partition; once a second
         // added up to a second to a bounded position's wait for the sync that makes it exact
@@ -230,8 +230,9 @@ final class GroupSyncFlusher {
             return;
         }
         log.atWarn().addKeyValue("group", key.group()).log("The destination holds an older commit than the one "
-                + "Sextant applied for group {} partition {}-{} (a late write of the instance that owned it before); "
-                + "writing it again", key.group(), key.topic(), key.partition());
+                + "Sextant applied for group {} partition {}-{} (a late write of the instance that owned it before, "
+                + "or, under adopt-forward, of the tool Sextant took the group over from); writing it again",
+                key.group(), key.topic(), key.partition());
         metrics.staleWriteRepaired();
         positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
         pending.mark(key, pos.commitTimestamp());

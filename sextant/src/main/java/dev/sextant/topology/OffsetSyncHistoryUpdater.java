@@ -30,11 +30,14 @@ final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, V
     private final NewestSyncs newest;
     private final SyncSettings settings;
     private final UndecodableRecords undecodable;
+    private final OffsetSyncCatchUp catchUp;
     private ProcessorContext<Void, Void> context;
     private OffsetSyncStore history;
 
-    OffsetSyncHistoryUpdater(NewestSyncs newest, SyncSettings settings, UndecodableRecords undecodable) {
+    OffsetSyncHistoryUpdater(NewestSyncs newest, SyncSettings settings, UndecodableRecords undecodable,
+                             OffsetSyncCatchUp catchUp) {
         this.newest = newest;
+        this.catchUp = catchUp;
         this.settings = settings;
         this.undecodable = undecodable;
     }
@@ -49,6 +52,7 @@ final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, V
 
     @Override
     public void process(Record<Bytes, byte[]> record) {
+        context.recordMetadata().ifPresent(m -> catchUp.read(m.partition(), m.offset()));
         try {
             HistoryRecords.replay(record.key(), record.value(), history);
         } catch (IllegalArgumentException e) {

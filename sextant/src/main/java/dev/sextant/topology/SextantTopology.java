@@ -75,7 +75,7 @@ public final class SextantTopology {
                             Serdes.ByteArray()).withLoggingDisabled(),
                     "offset-sync-history-source", Serdes.Bytes().deserializer(), Serdes.ByteArray().deserializer(),
                     settings.historyTopic(), "offset-sync-history-updater",
-                    () -> new OffsetSyncHistoryUpdater(newestSyncs, settings, undecodable));
+                    () -> new OffsetSyncHistoryUpdater(newestSyncs, settings, undecodable, runtime.catchUp()));
             topology.addSource(AutoOffsetReset.earliest(), "offset-syncs-source",
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     Pattern.compile(Pattern.quote(settings.offsetSyncsTopic())));

@@ -39,7 +39,7 @@ class OffsetSyncHistoryUpdaterTest {
 
     private OffsetSyncHistoryUpdater updater() {
         return new OffsetSyncHistoryUpdater(newest, settings,
-                new UndecodableRecords(settings, new SextantMetrics(registry)));
+                new UndecodableRecords(settings, new SextantMetrics(registry)), OffsetSyncCatchUp.notNeeded());
     }
 
     private OffsetSyncHistoryUpdater started() {
