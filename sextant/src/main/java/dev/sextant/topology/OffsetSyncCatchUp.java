@@ -51,7 +51,7 @@ public final class OffsetSyncCatchUp {
     private volatile boolean caughtUp;
     private long startedAt = -1;
     private long nextCheckAt;
-    private Map<TopicPartition, Long> syncEnds;
+    private volatile Map<TopicPartition, Long> syncEnds;
     private boolean writerDone;
     private Map<TopicPartition, Long> historyEnds;
     /** The request in flight; its result is applied on the asking thread, under this object's lock. */
@@ -111,6 +111,19 @@ public final class OffsetSyncCatchUp {
             public void onRestoreEnd(TopicPartition partition, String store, long totalRestored) {
             }
         };
+    }
+
+    /**
+     * True when the record at {@code offset} of the offset-syncs topic is the last one the wait is for (the writer
+     * then asks for a commit at once). Reads, nothing more.
+     */
+    boolean awaits(TopicPartition partition, long offset) {
+        Map<TopicPartition, Long> ends = syncEnds;
+        if (caughtUp || ends == null) {
+            return false;
+        }
+        Long end = ends.get(partition);
+        return end != null && offset + 1 == end;
     }
 
     /** True once the history has caught up (or the wait gave up); otherwise moves the check on, never blocking. */

@@ -54,10 +54,12 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     private OffsetSyncGate gate;
 
     private final DestinationView destination;
+    private final OffsetSyncCatchUp catchUp;
 
     OffsetSyncHistoryWriter(SyncSettings settings, SourceOffsets source, DestinationView destination,
-                            SextantMetrics metrics, UndecodableRecords undecodableRecords) {
+                            SextantMetrics metrics, UndecodableRecords undecodableRecords, OffsetSyncCatchUp catchUp) {
         this.undecodableRecords = undecodableRecords;
+        this.catchUp = catchUp;
         this.settings = settings;
         this.source = source;
         this.destination = destination;
@@ -120,6 +122,12 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        if (context.recordMetadata().map(m -> catchUp.awaits(new TopicPartition(m.topic(), m.partition()),
+                m.offset())).orElse(false)) {
+            // the last sync a starting instance waits for: its groups wait for the committed offsets to pass it, so
+            // commit now rather than at the next commit interval (seconds)
+            context.commit();
+        }
         OffsetSync sync;
         try {
             sync = OffsetSyncDecoder.decode(record.key(), record.value());

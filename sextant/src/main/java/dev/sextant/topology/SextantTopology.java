@@ -80,7 +80,7 @@ public final class SextantTopology {
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     Pattern.compile(Pattern.quote(settings.offsetSyncsTopic())));
             topology.addProcessor("offset-sync-history-writer", () -> new OffsetSyncHistoryWriter(settings,
-                    runtime.source(), runtime.view(), metrics, undecodable), "offset-syncs-source");
+                    runtime.source(), runtime.view(), metrics, undecodable, runtime.catchUp()), "offset-syncs-source");
             topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OffsetSyncGate.STORE),
                     Serdes.Bytes(), Serdes.ByteArray()), "offset-sync-history-writer");
             topology.addSink(HISTORY_SINK, settings.historyTopic(), Serdes.Bytes().serializer(),

@@ -88,6 +88,21 @@ class OffsetSyncCatchUpTest {
     }
 
     @Test
+    void theWriterIsToldWhichSyncIsTheLastOneWaitedFor() {
+        ends.put(SYNCS, Map.of(SYNCS_0, 120L));
+        OffsetSyncCatchUp catchUp = catchUp(false);
+        assertFalse(catchUp.awaits(SYNCS_0, 119), "the ends are not known before the first check");
+        assertFalse(catchUp.caughtUp());
+        assertTrue(catchUp.awaits(SYNCS_0, 119));
+        assertFalse(catchUp.awaits(SYNCS_0, 118));
+        assertFalse(catchUp.awaits(new TopicPartition(SYNCS, 1), 119));
+        committed.put(SYNCS_0, 120L);
+        clock.advance(Duration.ofMillis(500));
+        assertTrue(catchUp.caughtUp());
+        assertFalse(catchUp.awaits(SYNCS_0, 119), "nothing is waited for once caught up");
+    }
+
+    @Test
     void whatTheStoreReadAtItsStartCounts() {
         ends.put(HISTORY, Map.of(HISTORY_0, 50L));
         OffsetSyncCatchUp catchUp = catchUp(false);
