@@ -113,6 +113,11 @@ public final class OffsetSyncCatchUp {
         };
     }
 
+    /** True while the wait goes on: a volatile read, for the per-record callers to skip everything else after it. */
+    boolean waiting() {
+        return !caughtUp;
+    }
+
     /**
      * True when the record at {@code offset} of the offset-syncs topic is the last one the wait is for (the writer
      * then asks for a commit at once). Reads, nothing more.

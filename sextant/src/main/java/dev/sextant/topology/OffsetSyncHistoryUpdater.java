@@ -52,7 +52,9 @@ final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, V
 
     @Override
     public void process(Record<Bytes, byte[]> record) {
-        context.recordMetadata().ifPresent(m -> catchUp.read(m.partition(), m.offset()));
+        if (catchUp.waiting()) {
+            context.recordMetadata().ifPresent(m -> catchUp.read(m.partition(), m.offset()));
+        }
         try {
             HistoryRecords.replay(record.key(), record.value(), history);
         } catch (IllegalArgumentException e) {

@@ -122,8 +122,8 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
 
     @Override
     public void process(Record<byte[], byte[]> record) {
-        if (context.recordMetadata().map(m -> catchUp.awaits(new TopicPartition(m.topic(), m.partition()),
-                m.offset())).orElse(false)) {
+        if (catchUp.waiting() && context.recordMetadata().map(m -> catchUp.awaits(
+                new TopicPartition(m.topic(), m.partition()), m.offset())).orElse(false)) {
             // the last sync a starting instance waits for: its groups wait for the committed offsets to pass it, so
             // commit now rather than at the next commit interval (seconds)
             context.commit();
