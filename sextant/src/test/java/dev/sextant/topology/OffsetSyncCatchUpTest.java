@@ -1,5 +1,6 @@
 package dev.sextant.topology;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,7 +51,7 @@ class OffsetSyncCatchUpTest {
         @Override
         public CompletableFuture<Map<TopicPartition, Long>> committed(String group, Set<TopicPartition> partitions) {
             requests++;
-            assertTrue("app".equals(group), group);
+            assertEquals("app", group);
             return CompletableFuture.completedFuture(Map.copyOf(committed));
         }
 
@@ -84,7 +85,7 @@ class OffsetSyncCatchUpTest {
         int asked = requests;
         ends.clear();
         assertTrue(catchUp.caughtUp(), "for good");
-        assertTrue(requests == asked, "nothing more is asked once caught up");
+        assertEquals(asked, requests, "nothing more is asked once caught up");
     }
 
     @Test
