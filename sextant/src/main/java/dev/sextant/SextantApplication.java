@@ -36,11 +36,12 @@ import dev.sextant.source.SourceTopicCreator;
 import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
+import dev.sextant.topology.HistoryRestoreListener;
 import dev.sextant.topology.SextantTopology;
 import dev.sextant.topology.StreamsErrorHandlers;
-import dev.sextant.topology.SyncRuntime;
-import dev.sextant.topology.OffsetSyncCatchUp;
-import dev.sextant.topology.SyncSettings;
+import dev.sextant.sync.SyncRuntime;
+import dev.sextant.history.OffsetSyncCatchUp;
+import dev.sextant.sync.SyncSettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
@@ -263,7 +264,8 @@ public final class SextantApplication implements AutoCloseable {
             checkpoints = new KafkaCheckpointEmitter(config.destinationClientConfig(), config.checkpointsTopic());
         }
         OffsetSyncCatchUp catchUp = settings.identityTranslation() ? OffsetSyncCatchUp.notNeeded()
-                : new OffsetSyncCatchUp(source, settings, config.exactlyOnce());
+                : new OffsetSyncCatchUp(source, settings.offsetSyncsTopic(),
+                settings.historyTopic(), settings.applicationId(), config.exactlyOnce(), settings.clock());
         Topology topology = SextantTopology.build(settings, new SyncRuntime(view, applier,
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp));
         log.debug("Topology:\n{}", topology.describe());
@@ -274,7 +276,7 @@ public final class SextantApplication implements AutoCloseable {
             }
         });
         streams = new KafkaStreams(topology, properties);
-        streams.setGlobalStateRestoreListener(catchUp.restoreListener());
+        streams.setGlobalStateRestoreListener(new HistoryRestoreListener(catchUp));
         streams.setUncaughtExceptionHandler(e -> {
             Optional<AuthorizationException> denied = AccessDenials.authorization(e);
             if (denied.isPresent()) {

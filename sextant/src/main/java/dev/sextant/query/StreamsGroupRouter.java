@@ -1,5 +1,6 @@
 package dev.sextant.query;
 
+import dev.sextant.state.CoordinatorPartitioner;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.state.PositionStore;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ public final class StreamsGroupRouter implements GroupRouter {
         KafkaStreams running = running();
         KeyQueryMetadata metadata;
         try {
-            metadata = running.queryMetadataForKey(PositionStore.NAME, group, new CoordinatorPartitioner());
+            metadata = running.queryMetadataForKey(PositionStore.NAME, group, new CoordinatorPartitioner<>());
         } catch (RuntimeException e) {
             throw QueryException.unavailable("the owner of group '" + group + "' is not known yet ("
                     + e.getClass().getSimpleName() + "); retry", e);
@@ -75,7 +76,7 @@ public final class StreamsGroupRouter implements GroupRouter {
     @Override
     public int partitionCount() {
         KafkaStreams running = running();
-        CoordinatorPartitioner probe = new CoordinatorPartitioner();
+        CoordinatorPartitioner<Object> probe = new CoordinatorPartitioner<>();
         try {
             running.queryMetadataForKey(PositionStore.NAME, "", probe);
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package dev.sextant.state;
 
+import dev.sextant.domain.GroupKind;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -46,6 +47,12 @@ public final class GroupStore {
         }
         byte[] raw = store.get(group);
         return raw == null ? null : GroupRecord.fromBytes(raw);
+    }
+
+    /** The group's kind as recorded; a group seen only through its offset commits is a consumer group. */
+    public GroupKind kindOf(String group) {
+        GroupRecord record = get(group);
+        return record == null ? GroupKind.CONSUMER : record.type();
     }
 
     public void put(String group, GroupRecord record) {

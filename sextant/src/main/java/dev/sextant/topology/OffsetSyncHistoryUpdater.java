@@ -1,5 +1,7 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.state.HistoryRecords;
 import dev.sextant.state.NewestSyncs;
@@ -60,7 +62,7 @@ final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, V
         } catch (IllegalArgumentException e) {
             // A global store cannot forward: counted, and logged as often as a dead-letter record would be written.
             // Throwing would stop the global thread, and the client with it, on every restore.
-            String where = context.recordMetadata().map(SextantTopology::where).orElse("?");
+            String where = TopologyNames.where(context.recordMetadata());
             undecodable.report(settings.historyTopic(), where,
                             UndecodableRecordException.malformed(null, e.getMessage(), null), null)
                     .ifPresent(dead -> log.warn("Skipped a record of the offset-sync history: {}", dead.detail()));

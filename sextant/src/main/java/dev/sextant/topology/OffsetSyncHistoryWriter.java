@@ -1,5 +1,10 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.history.OffsetSyncGate;
+import dev.sextant.history.OffsetSyncCheck;
+import dev.sextant.history.OffsetSyncCatchUp;
+import dev.sextant.deadletter.DeadLetterThrottle;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.OffsetSync;
@@ -10,6 +15,7 @@ import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.state.OffsetSyncKeys;
 import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.state.SyncHolds;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.time.Duration;
 import java.util.HashMap;
@@ -23,6 +29,8 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Copies every offset sync MirrorMaker 2 emits into Sextant's own history topic. MirrorMaker 2's topic is compacted
@@ -37,7 +45,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object, Object> {
 
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(OffsetSyncHistoryWriter.class);
+    private static final Logger log = LoggerFactory.getLogger(OffsetSyncHistoryWriter.class);
     private static final long PRUNE_TICK_MS = 1_000;
     private static final long GATE_TICK_MS = 100;
 
@@ -71,7 +79,7 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
         this.context = context;
         ReadOnlyKeyValueStore<Bytes, byte[]> store = context.getStateStore(OffsetSyncStore.NAME);
         this.history = OffsetSyncStore.reader(store);
-        this.gate = new OffsetSyncGate(context.getStateStore(OffsetSyncGate.STORE), source, destination,
+        this.gate = new OffsetSyncGate(SyncHolds.of(context.getStateStore(SyncHolds.NAME)), source, destination,
                 settings::destinationTopic, this::newest, settings.clock());
         this.nextPrune = settings.clock().millis() + settings.pruneIntervalMs();
         context.schedule(Duration.ofMillis(PRUNE_TICK_MS), PunctuationType.WALL_CLOCK_TIME, ts -> prune());
@@ -110,7 +118,7 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
             for (OffsetSyncPoint sync : history.prunable(tp.topic(), tp.partition(), floor.getValue())) {
                 context.forward(new Record<Object, Object>(
                         OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()), null, now),
-                        SextantTopology.HISTORY_SINK);
+                        TopologyNames.HISTORY_SINK);
                 pruned++;
             }
         }
@@ -132,10 +140,10 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
         try {
             sync = OffsetSyncDecoder.decode(record.key(), record.value());
         } catch (UndecodableRecordException e) {
-            String where = context.recordMetadata().map(SextantTopology::where).orElse("?");
+            String where = TopologyNames.where(context.recordMetadata());
             undecodableRecords.report(settings.offsetSyncsTopic(), where, e, null)
                     .ifPresent(dead -> context.forward(new Record<>(null, dead, record.timestamp()),
-                            SextantTopology.SYNC_DLQ_SINK));
+                            TopologyNames.SYNC_DLQ_SINK));
             return;
         }
         if (!settings.includeTopic().test(sync.topic())) {
@@ -154,7 +162,7 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
             case RESET_AND_ACCEPT -> {
                 log.info("Offset-sync history of {} reset: {}", tp, result.reason());
                 context.forward(new Record<Object, Object>(OffsetSyncKeys.resetMarker(sync.topic(), sync.partition()),
-                        new byte[0], timestamp), SextantTopology.HISTORY_SINK);
+                        new byte[0], timestamp), TopologyNames.HISTORY_SINK);
                 store(tp, sync, timestamp);
             }
             case ACCEPT -> store(tp, sync, timestamp);
@@ -166,7 +174,7 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
                 sync.downstreamOffset()));
         context.forward(new Record<Object, Object>(
                 OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()),
-                OffsetSyncKeys.value(sync.downstreamOffset()), timestamp), SextantTopology.HISTORY_SINK);
+                OffsetSyncKeys.value(sync.downstreamOffset()), timestamp), TopologyNames.HISTORY_SINK);
     }
 
     /** Counted always; dead-lettered at most once a minute per source partition (anyone may flood the topic). */
@@ -180,6 +188,6 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
                                 sync.upstreamOffset(), sync.downstreamOffset(), null)),
                         "offset sync " + partition + " upstream " + sync.upstreamOffset() + " -> downstream "
                                 + sync.downstreamOffset() + " refused: " + reason + more, null, now,
-                        settings.instance()), timestamp), SextantTopology.SYNC_DLQ_SINK));
+                        settings.instance()), timestamp), TopologyNames.SYNC_DLQ_SINK));
     }
 }

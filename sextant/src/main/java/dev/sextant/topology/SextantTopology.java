@@ -1,12 +1,19 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.sync.SyncRuntime;
+import dev.sextant.metrics.GroupStateCounts;
+import dev.sextant.metrics.OldestPending;
 import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.CoordinatorPartitioner;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
+import dev.sextant.state.ShareStateKeys;
+import dev.sextant.state.SyncHolds;
 import dev.sextant.state.WriteBehindStoreBuilder;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +23,6 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -37,17 +43,10 @@ import org.apache.kafka.streams.state.Stores;
  *
  * With {@code translation=identity} the offset-sync branch and the global store are left out; with
  * {@code sync.share.groups=false} the share-state branch. The share positions topic has as many partitions as
- * {@code __consumer_offsets} and is partitioned the same way ({@link GroupPartitioner}), so partition {@code i} of
+ * {@code __consumer_offsets} and is partitioned the same way ({@link CoordinatorPartitioner}), so partition {@code i} of
  * both reaches the same task: the one that owns the group.
  */
 public final class SextantTopology {
-
-    static final String DLQ_SINK = "dead-letter-sink";
-    static final String SYNC_DLQ_SINK = "offset-sync-dead-letter-sink";
-    static final String SHARE_DLQ_SINK = "share-state-dead-letter-sink";
-    static final String SHARE_POSITIONS_SINK = "share-positions-sink";
-    static final String GROUP_PROCESSOR = "group-sync-processor";
-    static final String HISTORY_SINK = "offset-sync-history-sink";
 
     private SextantTopology() {
     }
@@ -81,9 +80,9 @@ public final class SextantTopology {
                     Pattern.compile(Pattern.quote(settings.offsetSyncsTopic())));
             topology.addProcessor("offset-sync-history-writer", () -> new OffsetSyncHistoryWriter(settings,
                     runtime.source(), runtime.view(), metrics, undecodable, runtime.catchUp()), "offset-syncs-source");
-            topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(OffsetSyncGate.STORE),
+            topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SyncHolds.NAME),
                     Serdes.Bytes(), Serdes.ByteArray()), "offset-sync-history-writer");
-            topology.addSink(HISTORY_SINK, settings.historyTopic(), Serdes.Bytes().serializer(),
+            topology.addSink(TopologyNames.HISTORY_SINK, settings.historyTopic(), Serdes.Bytes().serializer(),
                     Serdes.ByteArray().serializer(), "offset-sync-history-writer");
         }
 
@@ -97,18 +96,18 @@ public final class SextantTopology {
                     Pattern.compile(Pattern.quote(Topic.SHARE_GROUP_STATE_TOPIC_NAME)));
             topology.addProcessor("share-state-processor",
                     () -> new ShareStateProcessor(settings, metrics, undecodable), "share-state-source");
-            topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ShareStateProcessor.STORE),
+            topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ShareStateKeys.STORE),
                     Serdes.Bytes(), Serdes.ByteArray()), "share-state-processor");
-            topology.addSink(SHARE_POSITIONS_SINK, settings.sharePositionsTopic(), Serdes.String().serializer(),
-                    Serdes.ByteArray().serializer(), new GroupPartitioner<byte[]>(), "share-state-processor");
-            topology.addSink(SHARE_DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(),
+            topology.addSink(TopologyNames.SHARE_POSITIONS_SINK, settings.sharePositionsTopic(), Serdes.String().serializer(),
+                    Serdes.ByteArray().serializer(), new CoordinatorPartitioner<byte[]>(), "share-state-processor");
+            topology.addSink(TopologyNames.SHARE_DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(),
                     deadLetters.serializer(), "share-state-processor");
             // read back in the tasks that own the groups: same partition count and partitioning as __consumer_offsets
             topology.addSource(AutoOffsetReset.earliest(), "share-positions-source",
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(), settings.sharePositionsTopic());
             groupInputs.add("share-positions-source");
         }
-        topology.addProcessor(GROUP_PROCESSOR,
+        topology.addProcessor(TopologyNames.GROUP_PROCESSOR,
                 () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable, oldestPending,
                         stateCounts),
                 groupInputs.toArray(String[]::new));
@@ -117,22 +116,17 @@ public final class SextantTopology {
         // its positions from memory, IndexedPositions, so nothing here needs to be a sorted cache).
         topology.addStateStore(new WriteBehindStoreBuilder(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(PositionStore.NAME), Serdes.Bytes(), Serdes.ByteArray())),
-                GROUP_PROCESSOR);
+                TopologyNames.GROUP_PROCESSOR);
         topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(GroupStore.NAME),
-                Serdes.String(), Serdes.ByteArray()), GROUP_PROCESSOR);
+                Serdes.String(), Serdes.ByteArray()), TopologyNames.GROUP_PROCESSOR);
 
         // one dead-letter sink per sub-topology: a shared sink would fuse the two into one
-        topology.addSink(DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(), deadLetters.serializer(),
-                GROUP_PROCESSOR);
+        topology.addSink(TopologyNames.DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(), deadLetters.serializer(),
+                TopologyNames.GROUP_PROCESSOR);
         if (!settings.identityTranslation()) {
-            topology.addSink(SYNC_DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(),
+            topology.addSink(TopologyNames.SYNC_DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(),
                     deadLetters.serializer(), "offset-sync-history-writer");
         }
         return topology;
-    }
-
-    /** "topic-partition@offset" of the record being processed, for messages. */
-    static String where(RecordMetadata metadata) {
-        return metadata.topic() + "-" + metadata.partition() + "@" + metadata.offset();
     }
 }

@@ -1,13 +1,14 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.state.SharePosition;
 import dev.sextant.decode.ShareStateDecoder;
 import dev.sextant.decode.ShareStateRecord;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.SharePartitionState;
 import dev.sextant.metrics.SextantMetrics;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import dev.sextant.state.ShareStateKeys;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.internals.Topic;
@@ -23,8 +24,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * topic is partitioned by (group, topic, partition) and {@code __consumer_offsets} by group, hence the hop.
  */
 final class ShareStateProcessor implements Processor<byte[], byte[], Object, Object> {
-
-    static final String STORE = "share-state";
 
     private final SyncSettings settings;
     private final SextantMetrics metrics;
@@ -44,7 +43,7 @@ final class ShareStateProcessor implements Processor<byte[], byte[], Object, Obj
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
-        this.states = context.getStateStore(STORE);
+        this.states = context.getStateStore(ShareStateKeys.STORE);
     }
 
     @Override
@@ -53,10 +52,10 @@ final class ShareStateProcessor implements Processor<byte[], byte[], Object, Obj
         try {
             decoded = ShareStateDecoder.decode(record.key(), record.value());
         } catch (UndecodableRecordException e) {
-            String where = context.recordMetadata().map(SextantTopology::where).orElse("?");
+            String where = TopologyNames.where(context.recordMetadata());
             undecodableRecords.report(Topic.SHARE_GROUP_STATE_TOPIC_NAME, where, e, GroupKind.SHARE.label())
                     .ifPresent(dead -> context.forward(new Record<>(dead.group(), dead, record.timestamp()),
-                            SextantTopology.SHARE_DLQ_SINK));
+                            TopologyNames.SHARE_DLQ_SINK));
             return;
         }
         if (!groupIncluded.computeIfAbsent(decoded.group(), settings.includeGroup()::test)) {
@@ -92,13 +91,10 @@ final class ShareStateProcessor implements Processor<byte[], byte[], Object, Obj
         metrics.commitRead(GroupKind.SHARE);
         context.forward(new Record<>(state.group(),
                 new SharePosition(state.topicId(), state.partition(), offset, timestamp).toBytes(), timestamp),
-                SextantTopology.SHARE_POSITIONS_SINK);
+                TopologyNames.SHARE_POSITIONS_SINK);
     }
 
     private static Bytes key(ShareStateRecord state) {
-        byte[] group = state.group().getBytes(StandardCharsets.UTF_8);
-        return Bytes.wrap(ByteBuffer.allocate(2 + group.length + 16 + 4).putShort((short) group.length).put(group)
-                .putLong(state.topicId().getMostSignificantBits()).putLong(state.topicId().getLeastSignificantBits())
-                .putInt(state.partition()).array());
+        return ShareStateKeys.key(state.group(), state.topicId(), state.partition());
     }
 }

@@ -1,5 +1,6 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.SyncSettings;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.domain.Reason;

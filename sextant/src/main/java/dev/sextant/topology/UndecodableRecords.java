@@ -1,5 +1,7 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.deadletter.DeadLetterThrottle;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.Reason;

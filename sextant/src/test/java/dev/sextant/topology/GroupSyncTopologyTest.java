@@ -1,5 +1,8 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.TakeoverAudit;
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.sync.SyncRuntime;
 import static dev.sextant.testing.CoordinatorRecords.classicGroup;
 import static dev.sextant.testing.CoordinatorRecords.offsetCommit;
 import static dev.sextant.testing.CoordinatorRecords.offsetDeleted;
@@ -590,7 +593,7 @@ class GroupSyncTopologyTest {
         assertEquals(0.0, registry.get("sextant.destination.up").gauge().value());
 
         destination.unreachable = false;
-        // retried after a growing, jittered pause of at most WriteSettler.MAX_RETRY_DELAY_MS
+        // retried after a growing, jittered pause of at most Backoffs.MAX_RETRY_MS
         for (int second = 0; second <= 40 && !Long.valueOf(30).equals(destination.committed("billing", "source.orders", 0));
              second++) {
             tick(1_000);

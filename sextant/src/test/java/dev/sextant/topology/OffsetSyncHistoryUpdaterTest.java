@@ -1,5 +1,7 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.history.OffsetSyncCatchUp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sextant.metrics.SextantMetrics;

@@ -1,5 +1,7 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.state.SharePosition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sextant.metrics.SextantMetrics;
@@ -7,6 +9,7 @@ import dev.sextant.state.InMemoryStores;
 import dev.sextant.testing.CoordinatorRecords;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
+import dev.sextant.state.ShareStateKeys;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -20,7 +23,7 @@ class ShareStateProcessorTest {
     private static final Uuid ORDERS = Uuid.randomUuid();
     private final SyncSettings settings = TestSettings.settings();
     private final SextantMetrics metrics = new SextantMetrics(new SimpleMeterRegistry());
-    private final KeyValueStore<Bytes, byte[]> states = InMemoryStores.bytesStore(ShareStateProcessor.STORE);
+    private final KeyValueStore<Bytes, byte[]> states = InMemoryStores.bytesStore(ShareStateKeys.STORE);
 
     @SafeVarargs
     private List<Long> run(KeyValue<byte[], byte[]>... records) throws Exception {
@@ -34,7 +37,7 @@ class ShareStateProcessorTest {
         }
         List<Long> sent = new java.util.ArrayList<>();
         for (MockProcessorContext.CapturedForward<?, ?> f : context.forwarded()) {
-            if (SextantTopology.SHARE_POSITIONS_SINK.equals(f.childName().orElse(null))) {
+            if (TopologyNames.SHARE_POSITIONS_SINK.equals(f.childName().orElse(null))) {
                 sent.add(SharePosition.fromBytes("shipping", (byte[]) f.record().value()).offset());
             }
         }

@@ -1,5 +1,6 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.SyncSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

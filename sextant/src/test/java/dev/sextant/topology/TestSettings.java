@@ -1,5 +1,6 @@
 package dev.sextant.topology;
 
+import dev.sextant.sync.SyncSettings;
 import java.time.Clock;
 import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
 

@@ -1,0 +1,106 @@
+package dev.sextant.history;
+
+import dev.sextant.translate.OffsetSyncPoint;
+
+/**
+ * Whether an offset sync may enter the history. Offset syncs are untrusted input: anyone allowed to write
+ * MirrorMaker 2's offset-syncs topic steers the offsets Sextant writes, so a sync is taken only when it describes the
+ * two logs as they are:
+ *
+ * <ul>
+ *   <li>both offsets non-negative;</li>
+ *   <li>the source partition exists and its log reaches the upstream offset (MirrorMaker 2 emits a sync for a record
+ *       it has mirrored, so the record exists); the destination partition exists and its log reaches the downstream
+ *       offset;</li>
+ *   <li>an upstream offset below the partition's newest sync either re-reads history already kept (both offsets
+ *       behind: skipped), or comes with evidence that the source topic was recreated: its log end is now below that
+ *       newest sync, so the old history no longer describes it (reset). Otherwise it is refused: one record's say-so
+ *       never wipes a partition's history.</li>
+ * </ul>
+ *
+ * The log ends are fetched asynchronously; "fresh" means they were fetched after the sync arrived, so a sync that
+ * fresh ends do not cover is refused, and one that older ends do not cover waits for fresh ones; so does every sync
+ * below the newest one (only fresh ends can tell a recreated topic). Pure.
+ */
+public final class OffsetSyncCheck {
+
+    public enum Verdict {
+        /** Into the history. */
+        ACCEPT,
+        /** The source topic was recreated: forget the partition's history, then take this sync. */
+        RESET_AND_ACCEPT,
+        /** A sync already in the history, read again (after a restart): nothing to do. */
+        ALREADY_KNOWN,
+        /** Not a sync of these logs: dead-lettered, never in the history. */
+        REJECT,
+        /** The known log ends are older than the sync: wait for fresh ones. */
+        WAIT_FOR_LOG_ENDS
+    }
+
+    public record Result(Verdict verdict, String reason) {
+
+        static final Result ACCEPT = new Result(Verdict.ACCEPT, null);
+        static final Result WAIT = new Result(Verdict.WAIT_FOR_LOG_ENDS, null);
+
+        static Result reject(String reason) {
+            return new Result(Verdict.REJECT, reason);
+        }
+    }
+
+    /**
+     * The log ends of one source partition and of its mirror, as fetched.
+     *
+     * @param sourceEnd      the source partition's log end offset, or -1 when the partition does not exist
+     * @param destinationEnd the mirror partition's log end offset, or -1 when it does not exist
+     * @param fresh          fetched after the sync arrived
+     */
+    public record LogEnds(long sourceEnd, long destinationEnd, boolean fresh) {
+    }
+
+    private OffsetSyncCheck() {
+    }
+
+    /**
+     * @param newest the partition's newest sync in the history, or null
+     * @param ends   the log ends known for the partition, or null when none were fetched yet
+     */
+    public static Result check(long upstream, long downstream, OffsetSyncPoint newest, LogEnds ends, String destination) {
+        if (upstream < 0 || downstream < 0) {
+            return Result.reject("negative offset");
+        }
+        if (ends == null) {
+            return Result.WAIT;
+        }
+        if (ends.sourceEnd() < 0) {
+            return ends.fresh() ? Result.reject("the source partition does not exist") : Result.WAIT;
+        }
+        if (ends.destinationEnd() < 0) {
+            return ends.fresh() ? Result.reject("the destination partition " + destination + " does not exist")
+                    : Result.WAIT;
+        }
+        if (upstream > ends.sourceEnd()) {
+            return ends.fresh() ? Result.reject("upstream offset beyond the source log end " + ends.sourceEnd())
+                    : Result.WAIT;
+        }
+        if (downstream > ends.destinationEnd()) {
+            return ends.fresh() ? Result.reject("downstream offset beyond the destination log end "
+                    + ends.destinationEnd()) : Result.WAIT;
+        }
+        if (newest != null && upstream < newest.upstreamOffset()) {
+            if (!ends.fresh()) {
+                return Result.WAIT; // whether the topic was recreated since is a question for fresh ends only
+            }
+            if (ends.sourceEnd() < newest.upstreamOffset()) {
+                return new Result(Verdict.RESET_AND_ACCEPT, "the source log end " + ends.sourceEnd()
+                        + " is below the newest sync " + newest.upstreamOffset() + ": the topic was recreated");
+            }
+            if (downstream < newest.downstreamOffset()) {
+                return new Result(Verdict.ALREADY_KNOWN, null);
+            }
+            return Result.reject("upstream offset below the newest sync " + newest.upstreamOffset() + " (downstream "
+                    + newest.downstreamOffset() + ") while the source log still reaches it: the topic was not "
+                    + "recreated");
+        }
+        return Result.ACCEPT;
+    }
+}

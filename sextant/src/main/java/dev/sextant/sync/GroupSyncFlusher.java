@@ -1,0 +1,230 @@
+package dev.sextant.sync;
+
+import dev.sextant.metrics.GroupStateCounts;
+import dev.sextant.metrics.OldestPending;
+import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.GroupOutcome;
+import dev.sextant.apply.PlannedPartition;
+import dev.sextant.apply.WriteLease;
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.GroupRecord;
+import dev.sextant.state.GroupStore;
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
+import dev.sextant.translate.OffsetTranslator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One task's flush, run every {@code sync.interval.ms} on the stream thread:
+ *
+ * <pre>
+ *   outcomes of earlier writes ──▶ WriteSettler (positions applied / refused, dead-letter transitions)
+ *   pending groups ──▶ WritePlanner (translate, guards) ──▶ one phase per group kind ──▶ appliers (async)
+ * </pre>
+ *
+ * <p>A flush costs what changed: it visits the partitions marked since they were last settled
+ * ({@link PendingGroups}), and works out a group's dead-letter reason from the few positions with a problem
+ * ({@link GroupReasonReporter}), never from a scan of the group.
+ *
+ * <p>Invariants: stores are only touched on the stream thread (outcomes come back through a queue); a group has at
+ * most one write in flight; consumer and share groups are written in separate phases with their own Admin calls,
+ * never one as the other.
+ */
+final class GroupSyncFlusher {
+
+    private static final Logger log = LoggerFactory.getLogger(GroupSyncFlusher.class);
+
+    static final int MAX_GROUPS_PER_FLUSH = 2_000;
+    /** Writes in flight per task at most: a destination that does not answer must not collect every group's write. */
+    static final int MAX_GROUPS_IN_FLIGHT = 2_000;
+    /** A flush runs on the stream thread: past this much planning it yields to processing until the next one. */
+    private static final long FLUSH_BUDGET_NANOS = 100_000_000L;
+    private static final long OLDEST_PENDING_CHECK_MS = 1_000;
+    /** Counting groups by state reads the task's group store: every few seconds is enough for a gauge. */
+    private static final long STATE_COUNT_MS = 5_000;
+
+    private final SyncSettings settings;
+    private final SyncRuntime runtime;
+    private final IndexedPositions positions;
+    private final GroupStore groups;
+    private final DestinationView view;
+    private final SextantMetrics metrics;
+    private final PendingGroups pending = new PendingGroups();
+    private final BoundedPositions bounded;
+    private final WritePlanner planner;
+    private final WriteSettler settler;
+    private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
+    private final OldestPending oldestPending;
+    private final GroupStateCounts stateCounts;
+    private long nextStateCount;
+    private final TakeoverAudit audit;
+    /** Set when the task is closed, read by Admin threads before they send a write this task planned. */
+    private volatile boolean closed;
+    private long nextOldestCheck;
+
+    GroupSyncFlusher(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
+                     OffsetTranslator translator, BoundedPositions bounded, OldestPending oldestPending,
+                     GroupStateCounts stateCounts, Consumer<DeadLetterRecord> deadLetters) {
+        this.oldestPending = oldestPending;
+        this.stateCounts = stateCounts;
+        this.settings = settings;
+        this.runtime = runtime;
+        this.positions = positions;
+        this.groups = groups;
+        this.bounded = bounded;
+        this.view = runtime.view();
+        this.metrics = runtime.metrics();
+        GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics, deadLetters);
+        this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, pending, reasons);
+        this.settler = new WriteSettler(positions, groups, bounded, pending, reasons, metrics,
+                runtime.checkpoints());
+        this.audit = new TakeoverAudit(settings.clock().millis());
+    }
+
+    /** Rebuilds the in-memory pending set from the store (after a restart or a rebalance). */
+    void recover() {
+        positions.load((key, pos) -> {
+            if (pos.needsApply()) {
+                // the first unapplied commit is not kept: its latest commit stands in (the age reads low, not high)
+                pending.mark(key, pos.commitTimestamp());
+            }
+            bounded.track(key, pos);
+        });
+    }
+
+    /**
+     * The time of the oldest source commit this task has still to write (the first commit since a partition was last
+     * settled, for partitions still {@code PENDING}), or -1.
+     */
+    private long oldestPendingCommit() {
+        long[] oldest = {Long.MAX_VALUE};
+        pending.forEachPendingSince((key, since) -> {
+            if (since < oldest[0]) {
+                PartitionPosition pos = positions.get(key);
+                if (pos != null && pos.status() == PositionStatus.PENDING) {
+                    oldest[0] = since;
+                }
+            }
+        });
+        return oldest[0] == Long.MAX_VALUE ? -1 : oldest[0];
+    }
+
+    /** The task is closed (revoked, or the instance stops): its positions are no longer this instance's to write. */
+    void close() {
+        closed = true; // writes planned but not sent yet are not sent
+        oldestPending.remove(this);
+        stateCounts.remove(this);
+    }
+
+    /** A new source commit at {@code commitTimestamp} for the partition. */
+    void markPending(PositionKey key, long commitTimestamp) {
+        pending.mark(key, commitTimestamp);
+    }
+
+    void forget(String group) {
+        pending.done(group);
+    }
+
+    void flush() {
+        long now = settings.clock().millis();
+        GroupOutcome outcome;
+        while ((outcome = outcomes.poll()) != null) {
+            settler.settle(outcome, now);
+        }
+        pending.unpark(now);
+        for (PositionKey key : audit.overwritten()) {
+            rewrite(key, now);
+        }
+        if (now >= nextOldestCheck) {
+            oldestPending.update(this, oldestPendingCommit());
+            nextOldestCheck = now + OLDEST_PENDING_CHECK_MS;
+        }
+        if (now >= nextStateCount) {
+            stateCounts.update(this, countStates());
+            nextStateCount = now + STATE_COUNT_MS;
+        }
+        if (!view.ready() || !runtime.catchUp().caughtUp()) {
+            return; // nothing is planned from a partial view of the destination or of the offset-sync history
+        }
+        // new offset syncs, looked for at every flush: with none, a comparison per source partition; once a second
+        // added up to a second to a bounded position's wait for the sync that makes it exact
+        bounded.improvable().forEach(pending::mark);
+        if (audit.due(now) && settings.syncConsumerGroups()) {
+            audit.read(now, positions::forEachStored, pending::inFlight, groups::kindOf,
+                    settings::destinationTopic, runtime.consumerApplier());
+        }
+        Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
+        Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
+        long budgetEnd = System.nanoTime() + FLUSH_BUDGET_NANOS;
+        int room = Math.min(MAX_GROUPS_PER_FLUSH, MAX_GROUPS_IN_FLIGHT - pending.inFlightCount());
+        for (String group : pending.due(now, Math.max(0, room))) {
+            if (System.nanoTime() > budgetEnd) {
+                break; // the rest stays pending for the next flush: commits keep flowing meanwhile
+            }
+            GroupKind kind = groups.kindOf(group);
+            if (kind == GroupKind.CONSUMER ? !settings.syncConsumerGroups() : !settings.syncShareGroups()) {
+                pending.done(group);
+                continue;
+            }
+            List<PlannedPartition> plan = planner.plan(group, kind, now);
+            if (!plan.isEmpty()) {
+                (kind == GroupKind.SHARE ? sharePlans : consumerPlans).put(group, plan);
+                pending.startFlight(group, plan);
+            }
+        }
+        WriteLease lease = lease(now);
+        if (!consumerPlans.isEmpty()) {
+            metrics.adminRequest("listConsumerGroupOffsets");
+            metrics.adminRequest("alterConsumerGroupOffsets", consumerPlans.size());
+            runtime.consumerApplier().apply(consumerPlans, lease, outcomes::add);
+        }
+        if (!sharePlans.isEmpty()) {
+            metrics.adminRequest("alterShareGroupOffsets", sharePlans.size());
+            runtime.shareApplier().apply(sharePlans, lease, outcomes::add);
+        }
+    }
+
+    private GroupStateCounts.Snapshot countStates() {
+        GroupStateCounts.Snapshot counts = GroupStateCounts.Snapshot.empty();
+        groups.forEach((group, record) -> {
+            GroupStateCounts.State state = record.openReason() != null ? GroupStateCounts.State.REFUSED
+                    : pending.isPending(group) ? GroupStateCounts.State.PENDING : GroupStateCounts.State.IN_SYNC;
+            counts.groups()[record.type().ordinal()][state.ordinal()]++;
+        });
+        return new GroupStateCounts.Snapshot(counts.groups(), pending.unsettledPositions());
+    }
+
+    /** Valid while this task is open and no longer than the write lease after {@code plannedAt}. */
+    private WriteLease lease(long plannedAt) {
+        long leaseMs = settings.writeLeaseMs();
+        return () -> !closed && settings.clock().millis() - plannedAt <= leaseMs;
+    }
+
+    /**
+     * The destination holds an older commit than the one applied for the partition (found by the takeover audit):
+     * unless a newer commit is on its way anyway, the partition is written again.
+     */
+    private void rewrite(PositionKey key, long now) {
+        PartitionPosition pos = positions.get(key);
+        if (pos == null || pos.needsApply() || pos.status() != PositionStatus.APPLIED) {
+            return;
+        }
+        log.atWarn().addKeyValue("group", key.group()).log("The destination holds an older commit than the one "
+                + "Sextant applied for group {} partition {}-{} (a late write of the instance that owned it before, "
+                + "or, under adopt-forward, of the tool Sextant took the group over from); writing it again",
+                key.group(), key.topic(), key.partition());
+        metrics.staleWriteRepaired();
+        positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
+        pending.mark(key, pos.commitTimestamp());
+    }
+}

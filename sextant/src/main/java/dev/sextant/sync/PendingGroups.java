@@ -1,0 +1,151 @@
+package dev.sextant.sync;
+
+import dev.sextant.apply.PlannedPartition;
+import dev.sextant.state.PositionKey;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The groups of one task that have something to apply, in the order they became pending, each with the partitions
+ * that need a look. This is how commits are coalesced: a group committing a thousand times between two flushes is
+ * one entry here and one write on the destination; and a flush looks at the partitions that changed, not at every
+ * partition the group ever committed. A group is pending while it has such a partition; it is in flight from the
+ * moment its write is sent until its outcome is back, and is never sent twice at once.
+ *
+ * <p>In memory only: after a restart it is rebuilt from the changelogged position store.
+ */
+final class PendingGroups {
+
+    private final Map<String, Set<PositionKey>> pending = new LinkedHashMap<>();
+    private final Map<String, Long> notBefore = new HashMap<>();
+    private final Map<String, List<PlannedPartition>> inFlight = new HashMap<>();
+    /** Per partition pending for a new source commit, the time of the first commit since it was last settled. */
+    private final Map<PositionKey, Long> since = new HashMap<>();
+    /** Partitions waiting for something outside Sextant (an offset sync, a mirrored topic), by retry time. */
+    private final java.util.TreeMap<Long, List<PositionKey>> parked = new java.util.TreeMap<>();
+
+    /** The partition needs a look at the next flush of its group. */
+    void mark(PositionKey key) {
+        pending.computeIfAbsent(key.group(), g -> new LinkedHashSet<>()).add(key);
+    }
+
+    /** The partition has a new source commit, made at {@code commitTimestamp}: it needs a look. */
+    void mark(PositionKey key, long commitTimestamp) {
+        mark(key);
+        if (commitTimestamp >= 0) {
+            since.putIfAbsent(key, commitTimestamp);
+        }
+    }
+
+    /** The partition needs nothing more; the group stops being pending with its last such partition. */
+    void clean(PositionKey key) {
+        since.remove(key);
+        Set<PositionKey> keys = pending.get(key.group());
+        if (keys != null && keys.remove(key) && keys.isEmpty()) {
+            pending.remove(key.group());
+            notBefore.remove(key.group());
+        }
+    }
+
+    /**
+     * The partition waits for something outside Sextant: it stops being looked at until {@code until}, then is
+     * pending again. A new commit marks it pending before that.
+     */
+    void park(PositionKey key, long until) {
+        clean(key);
+        parked.computeIfAbsent(until, t -> new ArrayList<>()).add(key);
+    }
+
+    /** Partitions parked until {@code now} or earlier are pending again. */
+    void unpark(long now) {
+        while (!parked.isEmpty() && parked.firstKey() <= now) {
+            parked.pollFirstEntry().getValue().forEach(this::mark);
+        }
+    }
+
+    /** Forgets the group (deleted on the source, or its type is not synced). */
+    void done(String group) {
+        Set<PositionKey> keys = pending.remove(group);
+        if (keys != null) {
+            keys.forEach(since::remove);
+        }
+        notBefore.remove(group);
+    }
+
+    /** Keeps the group pending but leaves it alone until {@code until}. */
+    void backoff(String group, long until) {
+        if (pending.containsKey(group)) {
+            notBefore.put(group, until);
+        }
+    }
+
+    /** A copy of the group's partitions that need a look. */
+    List<PositionKey> keys(String group) {
+        Set<PositionKey> keys = pending.get(group);
+        return keys == null ? List.of() : new ArrayList<>(keys);
+    }
+
+    /** Up to {@code max} pending groups that are not in flight and not backing off. */
+    List<String> due(long now, int max) {
+        List<String> due = new ArrayList<>();
+        for (String group : pending.keySet()) {
+            if (due.size() >= max) {
+                break;
+            }
+            Long wait = notBefore.get(group);
+            if (!inFlight.containsKey(group) && (wait == null || wait <= now)) {
+                due.add(group);
+            }
+        }
+        return due;
+    }
+
+    /**
+     * The destination settled the partition's planned commit: nothing is unapplied, or, when a newer commit arrived
+     * meanwhile, that one is ({@code newerCommitTimestamp}, -1 for none).
+     */
+    void settled(PositionKey key, long newerCommitTimestamp) {
+        if (newerCommitTimestamp < 0) {
+            since.remove(key);
+        } else {
+            since.put(key, newerCommitTimestamp);
+        }
+    }
+
+    /** Each partition with a source commit not settled yet, and the time of the first such commit. */
+    void forEachPendingSince(java.util.function.BiConsumer<PositionKey, Long> action) {
+        since.forEach(action);
+    }
+
+    /** True while the group has a partition that needs a look. */
+    boolean isPending(String group) {
+        return pending.containsKey(group);
+    }
+
+    /** Partitions with a source commit not settled yet. */
+    int unsettledPositions() {
+        return since.size();
+    }
+
+    boolean inFlight(String group) {
+        return inFlight.containsKey(group);
+    }
+
+    int inFlightCount() {
+        return inFlight.size();
+    }
+
+    void startFlight(String group, List<PlannedPartition> plan) {
+        inFlight.put(group, plan);
+    }
+
+    List<PlannedPartition> endFlight(String group) {
+        List<PlannedPartition> plan = inFlight.remove(group);
+        return plan == null ? List.of() : plan;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.sextant.sync;
+
+import dev.sextant.history.OffsetSyncCatchUp;
+import dev.sextant.apply.CheckpointEmitter;
+import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.GroupApplier;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.SourceOffsets;
+import dev.sextant.source.SourceTopicNames;
+
+/**
+ * The instance-wide collaborators every task of the topology shares: the destination view and applier, the
+ * source's offsets for pruning, the meters, whether the offset-sync history has caught up since the start. Tests
+ * pass in-memory ones.
+ */
+public record SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
+                          SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics,
+                          CheckpointEmitter checkpoints, OffsetSyncCatchUp catchUp) {
+
+    /** Without MirrorMaker 2 checkpoints, and with nothing to wait for at the start. */
+    public SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
+                       SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics) {
+        this(view, consumerApplier, shareApplier, source, topicNames, metrics, CheckpointEmitter.NONE,
+                OffsetSyncCatchUp.notNeeded());
+    }
+}

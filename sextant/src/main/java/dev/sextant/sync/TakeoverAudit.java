@@ -1,0 +1,147 @@
+package dev.sextant.sync;
+
+import dev.sextant.apply.GroupApplier;
+import dev.sextant.apply.PlannedPartition;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * For a while after a task is assigned to this instance, looks every few seconds at what the destination holds for
+ * the task's applied consumer-group positions, and hands back those that now carry an older source commit than the
+ * one applied, to be written again. Under {@code sync.foreign.offsets=adopt-forward} it also hands back those another
+ * writer (MirrorMaker 2's checkpoint tasks during a switch-over) moved below what Sextant applied: written again, they
+ * are taken over again.
+ *
+ * <pre>
+ *   old owner:  plan(c1) ── read ── send(c1) ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~▶ lands late
+ *   new owner:                          takes over ── write(c2) ── audit: c1 &lt; c2 ── write(c2)
+ * </pre>
+ *
+ * <p>Why: the instance that owned the task before may have sent a write that reaches the broker after this instance
+ * wrote a newer commit (a write delayed in the network, or retried by its Admin client). The old owner's
+ * {@link dev.sextant.apply.WriteLease} keeps it from sending what it planned once the task may have moved, but a
+ * write already sent cannot be recalled. Such a write can only be in flight for as long as an Admin call lives
+ * ({@code default.api.timeout.ms}, 60 s by default), so the audit runs for {@link #WINDOW_MS} after the assignment.
+ * Share-group offsets carry no mark, so only consumer groups are audited.
+ *
+ * <p>Cost: each round reads at most {@link #GROUPS_PER_ROUND} groups' offsets from the destination; a task with more
+ * is audited in slices (by group hash), one slice per round, so each group is read every {@code slices} rounds. The
+ * window is stretched so that every slice is read at least once after the 60 s an old write can live. (Reading all
+ * 10,000 groups of a task every 5 s took a fifth of the process's CPU and loaded the destination's coordinators.)
+ */
+public final class TakeoverAudit {
+
+    private static final Logger log = LoggerFactory.getLogger(TakeoverAudit.class);
+
+    /** How long after an assignment the audit runs: twice the Admin client's default call timeout. */
+    public static final long WINDOW_MS = 120_000;
+    public static final long INTERVAL_MS = 5_000;
+    /** At most this many groups' destination offsets are read per round. */
+    static final int GROUPS_PER_ROUND = 2_000;
+    /** How long a write already sent can still land: Admin's default call timeout. */
+    private static final long LATE_WRITE_MS = 60_000;
+
+    private final long assignedAt;
+    private long until;
+    private int slice;
+    /** Groups with applied positions at the last round; -1 before the first. */
+    private int groupsSeen = -1;
+    private long next;
+    private final AtomicBoolean reading = new AtomicBoolean();
+    private final Queue<List<PositionKey>> found = new ConcurrentLinkedQueue<>();
+
+    TakeoverAudit(long assignedAt) {
+        this.assignedAt = assignedAt;
+        this.until = assignedAt + WINDOW_MS;
+        this.next = assignedAt + INTERVAL_MS;
+    }
+
+    /** The positions found overwritten since the last call. */
+    List<PositionKey> overwritten() {
+        List<PositionKey> all = new ArrayList<>();
+        List<PositionKey> batch;
+        while ((batch = found.poll()) != null) {
+            all.addAll(batch);
+        }
+        return all;
+    }
+
+    /** True when a read of the destination is due now. */
+    boolean due(long now) {
+        return now < until && now >= next && !reading.get();
+    }
+
+    /**
+     * Reads the destination offsets of the given applied positions (the caller's stream thread collected them);
+     * the answer comes back through {@link #overwritten()}.
+     */
+    void read(long now, Consumer<BiConsumer<PositionKey, PartitionPosition>> stored, Predicate<String> inFlight,
+              Function<String, GroupKind> kindOf, Function<String, String> destinationTopic, GroupApplier applier) {
+        next = now + INTERVAL_MS;
+        // the slices are sized by the groups the last round saw (the first round counts them in a pass of its own)
+        if (groupsSeen < 0) {
+            Set<String> groups = new HashSet<>();
+            stored.accept((key, pos) -> {
+                if (isApplied(pos)) {
+                    groups.add(key.group());
+                }
+            });
+            groupsSeen = groups.size();
+        }
+        int of = Math.max(1, (groupsSeen + GROUPS_PER_ROUND - 1) / GROUPS_PER_ROUND);
+        int at = slice % of;
+        slice = (at + 1) % of;
+        // every slice is read at least once after an old write's last chance to land
+        until = Math.max(until, assignedAt + LATE_WRITE_MS + (long) of * INTERVAL_MS);
+        Map<String, List<PlannedPartition>> applied = new HashMap<>();
+        Map<String, Boolean> audited = new HashMap<>();
+        stored.accept((key, pos) -> {
+            if (!isApplied(pos)) {
+                return;
+            }
+            boolean audit = audited.computeIfAbsent(key.group(), g -> Math.floorMod(g.hashCode(), of) == at
+                    && kindOf.apply(g) == GroupKind.CONSUMER && !inFlight.test(g));
+            if (audit) {
+                applied.computeIfAbsent(key.group(), g -> new ArrayList<>()).add(new PlannedPartition(key,
+                        new TopicPartition(destinationTopic.apply(key.topic()), key.partition()),
+                        pos.sourceOffset(), pos.commitTimestamp(), pos.appliedOffset()));
+            }
+        });
+        groupsSeen = audited.size();
+        if (applied.isEmpty()) {
+            return;
+        }
+        reading.set(true);
+        applier.overwritten(applied).whenComplete((keys, err) -> {
+            if (keys != null && !keys.isEmpty()) {
+                found.add(keys);
+            } else if (err != null) {
+                log.debug("Auditing the destination offsets failed; next time: {}", err.toString());
+            }
+            reading.set(false);
+        });
+    }
+
+    private static boolean isApplied(PartitionPosition pos) {
+        return pos.status() == PositionStatus.APPLIED && !pos.needsApply() && pos.appliedOffset() >= 0
+                && pos.commitTimestamp() >= 0;
+    }
+}

@@ -1,0 +1,211 @@
+package dev.sextant.sync;
+
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.decode.ConsumerOffsetsRecord;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.metrics.GroupStateCounts;
+import dev.sextant.metrics.OldestPending;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.GroupRecord;
+import dev.sextant.state.GroupStore;
+import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStore;
+import dev.sextant.state.SharePosition;
+import dev.sextant.translate.IdentityTranslator;
+import dev.sextant.translate.OffsetSyncPoint;
+import dev.sextant.translate.OffsetSyncTranslator;
+import dev.sextant.translate.OffsetTranslator;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.kafka.common.GroupType;
+
+/**
+ * One task's sync: what the source says about the task's groups goes in (decoded commits, group types and
+ * deletions, share start offsets), and every {@code sync.interval.ms} {@link #flush()} writes what changed to the
+ * destination ({@link GroupSyncFlusher}). The one entry point of this package for the Kafka Streams processor
+ * that owns the task; nothing here knows Kafka Streams.
+ *
+ * <p>Per commit this costs one filter lookup and one write to the position store; nothing on the way in talks to the
+ * destination. Invariants: every call comes from the task's stream thread; the group registry and the positions
+ * change only here and in the flush; a share position is never kept under a consumer group, nor the reverse.
+ */
+public final class TaskSync {
+
+    private final SyncSettings settings;
+    private final SyncRuntime runtime;
+    private final SextantMetrics metrics;
+    private final IncludedNames groupNames;
+    private final IncludedNames topicNames;
+    private final IndexedPositions positions;
+    private final GroupStore groups;
+    private final GroupSyncFlusher flusher;
+
+    /**
+     * @param history     the offset-sync history (the global store), or null with identity translation
+     * @param deadLetters where the task's dead-letter records go
+     */
+    public TaskSync(SyncSettings settings, SyncRuntime runtime, PositionStore positionStore, GroupStore groups,
+                    OffsetSyncStore history, OldestPending oldestPending, GroupStateCounts stateCounts,
+                    Consumer<DeadLetterRecord> deadLetters) {
+        this.settings = settings;
+        this.runtime = runtime;
+        this.metrics = runtime.metrics();
+        this.groupNames = new IncludedNames(settings.includeGroup());
+        this.topicNames = new IncludedNames(settings.includeTopic());
+        this.groups = groups;
+        this.positions = new IndexedPositions(positionStore, key -> new PositionKey(
+                groupNames.canonical(key.group()), topicNames.canonical(key.topic()), key.partition()));
+        OffsetTranslator translator;
+        BoundedPositions bounded;
+        if (history == null) {
+            translator = new IdentityTranslator();
+            bounded = new BoundedPositions(null);
+        } else {
+            translator = new OffsetSyncTranslator(history);
+            bounded = new BoundedPositions(tp ->
+                    history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
+        }
+        this.flusher = new GroupSyncFlusher(settings, runtime, positions, groups, translator, bounded, oldestPending,
+                stateCounts, deadLetters);
+    }
+
+    /** Takes up the task's stored state (after a start or a rebalance): what is still to write is pending again. */
+    public void open() {
+        flusher.recover();
+        metrics.groupsTrackedDelta(groups.size());
+    }
+
+    /** Writes what changed since the last flush; runs every {@code sync.interval.ms}. */
+    public void flush() {
+        flusher.flush();
+    }
+
+    /** The task is closed (revoked, or the instance stops): nothing it planned is sent any more. */
+    public void close() {
+        metrics.groupsTrackedDelta(-groups.size());
+        flusher.close();
+    }
+
+    /** A record of {@code __consumer_offsets}, decoded. */
+    public void accept(ConsumerOffsetsRecord decoded) {
+        String group = groupNames.admit(decoded.group());
+        if (group == null) {
+            return;
+        }
+        if (decoded instanceof ConsumerOffsetsRecord.OffsetCommit commit) {
+            onCommit(group, commit);
+        } else if (decoded instanceof ConsumerOffsetsRecord.OffsetDeleted deleted) {
+            positions.delete(new PositionKey(group, deleted.topic(), deleted.partition()));
+        } else if (decoded instanceof ConsumerOffsetsRecord.GroupTypeSeen seen) {
+            onGroupType(seen);
+        } else if (decoded instanceof ConsumerOffsetsRecord.GroupDeleted deleted) {
+            onGroupDeleted(deleted);
+        } else if (decoded instanceof ConsumerOffsetsRecord.ShareGroupTopics topics) {
+            onShareGroupTopics(topics);
+        } else {
+            metrics.skipped(decoded.getClass().getSimpleName());
+        }
+    }
+
+    /** {@code groupName}: the commit's group, as {@link IncludedNames} holds it. */
+    private void onCommit(String groupName, ConsumerOffsetsRecord.OffsetCommit commit) {
+        String topic = topicNames.admit(commit.topic());
+        if (topic == null) {
+            metrics.filtered("topic");
+            return;
+        }
+        // a "simple" group (manual assignment, admin commits) has no metadata record: a consumer group
+        GroupRecord group = groupOrNew(groupName, GroupKind.CONSUMER);
+        if (group.type() != GroupKind.CONSUMER || !settings.syncConsumerGroups()) {
+            return;
+        }
+        metrics.commitRead(GroupKind.CONSUMER);
+        move(new PositionKey(groupName, topic, commit.partition()), commit.offset(), commit.commitTimestamp());
+    }
+
+    private void onGroupType(ConsumerOffsetsRecord.GroupTypeSeen seen) {
+        GroupKind type = seen.type() == GroupType.SHARE ? GroupKind.SHARE : GroupKind.CONSUMER;
+        GroupRecord old = groups.get(seen.group());
+        if (old == null) {
+            metrics.groupsTrackedDelta(1);
+        }
+        GroupRecord next = (old == null ? GroupRecord.of(type) : old).withType(type, seen.protocolType());
+        if (!next.equals(old)) {
+            groups.put(seen.group(), next);
+        }
+    }
+
+    private void onShareGroupTopics(ConsumerOffsetsRecord.ShareGroupTopics topics) {
+        GroupRecord old = groupOrNew(topics.group(), GroupKind.SHARE);
+        Map<String, String> names = new HashMap<>(old.shareTopics());
+        topics.topicNamesById().forEach((id, name) -> names.put(id.toString(), name));
+        groups.put(topics.group(), old.withShareTopics(names));
+    }
+
+    /**
+     * A share partition's effective start offset moved (or its state was deleted: offset -1). Share state is keyed
+     * by topic id; the name comes from the group's own metadata, else from the source's Admin API, and until it is
+     * known the position is kept under a placeholder topic ({@link SharePlaceholders}) that the flush resolves.
+     */
+    public void sharePosition(String group, SharePosition share) {
+        if (!groupNames.includes(group) || !settings.syncShareGroups()) {
+            return;
+        }
+        GroupRecord record = groupOrNew(group, GroupKind.SHARE);
+        String topic = SharePlaceholders.name(record, share.topicId(), runtime.topicNames());
+        if (!SharePlaceholders.isPlaceholder(topic) && !topicNames.includes(topic)) {
+            metrics.filtered("topic");
+            return;
+        }
+        PositionKey key = new PositionKey(group, topic, share.partition());
+        if (share.offset() < 0) {
+            positions.delete(key);
+            return;
+        }
+        move(key, share.offset(), share.timestamp());
+    }
+
+    /** The partition's source position is now {@code offset}; a re-commit of the same offset changes nothing. */
+    private void move(PositionKey key, long offset, long timestamp) {
+        PartitionPosition old = positions.get(key);
+        if (old != null && old.sourceOffset() == offset) {
+            return;
+        }
+        positions.put(key, old == null ? PartitionPosition.committed(offset, timestamp)
+                : old.withCommit(offset, timestamp));
+        flusher.markPending(key, timestamp);
+    }
+
+    /** The group's record, registered (and counted) as {@code kind} when it is new. */
+    private GroupRecord groupOrNew(String group, GroupKind kind) {
+        GroupRecord record = groups.get(group);
+        if (record == null) {
+            record = GroupRecord.of(kind);
+            groups.put(group, record);
+            metrics.groupsTrackedDelta(1);
+        }
+        return record;
+    }
+
+    /**
+     * A group-defining record was tombstoned. For a consumer group that is not proof the group is gone: an online
+     * migration between the classic and the consumer protocol tombstones the old type's record while the offsets
+     * survive. A real deletion tombstones every offset too, and those delete the positions; so only the group record
+     * goes here (a consumer group is the default kind). A share group's positions go with it: nothing else says its
+     * kind, and a share position must never be written as a consumer group's.
+     */
+    private void onGroupDeleted(ConsumerOffsetsRecord.GroupDeleted deleted) {
+        GroupRecord record = groups.get(deleted.group());
+        if (record != null) {
+            groups.delete(deleted.group());
+            metrics.groupsTrackedDelta(-1);
+        }
+        if (deleted.type() == GroupType.SHARE || (record != null && record.type() == GroupKind.SHARE)) {
+            positions.deleteGroup(deleted.group());
+            flusher.forget(deleted.group());
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.sextant.sync;
+
+import dev.sextant.apply.CheckpointEmitter;
+import dev.sextant.apply.GroupOutcome;
+import dev.sextant.apply.PlannedPartition;
+import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.Reason;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.GroupStore;
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionStatus;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Records what the destination answered for a group's write: applied and rewind-skipped positions are settled (and
+ * their latency measured), refusals recorded, transient failures backed off; then the group's dead-letter reason is
+ * re-evaluated. Failed writes of a group are retried with a growing, jittered pause.
+ *
+ * <p>Invariant: a position leaves the pending set only once the destination holds its translation or it was refused
+ * for a reason that needs no retry; a commit that arrived while the write was in flight keeps it pending.
+ */
+final class WriteSettler {
+
+    private final IndexedPositions positions;
+    private final GroupStore groups;
+    private final BoundedPositions bounded;
+    private final PendingGroups pending;
+    private final GroupReasonReporter reasons;
+    private final SextantMetrics metrics;
+    private final CheckpointEmitter checkpoints;
+    /** Consecutive failed writes per group (the destination unreachable, or a transient error), while failing. */
+    private final Map<String, Integer> failures = new HashMap<>();
+
+    WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, PendingGroups pending,
+                 GroupReasonReporter reasons, SextantMetrics metrics, CheckpointEmitter checkpoints) {
+        this.checkpoints = checkpoints;
+        this.positions = positions;
+        this.groups = groups;
+        this.bounded = bounded;
+        this.pending = pending;
+        this.reasons = reasons;
+        this.metrics = metrics;
+    }
+
+    void settle(GroupOutcome outcome, long now) {
+        String group = outcome.group();
+        GroupKind type = groups.kindOf(group);
+        List<PlannedPartition> plan = pending.endFlight(group);
+        if (outcome.retry()) {
+            metrics.retried(type);
+            pending.backoff(group, now + Backoffs.retryDelay(failures.merge(group, 1, Integer::sum)));
+            return;
+        }
+        failures.remove(group);
+        int applied = 0;
+        for (PlannedPartition planned : plan) {
+            GroupOutcome.PartitionOutcome result = outcome.partitions().get(planned.key());
+            PartitionPosition pos = positions.get(planned.key());
+            if (pos == null) {
+                pending.clean(planned.key()); // deleted meanwhile
+                continue;
+            }
+            if (result == null) {
+                continue; // not part of the answer: stays pending
+            }
+            PartitionPosition next;
+            if (result.status().settles()) {
+                next = pos.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
+                if (result.status() == PositionStatus.APPLIED && type == GroupKind.CONSUMER) {
+                    checkpoints.applied(group, planned.destination(), planned.sourceOffset(),
+                            result.destinationOffset());
+                }
+                if (result.written()) {
+                    applied++;
+                    metrics.syncLatency(type, now - planned.commitTimestamp());
+                    metrics.replayBound(type, Math.max(0, pos.bound()));
+                }
+            } else {
+                next = pos.withStatus(result.status(), now);
+            }
+            positions.put(planned.key(), next);
+            bounded.track(planned.key(), next);
+            if (result.status().settles()) {
+                pending.settled(planned.key(), next.needsApply() ? next.commitTimestamp() : -1);
+            }
+            if (next.needsApply()) {
+                continue; // a commit that arrived meanwhile keeps it pending
+            }
+            if (bounded.outdated(planned.key(), next)) {
+                // translated before a newer sync arrived, and the check for newer syncs may have run while this
+                // write was in flight: look again now rather than at the partition's next sync
+                pending.mark(planned.key());
+            } else {
+                pending.clean(planned.key());
+            }
+        }
+        if (applied > 0) {
+            metrics.applied(type, applied);
+        }
+        reasons.update(group, type, outcome.reason() == null ? null : outcome.detail(), now);
+        if (outcome.reason() == Reason.DESTINATION_DIVERGED) {
+            pending.backoff(group, now + Backoffs.DIVERGED_MS);
+        } else if (outcome.reason() != null) {
+            pending.backoff(group, now + Backoffs.GUARD_MS);
+        }
+    }
+}
