@@ -2,7 +2,7 @@ package dev.sextant.cli;
 
 import dev.sextant.client.SextantClient;
 import dev.sextant.config.SextantConfig;
-import dev.sextant.failover.GroupTakeover;
+import dev.sextant.failover.GroupAdoption;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -48,7 +48,7 @@ final class AdoptCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    record AdoptJson(boolean applied, List<GroupTakeover.Group> groups) {
+    record AdoptJson(boolean applied, List<GroupAdoption.Group> groups) {
     }
 
     @Override
@@ -65,24 +65,24 @@ final class AdoptCommand implements Callable<Integer> {
                 new CommandLine.ParameterException(spec.commandLine(), "query.advertised has port 0: pass --url"));
         SextantClient instance = InstanceConnection.connect(spec.commandLine(), target, loaded,
                 Duration.ofSeconds(Math.min(10, timeoutSeconds)));
-        List<GroupTakeover.Group> result = new GroupTakeover(loaded).run(g -> pattern.matcher(g).matches(), instance,
+        List<GroupAdoption.Group> result = new GroupAdoption(loaded).run(g -> pattern.matcher(g).matches(), instance,
                 apply, Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.write(new AdoptJson(apply, result)));
         } else {
-            for (GroupTakeover.Group g : result) {
+            for (GroupAdoption.Group g : result) {
                 out.printf("%s: %s%s%n", g.group(), g.verdict(), g.detail() == null ? "" : " (" + g.detail() + ")");
                 g.partitions().forEach(p -> out.printf("  %-40s %12d -> %s%n", p.topic() + "-" + p.partition(),
                         p.offset(), p.translated() == null ? "-" : p.translated()));
             }
-            if (!apply && result.stream().anyMatch(g -> g.verdict() == GroupTakeover.Verdict.ADOPTABLE)) {
+            if (!apply && result.stream().anyMatch(g -> g.verdict() == GroupAdoption.Verdict.ADOPTABLE)) {
                 out.println("Nothing written (dry run). Run again with --apply to take the ADOPTABLE groups over.");
             }
         }
         out.flush();
-        boolean clean = result.stream().allMatch(g -> g.verdict() == GroupTakeover.Verdict.ADOPTABLE
-                || g.verdict() == GroupTakeover.Verdict.ADOPTED || g.verdict() == GroupTakeover.Verdict.ALREADY_SEXTANT);
+        boolean clean = result.stream().allMatch(g -> g.verdict() == GroupAdoption.Verdict.ADOPTABLE
+                || g.verdict() == GroupAdoption.Verdict.ADOPTED || g.verdict() == GroupAdoption.Verdict.ALREADY_SEXTANT);
         return clean ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
     }
 }

@@ -4,13 +4,17 @@ import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import dev.sextant.SextantApplication;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
@@ -53,6 +57,92 @@ class ArchitectureTest {
     void noPackageCycles() {
         check(slices().matching("dev.sextant.(*)..").should().beFreeOfCycles());
     }
+
+    /**
+     * The "may use" column of docs/architecture.md, whole: each layer names the layers it may depend on, and any
+     * other dependency between Sextant's packages fails. Dependencies on classes outside these layers (Kafka, the
+     * JDK, the client module) are other rules' business.
+     */
+    @Test
+    void layersUseOnlyWhatTheMapAllows() {
+        check(layeredArchitecture().consideringOnlyDependenciesInLayers()
+                .layer("config").definedBy("dev.sextant.config..")
+                .layer("domain").definedBy("dev.sextant.domain..")
+                .layer("decode").definedBy("dev.sextant.decode..")
+                .layer("translate").definedBy("dev.sextant.translate..")
+                .layer("state").definedBy("dev.sextant.state..")
+                .layer("source").definedBy("dev.sextant.source..")
+                .layer("acl").definedBy("dev.sextant.acl..")
+                .layer("apply").definedBy("dev.sextant.apply..")
+                .layer("deadletter").definedBy("dev.sextant.deadletter..")
+                .layer("metrics").definedBy("dev.sextant.metrics..")
+                .layer("history").definedBy("dev.sextant.history..")
+                .layer("sync").definedBy("dev.sextant.sync..")
+                .layer("topology").definedBy("dev.sextant.topology..")
+                .layer("query").definedBy("dev.sextant.query..")
+                .layer("failover").definedBy("dev.sextant.failover..")
+                .layer("cli").definedBy("dev.sextant.cli..")
+                .layer("wiring").definedBy("dev.sextant")
+                .whereLayer("config").mayNotAccessAnyLayer()
+                .whereLayer("domain").mayNotAccessAnyLayer()
+                .whereLayer("decode").mayOnlyAccessLayers("domain")
+                .whereLayer("translate").mayOnlyAccessLayers("domain")
+                .whereLayer("state").mayOnlyAccessLayers("domain", "translate", "decode")
+                .whereLayer("source").mayNotAccessAnyLayer()
+                .whereLayer("acl").mayOnlyAccessLayers("config")
+                .whereLayer("apply").mayOnlyAccessLayers("domain", "state", "acl")
+                .whereLayer("deadletter").mayOnlyAccessLayers("domain")
+                .whereLayer("metrics").mayOnlyAccessLayers("domain")
+                .whereLayer("history").mayOnlyAccessLayers("domain", "decode", "translate", "state", "source", "apply")
+                .whereLayer("sync").mayOnlyAccessLayers("config", "domain", "decode", "translate", "state", "source",
+                        "apply", "deadletter", "metrics", "history")
+                .whereLayer("topology").mayOnlyAccessLayers("config", "domain", "decode", "translate", "state",
+                        "source", "apply", "deadletter", "metrics", "history", "sync")
+                .whereLayer("query").mayOnlyAccessLayers("config", "domain", "state", "translate", "deadletter")
+                .whereLayer("failover").mayOnlyAccessLayers("config", "domain", "state", "translate", "apply")
+                .whereLayer("cli").mayNotBeAccessedByAnyLayer()
+                .whereLayer("wiring").mayOnlyBeAccessedByLayers("cli")
+                .because("each layer is read, tested and changed without the ones above it (docs/architecture.md)"));
+    }
+
+    @Test
+    void theSyncEngineAndTheHistoryIntakeKnowNothingOfKafkaStreams() {
+        check(noClasses().that().resideInAnyPackage("dev.sextant.sync..", "dev.sextant.history..")
+                .should().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..")
+                .because("one task's sync and the offset-sync checks are plain code, tested without a topology; "
+                        + "the Kafka Streams shells around them live in dev.sextant.topology"));
+    }
+
+    /**
+     * Inside the packages that grew large, no class depends on a class that depends back on it (directly or through
+     * others): a helper never reaches up into the class that drives it for a constant or a rule.
+     */
+    @Test
+    void noClassCyclesInsideTheSyncPath() {
+        check(slices().assignedFrom(TOP_LEVEL_CLASSES_OF_THE_SYNC_PATH).should().beFreeOfCycles()
+                .because("helpers take what they need as parameters or from a shared holder (Backoffs, "
+                        + "TopologyNames), never from the class that uses them"));
+    }
+
+    /** Each top-level class of sync/, history/ and topology/ (its nested classes with it) as a slice of its own. */
+    private static final SliceAssignment TOP_LEVEL_CLASSES_OF_THE_SYNC_PATH = new SliceAssignment() {
+        private final Pattern path = Pattern.compile("dev\\.sextant\\.(sync|history|topology)\\.[^.$]+.*");
+
+        @Override
+        public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+            String name = javaClass.getName();
+            if (!path.matcher(name).matches()) {
+                return SliceIdentifier.ignore();
+            }
+            int nested = name.indexOf('$');
+            return SliceIdentifier.of(nested < 0 ? name : name.substring(0, nested));
+        }
+
+        @Override
+        public String getDescription() {
+            return "top-level classes of dev.sextant.sync, .history and .topology";
+        }
+    };
 
     @Test
     void configImportsNothingOfSextant() {

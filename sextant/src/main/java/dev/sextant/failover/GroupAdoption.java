@@ -41,7 +41,7 @@ import org.apache.kafka.common.TopicPartition;
  *   instance:    GET /v1/groups/{group}        ─▶ translations ─▶ ADOPTABLE | REFUSED | WAITING ─▶ apply (adopt-forward)
  * </pre>
  */
-public final class GroupTakeover {
+public final class GroupAdoption {
 
     public enum Verdict { ADOPTABLE, ADOPTED, ALREADY_SEXTANT, WAITING, REFUSED, FAILED }
 
@@ -54,7 +54,7 @@ public final class GroupTakeover {
 
     private final SextantConfig config;
 
-    public GroupTakeover(SextantConfig config) {
+    public GroupAdoption(SextantConfig config) {
         this.config = config;
     }
 
