@@ -113,7 +113,7 @@ public final class SextantApplication implements AutoCloseable {
 
     /** The topology's settings, taken from the configuration. */
     public static SyncSettings settings(SextantConfig config, Clock clock) {
-        return settings(config, clock, config.queryAdvertised().toString());
+        return SyncSettings.of(config, clock, config.queryAdvertised().toString(), writeLeaseMs(config));
     }
 
     /**
@@ -122,24 +122,7 @@ public final class SextantApplication implements AutoCloseable {
      * @param instance how this instance names itself in dead-letter records: its advertised query address
      */
     public static SyncSettings settings(SextantConfig config, Clock clock, String instance) {
-        return new SyncSettings(
-                config.applicationId(),
-                config.sourceAlias(),
-                config.replicationPolicy(),
-                config.translation() == Translation.IDENTITY,
-                config.offsetSyncsTopic(),
-                config::includesGroup,
-                config::includesTopic,
-                config.syncConsumerGroups(),
-                config.syncShareGroups(),
-                config.syncIntervalMs(),
-                config.pendingTimeoutMs(),
-                config.offsetSyncsPruneIntervalMs(),
-                writeLeaseMs(config),
-                config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE,
-                config.dlqTopic(),
-                instance,
-                clock);
+        return SyncSettings.of(config, clock, instance, writeLeaseMs(config));
     }
 
     /**

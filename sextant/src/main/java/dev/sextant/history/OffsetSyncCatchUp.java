@@ -2,6 +2,7 @@ package dev.sextant.history;
 
 import dev.sextant.source.SourceOffsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -35,7 +36,14 @@ public final class OffsetSyncCatchUp {
 
     /** The longest a start waits for the history before syncing with what it has. */
     static final long MAX_WAIT_MS = 120_000;
+    /** Between two looks at the source while the wait goes on: each is an Admin request, and each may end the wait. */
     private static final long CHECK_INTERVAL_MS = 500;
+    /**
+     * Steps one check takes at most. With every answer already there the whole wait is seven (three requests, each
+     * sent and then taken in, and the look at the store), so it can end in one check; the bound keeps a check short
+     * whatever the answers.
+     */
+    private static final int MAX_STEPS_PER_CHECK = 8;
     private static final Logger log = LoggerFactory.getLogger(OffsetSyncCatchUp.class);
 
     private final SourceOffsets source;
@@ -118,7 +126,7 @@ public final class OffsetSyncCatchUp {
             startedAt = now;
             log.info("Waiting for the offset-sync history to catch up with {} before syncing groups", offsetSyncsTopic);
         }
-        for (int step = 0; step < 8 && !caughtUp; step++) {
+        for (int step = 0; step < MAX_STEPS_PER_CHECK && !caughtUp; step++) {
             if (request != null) {
                 if (!request.isDone()) {
                     return;
@@ -141,7 +149,7 @@ public final class OffsetSyncCatchUp {
                 caughtUp = true;
                 log.warn("The offset-sync history did not show it had caught up with {} within {} s; syncing groups "
                         + "with the history read so far (translations may improve as more syncs arrive)",
-                        offsetSyncsTopic, MAX_WAIT_MS / 1000);
+                        offsetSyncsTopic, Duration.ofMillis(MAX_WAIT_MS).toSeconds());
                 return;
             }
             if (now < nextCheckAt) {

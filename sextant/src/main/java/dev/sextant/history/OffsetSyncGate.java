@@ -2,11 +2,11 @@ package dev.sextant.history;
 
 import dev.sextant.apply.DestinationView;
 import dev.sextant.decode.OffsetSync;
-import dev.sextant.source.SourceOffsets;
-import dev.sextant.state.SyncHolds;
 import dev.sextant.history.OffsetSyncCheck.LogEnds;
 import dev.sextant.history.OffsetSyncCheck.Result;
 import dev.sextant.history.OffsetSyncCheck.Verdict;
+import dev.sextant.source.SourceOffsets;
+import dev.sextant.state.SyncHolds;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -50,6 +50,7 @@ public final class OffsetSyncGate {
 
     /** Beyond this many held syncs, new ones are refused rather than held without bound (the ends cannot be read). */
     static final int MAX_HELD = 100_000;
+    /** After a failed fetch of log ends, the next waits this long: a silent cluster is not asked at every drain. */
     private static final long FETCH_RETRY_MS = 1_000;
     private static final Logger log = LoggerFactory.getLogger(OffsetSyncGate.class);
 
@@ -197,7 +198,8 @@ public final class OffsetSyncGate {
     /** [int16 topic length][topic][int32 partition][int64 upstream][int64 downstream][int64 timestamp] */
     private static byte[] encode(Held h) {
         byte[] name = h.sync().topic().getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(2 + name.length + 4 + 8 + 8 + 8).putShort((short) name.length).put(name)
+        return ByteBuffer.allocate(Short.BYTES + name.length + Integer.BYTES + 3 * Long.BYTES)
+                .putShort((short) name.length).put(name)
                 .putInt(h.sync().partition()).putLong(h.sync().upstreamOffset())
                 .putLong(h.sync().downstreamOffset()).putLong(h.timestamp()).array();
     }

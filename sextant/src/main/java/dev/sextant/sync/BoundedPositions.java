@@ -21,8 +21,8 @@ import org.apache.kafka.common.TopicPartition;
  * partition's list ({@code O(1)}) rather than kept in a sorted index, and {@link #improvable} (at every flush, only
  * for partitions with a new sync) filters the list by offset. An entry is current while {@code trackedOffset} still
  * maps its key to its offset; stale entries (the position moved or stopped being bounded) are skipped by that scan
- * and dropped by a compaction once they outnumber the current ones three to one, so a list never holds more than
- * about four times its current positions.
+ * and dropped by a compaction once a list holds more than {@link #MAX_ENTRIES_PER_CURRENT} entries per current
+ * position.
  */
 final class BoundedPositions {
 
@@ -36,6 +36,13 @@ final class BoundedPositions {
         int current;
     }
 
+    /**
+     * Entries per current position a list may hold before it is compacted (stale ones outnumbering current ones three
+     * to one): a compaction is a pass over the list, so it follows at least three appends per position it keeps, and
+     * a list stays within this factor of its current positions.
+     */
+    private static final int MAX_ENTRIES_PER_CURRENT = 4;
+    /** Entries a list may hold beyond that factor: a partition with few positions is not compacted at every track. */
     private static final int COMPACT_SLACK = 64;
 
     /** Exactly the positions that are applied and bounded: key -> committed offset. */
@@ -67,8 +74,8 @@ final class BoundedPositions {
         }
         if (bounded) {
             partition.entries.add(new Entry(key, pos.sourceOffset()));
-            if (partition.entries.size() > 4 * partition.current + COMPACT_SLACK) {
-                partition.entries = currentEntries(partition.entries);
+            if (partition.entries.size() > MAX_ENTRIES_PER_CURRENT * partition.current + COMPACT_SLACK) {
+                partition.entries = currentEntries(partition);
             }
         }
     }
@@ -79,10 +86,10 @@ final class BoundedPositions {
     }
 
     /** The current entries, each key once (a key that left an offset and came back to it is listed twice). */
-    private List<Entry> currentEntries(List<Entry> entries) {
-        List<Entry> kept = new ArrayList<>(entries.size() / 2 + 1);
+    private List<Entry> currentEntries(Partition partition) {
+        List<Entry> kept = new ArrayList<>(partition.current);
         Set<PositionKey> seen = new HashSet<>();
-        for (Entry e : entries) {
+        for (Entry e : partition.entries) {
             if (isCurrent(e) && seen.add(e.key())) {
                 kept.add(e);
             }

@@ -1,13 +1,13 @@
 package dev.sextant.sync;
 
-import dev.sextant.metrics.GroupStateCounts;
-import dev.sextant.metrics.OldestPending;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.WriteLease;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.metrics.GroupStateCounts;
+import dev.sextant.metrics.OldestPending;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
@@ -44,11 +44,13 @@ final class GroupSyncFlusher {
 
     private static final Logger log = LoggerFactory.getLogger(GroupSyncFlusher.class);
 
+    /** Groups planned per flush at most: a flush's work and its Admin requests stay bounded; the rest waits. */
     static final int MAX_GROUPS_PER_FLUSH = 2_000;
     /** Writes in flight per task at most: a destination that does not answer must not collect every group's write. */
     static final int MAX_GROUPS_IN_FLIGHT = 2_000;
     /** A flush runs on the stream thread: past this much planning it yields to processing until the next one. */
     private static final long FLUSH_BUDGET_NANOS = 100_000_000L;
+    /** Finding the oldest unwritten commit walks every unsettled partition: once a second is enough for a gauge. */
     private static final long OLDEST_PENDING_CHECK_MS = 1_000;
     /** Counting groups by state reads the task's group store: every few seconds is enough for a gauge. */
     private static final long STATE_COUNT_MS = 5_000;
@@ -156,8 +158,8 @@ final class GroupSyncFlusher {
         if (!view.ready() || !runtime.catchUp().caughtUp()) {
             return; // nothing is planned from a partial view of the destination or of the offset-sync history
         }
-        // new offset syncs, looked for at every flush: with none, a comparison per source partition; once a second
-        // added up to a second to a bounded position's wait for the sync that makes it exact
+        // new offset syncs, looked for at every flush rather than on a slower timer: with none this is a comparison
+        // per source partition, and a bounded position is re-planned at the first flush after a closer sync
         bounded.improvable().forEach(pending::mark);
         if (audit.due(now) && settings.syncConsumerGroups()) {
             audit.read(now, positions::forEachStored, pending::inFlight, groups::kindOf,

@@ -6,12 +6,11 @@ import java.util.function.Predicate;
 
 /**
  * The filter's verdict on each group or topic name seen, remembered (a regex match per record would cost more than
- * the rest of decoding), and for names it lets through, one {@code String} instance per name. Keys built from that
- * instance hash it once and compare it by reference: every decoded record carries a fresh copy of its group and
- * topic, and the several hash maps a commit goes through showed {@code String.equals} and {@code hashCode} among the
- * stream thread's top frames.
+ * the rest of decoding), and for names it lets through, one {@code String} instance per name. Every decoded record
+ * carries a fresh copy of its group and topic; keys built from the one instance instead hash it once (a
+ * {@code String} caches its hash) and compare by reference in each of the several hash maps a commit goes through.
  *
- * <p>Holds every name seen, included or not, as the filter's memo did before; stream thread only.
+ * <p>Holds every name seen, included or not, so no name is matched twice; stream thread only.
  */
 final class IncludedNames {
 

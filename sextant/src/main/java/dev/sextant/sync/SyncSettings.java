@@ -1,52 +1,169 @@
 package dev.sextant.sync;
 
+import dev.sextant.config.RewindPolicy;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.config.Translation;
 import java.time.Clock;
 import java.util.function.Predicate;
 import org.apache.kafka.connect.mirror.ReplicationPolicy;
 
 /**
- * What the topology needs to know, taken from the configuration once at start.
+ * What the topology needs to know, taken from the configuration once at start ({@link #of}). The accessors below
+ * answer for the groups, so a caller asks the settings, not the group a value belongs to.
  *
- * @param identityTranslation true for offset-preserving mirrors: no offset-sync history is read or kept
- * @param offsetSyncsTopic    MirrorMaker 2's offset-syncs topic on the source cluster
- * @param includeGroup        the group filter, the application's own id already excluded
- * @param includeTopic        the topic filter (source topic names)
- * @param pruneIntervalMs     how often the offset-sync history is pruned
- * @param writeLeaseMs        how long after it was planned a write may still be sent ({@link dev.sextant.apply.WriteLease}):
- *                            less than the time the source's coordinator gives a silent instance before its tasks move
- * @param instance            how dead-letter records name this instance
+ * @param topics   the topics Sextant reads and writes
+ * @param scope    which groups and topics are synced
+ * @param timing   how often things run and how long they may wait
+ * @param offsets  how a source offset becomes a destination offset
+ * @param instance how dead-letter records name this instance
  */
-public record SyncSettings(
-        String applicationId,
-        String sourceAlias,
-        ReplicationPolicy replicationPolicy,
-        boolean identityTranslation,
-        String offsetSyncsTopic,
-        Predicate<String> includeGroup,
-        Predicate<String> includeTopic,
-        boolean syncConsumerGroups,
-        boolean syncShareGroups,
-        long syncIntervalMs,
-        long pendingTimeoutMs,
-        long pruneIntervalMs,
-        long writeLeaseMs,
-        boolean followRewinds,
-        String dlqTopic,
-        String instance,
-        Clock clock) {
+public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRules offsets, String instance,
+                           Clock clock) {
 
-    /** Sextant's own topic holding the full offset-sync history (compacted; read back into a global store). */
+    /**
+     * The topics Sextant reads and writes, by name.
+     *
+     * @param applicationId     names Sextant's own topics
+     * @param sourceAlias       with {@code replicationPolicy}, names a source topic's mirror on the destination
+     * @param offsetSyncsTopic  MirrorMaker 2's offset-syncs topic on the source cluster
+     * @param dlqTopic          where dead-letter records go
+     */
+    public record Topics(String applicationId, String sourceAlias, ReplicationPolicy replicationPolicy,
+                         String offsetSyncsTopic, String dlqTopic) {
+
+        /** Sextant's own topic holding the full offset-sync history (compacted; read back into a global store). */
+        public String historyTopic() {
+            return applicationId + "-offset-sync-history";
+        }
+
+        /** Sextant's own topic carrying share start offsets to the task that owns each share group. */
+        public String sharePositionsTopic() {
+            return applicationId + "-share-positions";
+        }
+
+        /** The topic a source topic is mirrored to on the destination. */
+        public String destinationTopic(String sourceTopic) {
+            return replicationPolicy.formatRemoteTopic(sourceAlias, sourceTopic);
+        }
+    }
+
+    /**
+     * Which groups and topics are synced.
+     *
+     * @param includeGroup the group filter, the application's own id already excluded
+     * @param includeTopic the topic filter (source topic names)
+     */
+    public record Scope(Predicate<String> includeGroup, Predicate<String> includeTopic, boolean syncConsumerGroups,
+                        boolean syncShareGroups) {
+    }
+
+    /**
+     * How often things run and how long they may wait.
+     *
+     * @param syncIntervalMs   how often a task flushes what changed to the destination
+     * @param pendingTimeoutMs how long a partition may wait for its mirror topic or an offset sync before that is a
+     *                         dead-letter reason
+     * @param pruneIntervalMs  how often the offset-sync history is pruned
+     * @param writeLeaseMs     how long after it was planned a write may still be sent
+     *                         ({@link dev.sextant.apply.WriteLease}): less than the time the source's coordinator
+     *                         gives a silent instance before its tasks move
+     */
+    public record Timing(long syncIntervalMs, long pendingTimeoutMs, long pruneIntervalMs, long writeLeaseMs) {
+    }
+
+    /**
+     * How a source offset becomes a destination offset.
+     *
+     * @param identityTranslation true for offset-preserving mirrors: no offset-sync history is read or kept
+     * @param followRewinds       true when a source rewind is written to the destination ({@code sync.rewind})
+     */
+    public record OffsetRules(boolean identityTranslation, boolean followRewinds) {
+    }
+
+    /**
+     * The settings of {@code config}.
+     *
+     * @param instance     how this instance names itself in dead-letter records
+     * @param writeLeaseMs see {@link Timing#writeLeaseMs}
+     */
+    public static SyncSettings of(SextantConfig config, Clock clock, String instance, long writeLeaseMs) {
+        return new SyncSettings(
+                new Topics(config.applicationId(), config.sourceAlias(), config.replicationPolicy(),
+                        config.offsetSyncsTopic(), config.dlqTopic()),
+                new Scope(config::includesGroup, config::includesTopic, config.syncConsumerGroups(),
+                        config.syncShareGroups()),
+                new Timing(config.syncIntervalMs(), config.pendingTimeoutMs(), config.offsetSyncsPruneIntervalMs(),
+                        writeLeaseMs),
+                new OffsetRules(config.translation() == Translation.IDENTITY,
+                        config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE),
+                instance,
+                clock);
+    }
+
+    public String applicationId() {
+        return topics.applicationId();
+    }
+
+    public String offsetSyncsTopic() {
+        return topics.offsetSyncsTopic();
+    }
+
+    public String dlqTopic() {
+        return topics.dlqTopic();
+    }
+
+    /** See {@link Topics#historyTopic}. */
     public String historyTopic() {
-        return applicationId + "-offset-sync-history";
+        return topics.historyTopic();
     }
 
-    /** Sextant's own topic carrying share start offsets to the task that owns each share group. */
+    /** See {@link Topics#sharePositionsTopic}. */
     public String sharePositionsTopic() {
-        return applicationId + "-share-positions";
+        return topics.sharePositionsTopic();
     }
 
-    /** The topic a source topic is mirrored to on the destination. */
+    /** See {@link Topics#destinationTopic}. */
     public String destinationTopic(String sourceTopic) {
-        return replicationPolicy.formatRemoteTopic(sourceAlias, sourceTopic);
+        return topics.destinationTopic(sourceTopic);
+    }
+
+    public Predicate<String> includeGroup() {
+        return scope.includeGroup();
+    }
+
+    public Predicate<String> includeTopic() {
+        return scope.includeTopic();
+    }
+
+    public boolean syncConsumerGroups() {
+        return scope.syncConsumerGroups();
+    }
+
+    public boolean syncShareGroups() {
+        return scope.syncShareGroups();
+    }
+
+    public long syncIntervalMs() {
+        return timing.syncIntervalMs();
+    }
+
+    public long pendingTimeoutMs() {
+        return timing.pendingTimeoutMs();
+    }
+
+    public long pruneIntervalMs() {
+        return timing.pruneIntervalMs();
+    }
+
+    public long writeLeaseMs() {
+        return timing.writeLeaseMs();
+    }
+
+    public boolean identityTranslation() {
+        return offsets.identityTranslation();
+    }
+
+    public boolean followRewinds() {
+        return offsets.followRewinds();
     }
 }

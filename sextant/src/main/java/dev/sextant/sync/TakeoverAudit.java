@@ -44,20 +44,21 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Cost: each round reads at most {@link #GROUPS_PER_ROUND} groups' offsets from the destination; a task with more
  * is audited in slices (by group hash), one slice per round, so each group is read every {@code slices} rounds. The
- * window is stretched so that every slice is read at least once after the 60 s an old write can live. (Reading all
- * 10,000 groups of a task every 5 s took a fifth of the process's CPU and loaded the destination's coordinators.)
+ * window is stretched so that every slice is read at least once after the 60 s an old write can live. Reading every
+ * group at every round would cost this process and the destination's coordinators in proportion to the task's groups.
  */
 public final class TakeoverAudit {
 
     private static final Logger log = LoggerFactory.getLogger(TakeoverAudit.class);
 
-    /** How long after an assignment the audit runs: twice the Admin client's default call timeout. */
-    public static final long WINDOW_MS = 120_000;
-    public static final long INTERVAL_MS = 5_000;
-    /** At most this many groups' destination offsets are read per round. */
-    static final int GROUPS_PER_ROUND = 2_000;
     /** How long a write already sent can still land: Admin's default call timeout. */
     private static final long LATE_WRITE_MS = 60_000;
+    /** How long after an assignment the audit runs: twice the time a late write can land, for a margin. */
+    public static final long WINDOW_MS = 2 * LATE_WRITE_MS;
+    /** Between rounds: about how long a late write stands before it is found (times the number of slices). */
+    public static final long INTERVAL_MS = 5_000;
+    /** At most this many groups' destination offsets are read per round: a round costs the same in any task. */
+    static final int GROUPS_PER_ROUND = 2_000;
 
     private final long assignedAt;
     private long until;

@@ -1,7 +1,7 @@
 package dev.sextant.sync;
 
-import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.DestinationView.PartitionPresence;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.metrics.SextantMetrics;
@@ -10,6 +10,9 @@ import dev.sextant.state.GroupStore;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import dev.sextant.sync.PartitionDecision.Guard;
+import dev.sextant.sync.PartitionDecision.Result;
+import dev.sextant.sync.PartitionDecision.Verdict;
 import dev.sextant.translate.OffsetTranslation;
 import dev.sextant.translate.OffsetTranslator;
 import java.util.ArrayList;
@@ -28,6 +31,10 @@ import org.apache.kafka.common.TopicPartition;
  *                          ▼                          ▼                                ▼
  *                      UNTRANSLATABLE, parked     status recorded, backoff        TOPIC_NOT_MIRRORED, parked
  * </pre>
+ *
+ * <p>What to do with each partition is {@link PartitionDecision}'s verdict; the planner gathers what it decides on
+ * (the translation, the group's guard, the destination partition) and applies it: the store, the pending set, the
+ * parks and backoffs of {@link Backoffs}.
  *
  * <p>Invariants: a partition is never planned against a guard; a translation is never planned when it is no better
  * than what the destination already holds; a partition leaves the pending set here only when nothing is left to do
@@ -70,13 +77,7 @@ final class WritePlanner {
         if (type == GroupKind.SHARE) {
             resolvePlaceholders(group);
         }
-        PositionStatus guard = null;
-        Optional<DestinationGroup> there = view.group(group);
-        if (there.isPresent() && there.get().type() != type) {
-            guard = PositionStatus.TYPE_CONFLICT;
-        } else if (there.isPresent() && there.get().active()) {
-            guard = PositionStatus.GROUP_ACTIVE;
-        }
+        Guard guard = Guard.of(view.group(group), type);
         List<PlannedPartition> plan = new ArrayList<>();
         for (PositionKey key : pending.keys(group)) {
             PartitionPosition pos = positions.get(key);
@@ -87,66 +88,58 @@ final class WritePlanner {
             if (SharePlaceholders.isPlaceholder(key.topic())) {
                 continue; // its topic's name is not known yet: stays pending
             }
-            boolean improvable = pos.status() == PositionStatus.APPLIED && pos.bound() > 0;
-            if (!pos.needsApply() && !improvable) {
-                pending.clean(key);
-                continue;
-            }
-            Optional<OffsetTranslation> translation = translator.translate(key.topic(), key.partition(), pos.sourceOffset());
-            PartitionPosition next;
-            boolean settled = false; // true: nothing left to do for this partition until it changes again
-            boolean park = false; // true: retried a little later, not at every flush
-            boolean planned = false;
-            if (translation.isEmpty()) {
-                next = pos.needsApply() ? pos.withStatus(PositionStatus.UNTRANSLATABLE, now) : pos;
-                settled = !next.needsApply();
-                park = !settled;
-            } else {
-                OffsetTranslation t = translation.get();
-                next = pos.withTranslation(t);
-                String destinationTopic = destinationTopic(key.topic());
-                DestinationView.PartitionPresence presence = view.partition(destinationTopic, key.partition());
-                if (!pos.needsApply() && t.destinationOffset() <= pos.appliedOffset()) {
-                    next = pos; // nothing better than what the destination holds
-                    settled = true;
-                } else if (guard != null) {
-                    next = next.withStatus(guard, now);
-                } else if (presence == DestinationView.PartitionPresence.UNKNOWN) {
-                    // looked up at the next refresh of the view
-                } else if (presence == DestinationView.PartitionPresence.ABSENT) {
-                    next = next.withStatus(PositionStatus.TOPIC_NOT_MIRRORED, now);
-                    park = true;
-                } else {
-                    long end = view.endOffset(destinationTopic, key.partition());
-                    if (end >= 0 && t.destinationOffset() > end) {
-                        metrics.beyondLogEnd(type); // the mirror lags; it catches up
-                    }
-                    plan.add(new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()),
-                            pos.sourceOffset(), pos.commitTimestamp(), t.destinationOffset(), Math.max(0, t.bound())));
-                    planned = true;
-                }
-            }
-            if (!next.equals(pos)) {
-                positions.put(key, next);
-                if (!planned) {
-                    bounded.track(key, next); // a planned one is tracked when its write settles
-                }
-            }
-            if (settled) {
-                pending.clean(key);
-            } else if (park) {
-                pending.park(key, now + parkFor(key, next, now));
+            Result result = decide(key, pos, guard, now);
+            apply(key, pos, result, now);
+            if (result.verdict() == Verdict.PLAN) {
+                plan.add(planned(key, result.next(), type));
             }
         }
         if (plan.isEmpty()) {
             reasons.update(group, type, null, now);
-            if (guard != null) {
+            if (guard != Guard.NONE) {
                 pending.backoff(group, now + Backoffs.GUARD_MS);
             }
             // otherwise what is still pending is retried: untranslatable offsets and unmirrored topics a second
             // later (parked), partitions the view does not know yet at the next flush
         }
         return plan;
+    }
+
+    /** Gathers what the decision needs: a translation only when one is wanted, the destination only with one. */
+    private Result decide(PositionKey key, PartitionPosition pos, Guard guard, long now) {
+        Optional<OffsetTranslation> translation = PartitionDecision.wantsTranslation(pos)
+                ? translator.translate(key.topic(), key.partition(), pos.sourceOffset()) : Optional.empty();
+        PartitionPresence presence = translation.isPresent()
+                ? view.partition(destinationTopic(key.topic()), key.partition()) : null;
+        return PartitionDecision.decide(pos, translation, guard, presence, now);
+    }
+
+    /** Stores the decided position and moves the partition in the pending set as the verdict says. */
+    private void apply(PositionKey key, PartitionPosition pos, Result result, long now) {
+        PartitionPosition next = result.next();
+        if (!next.equals(pos)) {
+            positions.put(key, next);
+            if (result.verdict() != Verdict.PLAN) {
+                bounded.track(key, next); // a planned one is tracked when its write settles
+            }
+        }
+        switch (result.verdict()) {
+            case SETTLE -> pending.clean(key);
+            case PARK -> pending.park(key, now + parkFor(key, next, now));
+            case PLAN, GUARDED, WAIT -> {
+                // stays pending: until the write settles, the group's backoff ends, or the view knows the partition
+            }
+        }
+    }
+
+    private PlannedPartition planned(PositionKey key, PartitionPosition pos, GroupKind type) {
+        String destinationTopic = destinationTopic(key.topic());
+        long end = view.endOffset(destinationTopic, key.partition());
+        if (end >= 0 && pos.translatedOffset() > end) {
+            metrics.beyondLogEnd(type); // the mirror lags; it catches up
+        }
+        return new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()), pos.sourceOffset(),
+                pos.commitTimestamp(), pos.translatedOffset(), Math.max(0, pos.bound()));
     }
 
     /**

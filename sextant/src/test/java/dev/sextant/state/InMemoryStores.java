@@ -19,4 +19,13 @@ public final class InMemoryStores {
         store.init(context.getStateStoreContext(), store);
         return store;
     }
+
+    /** A store keyed by string, as the group registry's ({@link GroupStore}). */
+    public static KeyValueStore<String, byte[]> stringStore(String name) {
+        KeyValueStore<String, byte[]> store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name),
+                Serdes.String(), Serdes.ByteArray()).withLoggingDisabled().build();
+        MockProcessorContext<Object, Object> context = new MockProcessorContext<>();
+        store.init(context.getStateStoreContext(), store);
+        return store;
+    }
 }

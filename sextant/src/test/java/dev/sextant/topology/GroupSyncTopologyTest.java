@@ -1,8 +1,5 @@
 package dev.sextant.topology;
 
-import dev.sextant.sync.TakeoverAudit;
-import dev.sextant.sync.SyncSettings;
-import dev.sextant.sync.SyncRuntime;
 import static dev.sextant.testing.CoordinatorRecords.classicGroup;
 import static dev.sextant.testing.CoordinatorRecords.offsetCommit;
 import static dev.sextant.testing.CoordinatorRecords.offsetDeleted;
@@ -26,6 +23,13 @@ import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.state.PositionStore;
+import dev.sextant.sync.SyncRuntime;
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.sync.SyncSettings.OffsetRules;
+import dev.sextant.sync.SyncSettings.Scope;
+import dev.sextant.sync.SyncSettings.Timing;
+import dev.sextant.sync.SyncSettings.Topics;
+import dev.sextant.sync.TakeoverAudit;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
 import dev.sextant.translate.Precision;
@@ -111,10 +115,13 @@ class GroupSyncTopologyTest {
     private DestinationView view;
 
     private void start(boolean identity, boolean followRewinds) {
-        SyncSettings settings = new SyncSettings(APP, "source", new DefaultReplicationPolicy(), identity, SYNCS,
-                g -> !Pattern.matches("__.*|connect-.*|console-consumer-.*|" + APP, g),
-                t -> !Pattern.matches(".*[-.]internal|.*\\.replica|__.*", t),
-                true, true, INTERVAL, PENDING_TIMEOUT, PRUNE_INTERVAL, 30_000, followRewinds, "sextant.conflicts", "test:8080",
+        SyncSettings settings = new SyncSettings(
+                new Topics(APP, "source", new DefaultReplicationPolicy(), SYNCS, "sextant.conflicts"),
+                new Scope(g -> !Pattern.matches("__.*|connect-.*|console-consumer-.*|" + APP, g),
+                        t -> !Pattern.matches(".*[-.]internal|.*\\.replica|__.*", t), true, true),
+                new Timing(INTERVAL, PENDING_TIMEOUT, PRUNE_INTERVAL, 30_000),
+                new OffsetRules(identity, followRewinds),
+                "test:8080",
                 clock);
         view = new DestinationView(destination);
         view.refreshNow();

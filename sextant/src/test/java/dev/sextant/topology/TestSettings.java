@@ -1,6 +1,10 @@
 package dev.sextant.topology;
 
 import dev.sextant.sync.SyncSettings;
+import dev.sextant.sync.SyncSettings.OffsetRules;
+import dev.sextant.sync.SyncSettings.Scope;
+import dev.sextant.sync.SyncSettings.Timing;
+import dev.sextant.sync.SyncSettings.Topics;
 import java.time.Clock;
 import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
 
@@ -11,8 +15,13 @@ final class TestSettings {
     }
 
     static SyncSettings settings() {
-        return new SyncSettings("app", "source", new DefaultReplicationPolicy(), false,
-                "mm2-offset-syncs.destination.internal", g -> true, t -> true, true, true, 250, 60_000, 300_000, 30_000, true,
-                "sextant.conflicts", "test:8080", Clock.systemUTC());
+        return new SyncSettings(
+                new Topics("app", "source", new DefaultReplicationPolicy(), "mm2-offset-syncs.destination.internal",
+                        "sextant.conflicts"),
+                new Scope(g -> true, t -> true, true, true),
+                new Timing(250, 60_000, 300_000, 30_000),
+                new OffsetRules(false, true),
+                "test:8080",
+                Clock.systemUTC());
     }
 }

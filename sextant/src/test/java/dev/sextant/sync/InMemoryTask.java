@@ -1,0 +1,178 @@
+package dev.sextant.sync;
+
+import dev.sextant.apply.CheckpointEmitter;
+import dev.sextant.apply.ConsumerGroupApplier;
+import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.ShareGroupApplier;
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.SourceOffsets;
+import dev.sextant.source.SourceTopicNames;
+import dev.sextant.state.GroupStore;
+import dev.sextant.state.InMemoryStores;
+import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStore;
+import dev.sextant.sync.SyncSettings.OffsetRules;
+import dev.sextant.sync.SyncSettings.Scope;
+import dev.sextant.sync.SyncSettings.Timing;
+import dev.sextant.sync.SyncSettings.Topics;
+import dev.sextant.testing.InMemoryDestination;
+import dev.sextant.testing.MutableClock;
+import dev.sextant.translate.OffsetTranslation;
+import dev.sextant.translate.OffsetTranslator;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
+
+/**
+ * What one task's planner and settler work with, in memory and on a clock the test moves: the position and group
+ * stores, the pending set, a destination and its view, offset translations and sync heads set by hand, and what
+ * comes out (dead-letter records, checkpoints, meters). Source topics mirror to {@code source.<topic>}.
+ */
+final class InMemoryTask {
+
+    static final String APP = "app";
+    static final long PENDING_TIMEOUT_MS = 60_000;
+
+    final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+    final SyncSettings settings = new SyncSettings(
+            new Topics(APP, "source", new DefaultReplicationPolicy(), "mm2-offset-syncs.destination.internal",
+                    "sextant.conflicts"),
+            new Scope(g -> true, t -> true, true, true),
+            new Timing(250, PENDING_TIMEOUT_MS, 300_000, 30_000),
+            new OffsetRules(false, true),
+            "test:8080",
+            clock);
+    final InMemoryDestination destination = new InMemoryDestination();
+    final DestinationView view = new DestinationView(destination, clock);
+    final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    final SextantMetrics metrics = new SextantMetrics(registry);
+    final IndexedPositions positions = new IndexedPositions(PositionStore.of(InMemoryStores.bytesStore("positions")));
+    final GroupStore groups = GroupStore.of(InMemoryStores.stringStore("groups"));
+    final PendingGroups pending = new PendingGroups();
+    /** Per source partition, the newest offset sync's upstream offset (no entry: no history). */
+    final Map<TopicPartition, Long> heads = new HashMap<>();
+    final BoundedPositions bounded = new BoundedPositions(heads::get);
+    final List<DeadLetterRecord> deadLetters = new ArrayList<>();
+    /** Checkpoints emitted, as {@code group destination-partition upstream->downstream}. */
+    final List<String> checkpoints = new ArrayList<>();
+    /** Source topic names by id, as the source's Admin API would answer. */
+    final Map<Uuid, String> sourceTopicIds = new HashMap<>();
+    private final Map<TopicPartition, OffsetTranslation> translations = new HashMap<>();
+    /** How often the translator was asked. */
+    int translationLookups;
+
+    private final OffsetTranslator translator = (topic, partition, offset) -> {
+        translationLookups++;
+        OffsetTranslation t = translations.get(new TopicPartition(topic, partition));
+        return Optional.ofNullable(t).filter(known -> known.sourceOffset() == offset);
+    };
+    private final SyncRuntime runtime = new SyncRuntime(view,
+            new ConsumerGroupApplier(destination, new OffsetOwnership(APP), true), new ShareGroupApplier(destination),
+            new NoSourceOffsets(), new KnownTopicNames(), metrics);
+    private final GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics,
+            deadLetters::add);
+
+    WritePlanner planner() {
+        return new WritePlanner(settings, runtime, positions, groups, translator, bounded, pending, reasons);
+    }
+
+    WriteSettler settler() {
+        return new WriteSettler(positions, groups, bounded, pending, reasons, metrics, new RecordedCheckpoints());
+    }
+
+    long now() {
+        return clock.millis();
+    }
+
+    void advance(long millis) {
+        clock.advance(Duration.ofMillis(millis));
+    }
+
+    /** A new source commit of {@code offset} now, as the task takes it in. */
+    void commit(PositionKey key, long offset) {
+        PartitionPosition old = positions.get(key);
+        positions.put(key, old == null ? PartitionPosition.committed(offset, now()) : old.withCommit(offset, now()));
+        pending.mark(key, now());
+    }
+
+    /** {@code offset} of the key's source partition translates to {@code destinationOffset}, within {@code bound}. */
+    void translates(PositionKey key, long offset, long destinationOffset, long bound) {
+        translations.put(new TopicPartition(key.topic(), key.partition()),
+                OffsetTranslation.bounded(offset, destinationOffset, bound));
+    }
+
+    /** The destination has the mirror of {@code sourceTopic}, and the view has looked it up. */
+    void mirrored(String sourceTopic, int partitions) {
+        destination.topic(mirror(sourceTopic), partitions);
+        lookUp(sourceTopic);
+    }
+
+    /** The view has looked the mirror of {@code sourceTopic} up (and found what the destination has). */
+    void lookUp(String sourceTopic) {
+        view.partition(mirror(sourceTopic), 0);
+        view.refreshNow();
+    }
+
+    static String mirror(String sourceTopic) {
+        return "source." + sourceTopic;
+    }
+
+    double counter(String name) {
+        return registry.find(name).counters().stream().mapToDouble(c -> c.count()).sum();
+    }
+
+    private final class RecordedCheckpoints implements CheckpointEmitter {
+
+        @Override
+        public void applied(String group, TopicPartition destination, long upstreamOffset, long downstreamOffset) {
+            checkpoints.add(group + " " + destination + " " + upstreamOffset + "->" + downstreamOffset);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private final class KnownTopicNames implements SourceTopicNames {
+
+        @Override
+        public Optional<String> name(Uuid topicId) {
+            return Optional.ofNullable(sourceTopicIds.get(topicId));
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    /** The planner and the settler never ask the source for offsets. */
+    private static final class NoSourceOffsets implements SourceOffsets {
+
+        @Override
+        public CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+
+        @Override
+        public CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+}
