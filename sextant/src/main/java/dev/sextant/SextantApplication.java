@@ -12,6 +12,7 @@ import dev.sextant.config.ForeignOffsetPolicy;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
+import dev.sextant.config.StreamsProperties;
 import dev.sextant.config.Translation;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.query.AdminSourceInputs;
@@ -47,7 +48,6 @@ import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,15 +58,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
@@ -157,39 +154,11 @@ public final class SextantApplication implements AutoCloseable {
                 config.syncIntervalMs(),
                 config.pendingTimeoutMs(),
                 config.offsetSyncsPruneIntervalMs(),
-                writeLeaseMs(config),
+                StreamsProperties.writeLeaseMs(config),
                 config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE,
                 config.dlqTopic(),
                 instance,
                 clock);
-    }
-
-    /**
-     * The write lease: the stream consumer's session timeout less one heartbeat interval and a second of margin. An
-     * instance that stops heartbeating keeps its tasks at least that long after its last heartbeat, which was at most
-     * one interval before it planned a write; so a write sent within the lease is sent before another instance can
-     * own the group.
-     */
-    static long writeLeaseMs(SextantConfig config) {
-        Map<String, Object> streams = new HashMap<>(config.sourceClientConfig());
-        streams.putAll(config.streamsOverrides());
-        long session = consumerSetting(streams, ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 45_000);
-        long heartbeat = consumerSetting(streams, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
-        return Math.max(1_000, session - heartbeat - 1_000);
-    }
-
-    private static long consumerSetting(Map<String, Object> streams, String key, long defaultValue) {
-        for (String name : List.of(StreamsConfig.mainConsumerPrefix(key), StreamsConfig.consumerPrefix(key), key)) {
-            Object value = streams.get(name);
-            if (value != null) {
-                try {
-                    return Long.parseLong(value.toString().trim());
-                } catch (NumberFormatException e) {
-                    return defaultValue; // Kafka Streams itself rejects it at start, naming the key
-                }
-            }
-        }
-        return defaultValue;
     }
 
     public SyncSettings settings() {
@@ -269,12 +238,8 @@ public final class SextantApplication implements AutoCloseable {
         Topology topology = SextantTopology.build(settings, new SyncRuntime(view, applier,
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp));
         log.debug("Topology:\n{}", topology.describe());
-        Properties properties = streamsProperties(config, advertised);
-        StreamsErrorHandlers.configs(settings, metrics).forEach((k, v) -> {
-            if (!config.streamsOverrides().containsKey(k)) { // an operator's own handler wins
-                properties.put(k, v);
-            }
-        });
+        Properties properties = StreamsProperties.of(config, advertised,
+                StreamsErrorHandlers.configs(settings, metrics)); // an operator's own handler wins
         streams = new KafkaStreams(topology, properties);
         streams.setGlobalStateRestoreListener(new HistoryRestoreListener(catchUp));
         streams.setUncaughtExceptionHandler(e -> {
@@ -357,36 +322,6 @@ public final class SextantApplication implements AutoCloseable {
     public Throwable awaitStop() throws InterruptedException {
         stopped.await();
         return failure;
-    }
-
-    static Properties streamsProperties(SextantConfig config, HostAndPort advertised) {
-        Map<String, Object> props = new HashMap<>(config.sourceClientConfig());
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
-        props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir());
-        props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertised.toString());
-        // Internal topics are read by pattern: the consumer must be allowed to match them, and should notice a
-        // topic that appears (share state, MirrorMaker 2's offset syncs) within seconds, not minutes.
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.EXCLUDE_INTERNAL_TOPICS_CONFIG), false);
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), 5_000);
-        // Transactional offset commits that were aborted must not be synced.
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
-        // Each Streams commit is itself a record in __consumer_offsets that Sextant reads (and drops), and it writes
-        // every position changed since the last one to RocksDB and its changelog (a hot position once per commit):
-        // at 1 s the commits were a quarter of the stream thread at saturation, at 5 s commits/s rose by a third. A
-        // crash replays up to that much of __consumer_offsets, which the guards make harmless. Under exactly-once a
-        // commit also makes Sextant's own records visible (offset-sync history, share positions): 1 s there.
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.exactlyOnce() ? 1_000 : 5_000);
-        // A task reads two inputs whose relative order does not matter (commits, and share positions; names that
-        // arrive late are resolved through placeholders): never wait for the empty one. Streams' default (0) also
-        // formats a diagnostic string for every empty partition on every pass, a twentieth of the stream thread.
-        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
-        // Sextant handles bad input itself; this only opts in to Kafka 5.0's default and silences the warning.
-        props.put("processing.exception.handler.global.enabled", true);
-        props.putAll(config.streamsOverrides());
-        Properties properties = new Properties();
-        properties.putAll(props);
-        return properties;
     }
 
     /**

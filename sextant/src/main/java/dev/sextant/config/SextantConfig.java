@@ -6,7 +6,6 @@ import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -959,22 +958,6 @@ public class SextantConfig extends AbstractConfig {
     public boolean exactlyOnce() {
         Object guarantee = streamsOverrides().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
         return guarantee != null && guarantee.toString().startsWith("exactly_once");
-    }
-
-    /**
-     * The complete Kafka Streams configuration: {@link #sourceClientConfig()} (the Streams application runs on the
-     * source cluster), then {@link #streamsOverrides()}, then {@code application.id} and {@code state.dir}. Kafka
-     * Streams' {@code application.server} is left to the caller, which knows the bound port (see
-     * {@link #queryAdvertised()}).
-     */
-    public Map<String, Object> streamsConfig() {
-        Map<String, Object> config = new LinkedHashMap<>(sourceClientConfig());
-        config.putAll(streamsOverrides());
-        config.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId());
-        config.put(StreamsConfig.STATE_DIR_CONFIG, stateDir());
-        config.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
-                originals().get(SOURCE_BOOTSTRAP_SERVERS_CONFIG));
-        return Collections.unmodifiableMap(config);
     }
 
     private Map<String, Object> passThrough(String prefix) {

@@ -179,13 +179,6 @@ class SextantConfigTest {
         assertEquals(Map.of("num.stream.threads", "4", "processing.guarantee", "exactly_once_v2"),
                 c.streamsOverrides());
         assertThrows(UnsupportedOperationException.class, () -> c.streamsOverrides().put("x", "y"));
-
-        Map<String, Object> streams = c.streamsConfig();
-        assertEquals("sextant", streams.get("application.id"));
-        assertEquals("127.0.0.1:9092", streams.get("bootstrap.servers"));
-        assertEquals(c.stateDir(), streams.get("state.dir"));
-        assertEquals("SASL_SSL", streams.get("security.protocol"));
-        assertEquals("4", streams.get("num.stream.threads"));
     }
 
     @Test
