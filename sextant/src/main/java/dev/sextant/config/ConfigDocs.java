@@ -33,8 +33,8 @@ public final class ConfigDocs {
                 + "Passed to every client of the source cluster (Kafka Streams' consumers, producers and admin), "
                 + "e.g. `source.security.protocol`, `source.sasl.mechanism`, `source.sasl.jaas.config`, "
                 + "`source.ssl.truststore.location`. |\n");
-        md.append("| `destination.<client config>` | `SEXTANT_DESTINATION_<CONFIG>` | | any Kafka client config | high | "
-                + "Passed to the Admin client that writes group offsets on the destination cluster. |\n");
+        md.append("| `destination.<client config>` | `SEXTANT_DESTINATION_<CONFIG>` | | any Kafka client config "
+                + "| high | Passed to the Admin client that writes group offsets on the destination cluster. |\n");
         md.append("| `streams.<Kafka Streams config>` | `SEXTANT_STREAMS_<CONFIG>` | | any Kafka Streams config except "
                 + "`application.id`, `bootstrap.servers`, `state.dir`, `application.server` | medium | "
                 + "Passed to Kafka Streams, e.g. `streams.num.stream.threads`, `streams.num.standby.replicas`, "

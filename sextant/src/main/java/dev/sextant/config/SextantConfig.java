@@ -223,12 +223,17 @@ public class SextantConfig extends AbstractConfig {
         return topicsExclude;
     }
 
-    /** Whether a group is synced: {@link #groupsInclude()} matches the whole id and {@link #groupsExclude()} does not. */
+    /**
+     * Whether a group is synced: {@link #groupsInclude()} matches the whole id and {@link #groupsExclude()} does not.
+     */
     public boolean includesGroup(String groupId) {
         return groupsInclude.matcher(groupId).matches() && !groupsExclude.matcher(groupId).matches();
     }
 
-    /** Whether a source topic is synced: {@link #topicsInclude()} matches the whole name and {@link #topicsExclude()} does not. */
+    /**
+     * Whether a source topic is synced: {@link #topicsInclude()} matches the whole name and {@link #topicsExclude()}
+     * does not.
+     */
     public boolean includesTopic(String topic) {
         return topicsInclude.matcher(topic).matches() && !topicsExclude.matcher(topic).matches();
     }
@@ -273,15 +278,17 @@ public class SextantConfig extends AbstractConfig {
         return ForeignOffsetPolicy.fromConfigValue(getString(SYNC_FOREIGN_OFFSETS_CONFIG));
     }
 
-    /** {@code sync.pending.timeout.ms}. */
+    /** {@code offset.syncs.prune.interval.ms}. */
     public long offsetSyncsPruneIntervalMs() {
         return getLong(OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG);
     }
 
+    /** {@code health.destination.timeout.ms}. */
     public long healthDestinationTimeoutMs() {
         return getLong(HEALTH_DESTINATION_TIMEOUT_MS_CONFIG);
     }
 
+    /** {@code sync.pending.timeout.ms}. */
     public long pendingTimeoutMs() {
         return getLong(SYNC_PENDING_TIMEOUT_MS_CONFIG);
     }
@@ -382,7 +389,10 @@ public class SextantConfig extends AbstractConfig {
         return passThrough(SOURCE_PREFIX);
     }
 
-    /** Every {@code destination.*} client config with the prefix stripped; {@code destination.alias} is not part of it. */
+    /**
+     * Every {@code destination.*} client config with the prefix stripped; {@code destination.alias} is not part of
+     * it.
+     */
     public Map<String, Object> destinationClientConfig() {
         return passThrough(DESTINATION_PREFIX);
     }
