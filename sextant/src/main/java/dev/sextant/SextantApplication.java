@@ -12,9 +12,8 @@ import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.config.ForeignOffsetPolicy;
 import dev.sextant.config.HostAndPort;
-import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
-import dev.sextant.config.Translation;
+import dev.sextant.config.StreamsProperties;
 import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.metrics.ProcessMeters;
 import dev.sextant.metrics.SextantMetrics;
@@ -34,20 +33,14 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.slf4j.Logger;
@@ -104,16 +97,18 @@ public final class SextantApplication implements AutoCloseable {
         this.destination = admin;
         this.processMeters = new ProcessMeters(registry);
         this.view = new DestinationView(destination);
-        this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "sextant-destination-view");
-            t.setDaemon(true);
-            return t;
-        });
+        this.refresher = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "sextant-destination-view"));
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
     }
 
     /** The topology's settings, taken from the configuration. */
     public static SyncSettings settings(SextantConfig config, Clock clock) {
-        return SyncSettings.of(config, clock, config.queryAdvertised().toString(), writeLeaseMs(config));
+        return settings(config, clock, config.queryAdvertised().toString());
     }
 
     /**
@@ -122,35 +117,7 @@ public final class SextantApplication implements AutoCloseable {
      * @param instance how this instance names itself in dead-letter records: its advertised query address
      */
     public static SyncSettings settings(SextantConfig config, Clock clock, String instance) {
-        return SyncSettings.of(config, clock, instance, writeLeaseMs(config));
-    }
-
-    /**
-     * The write lease: the stream consumer's session timeout less one heartbeat interval and a second of margin. An
-     * instance that stops heartbeating keeps its tasks at least that long after its last heartbeat, which was at most
-     * one interval before it planned a write; so a write sent within the lease is sent before another instance can
-     * own the group.
-     */
-    static long writeLeaseMs(SextantConfig config) {
-        Map<String, Object> streams = new HashMap<>(config.sourceClientConfig());
-        streams.putAll(config.streamsOverrides());
-        long session = consumerSetting(streams, ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 45_000);
-        long heartbeat = consumerSetting(streams, ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 3_000);
-        return Math.max(1_000, session - heartbeat - 1_000);
-    }
-
-    private static long consumerSetting(Map<String, Object> streams, String key, long defaultValue) {
-        for (String name : List.of(StreamsConfig.mainConsumerPrefix(key), StreamsConfig.consumerPrefix(key), key)) {
-            Object value = streams.get(name);
-            if (value != null) {
-                try {
-                    return Long.parseLong(value.toString().trim());
-                } catch (NumberFormatException e) {
-                    return defaultValue; // Kafka Streams itself rejects it at start, naming the key
-                }
-            }
-        }
-        return defaultValue;
+        return SyncSettings.of(config, clock, instance, StreamsProperties.writeLeaseMs(config));
     }
 
     public SyncSettings settings() {
@@ -188,18 +155,9 @@ public final class SextantApplication implements AutoCloseable {
 
     /** Entries in this instance's copy of the offset-sync history (0 with identity translation). */
     public long offsetSyncHistorySize() {
-        if (settings.identityTranslation()) {
-            return 0;
-        }
-        long count = 0;
-        try (var it = streams.store(StoreQueryParameters.fromNameAndType(OffsetSyncStore.NAME,
-                QueryableStoreTypes.<Bytes, byte[]>keyValueStore())).all()) {
-            while (it.hasNext()) {
-                it.next();
-                count++;
-            }
-        }
-        return count;
+        return settings.identityTranslation() ? 0 : OffsetSyncStore.reader(streams.store(
+                StoreQueryParameters.fromNameAndType(OffsetSyncStore.NAME,
+                        QueryableStoreTypes.<Bytes, byte[]>keyValueStore()))).size();
     }
 
     public void start() {
@@ -223,12 +181,8 @@ public final class SextantApplication implements AutoCloseable {
                 config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials),
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp));
         log.debug("Topology:\n{}", topology.describe());
-        Properties properties = streamsProperties(config, advertised);
-        StreamsErrorHandlers.configs(settings, metrics).forEach((k, v) -> {
-            if (!config.streamsOverrides().containsKey(k)) { // an operator's own handler wins
-                properties.put(k, v);
-            }
-        });
+        Properties properties = StreamsProperties.of(config, advertised,
+                StreamsErrorHandlers.configs(settings, metrics)); // an operator's own handler wins
         streams = new KafkaStreams(topology, properties);
         streams.setGlobalStateRestoreListener(new HistoryRestoreListener(catchUp));
         streams.setUncaughtExceptionHandler(supervisor);
@@ -259,36 +213,6 @@ public final class SextantApplication implements AutoCloseable {
     /** Blocks until the Streams client stops; returns the failure that stopped it, or null. */
     public Throwable awaitStop() throws InterruptedException {
         return supervisor.awaitStop();
-    }
-
-    static Properties streamsProperties(SextantConfig config, HostAndPort advertised) {
-        Map<String, Object> props = new HashMap<>(config.sourceClientConfig());
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
-        props.put(StreamsConfig.STATE_DIR_CONFIG, config.stateDir());
-        props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, advertised.toString());
-        // Internal topics are read by pattern: the consumer must be allowed to match them, and should notice a
-        // topic that appears (share state, MirrorMaker 2's offset syncs) within seconds, not minutes.
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.EXCLUDE_INTERNAL_TOPICS_CONFIG), false);
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), 5_000);
-        // Transactional offset commits that were aborted must not be synced.
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
-        // Each Streams commit is itself a record in __consumer_offsets that Sextant reads (and drops), and it writes
-        // every position changed since the last one to RocksDB and its changelog (a hot position once per commit):
-        // at 1 s the commits were a quarter of the stream thread at saturation, at 5 s commits/s rose by a third. A
-        // crash replays up to that much of __consumer_offsets, which the guards make harmless. Under exactly-once a
-        // commit also makes Sextant's own records visible (offset-sync history, share positions): 1 s there.
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.exactlyOnce() ? 1_000 : 5_000);
-        // A task reads two inputs whose relative order does not matter (commits, and share positions; names that
-        // arrive late are resolved through placeholders): never wait for the empty one. Streams' default (0) also
-        // formats a diagnostic string for every empty partition on every pass, a twentieth of the stream thread.
-        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
-        // Sextant handles bad input itself; this only opts in to Kafka 5.0's default and silences the warning.
-        props.put("processing.exception.handler.global.enabled", true);
-        props.putAll(config.streamsOverrides());
-        Properties properties = new Properties();
-        properties.putAll(props);
-        return properties;
     }
 
     @Override

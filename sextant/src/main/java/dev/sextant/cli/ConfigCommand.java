@@ -1,5 +1,6 @@
 package dev.sextant.cli;
 
+import dev.sextant.config.ConfigDocs;
 import dev.sextant.config.SextantConfig;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -112,6 +113,6 @@ final class ConfigCommand implements Runnable {
                 + "when this file is stale). Keys go in the file given to `-c`; every key can also come from an "
                 + "environment variable, which wins. `bin/sextant config check -c FILE` validates a file. A "
                 + "commented example: [config/sextant.properties](../config/sextant.properties).\n\n"
-                + SextantConfig.documentation();
+                + ConfigDocs.markdown();
     }
 }

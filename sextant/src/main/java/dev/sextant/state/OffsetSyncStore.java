@@ -85,6 +85,18 @@ public final class OffsetSyncStore implements WritableSyncHistory {
     }
 
     /** Every source partition that has history. */
+    /** Entries in the history (reset markers excluded: none is stored). Reads the whole store: for tests and tools. */
+    public long size() {
+        long count = 0;
+        try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
+            while (it.hasNext()) {
+                it.next();
+                count++;
+            }
+        }
+        return count;
+    }
+
     public Set<TopicPartition> partitions() {
         Set<TopicPartition> out = new LinkedHashSet<>();
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {

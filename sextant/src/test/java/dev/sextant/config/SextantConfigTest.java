@@ -1,21 +1,16 @@
 package dev.sextant.config;
 
-import static dev.sextant.config.TestConfigs.assertContains;
 import static dev.sextant.config.TestConfigs.config;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
-import org.apache.kafka.connect.mirror.IdentityReplicationPolicy;
 import org.junit.jupiter.api.Test;
 
 class SextantConfigTest {
@@ -49,23 +44,6 @@ class SextantConfigTest {
     }
 
     @Test
-    void everyKeyIsDocumented() {
-        ConfigDef def = SextantConfig.configDef();
-        assertEquals(41, def.names().size());
-        for (ConfigDef.ConfigKey key : def.configKeys().values()) {
-            assertFalse(key.documentation == null || key.documentation.isBlank(), key.name);
-            assertTrue(key.importance != null, key.name);
-        }
-        String md = SextantConfig.documentation();
-        for (String name : def.names()) {
-            assertContains(md, "| `" + name + "` | `" + SextantConfigLoader.environmentVariable(name) + "` |");
-        }
-        assertContains(md, "`source.<client config>`");
-        assertContains(md, "`${java.io.tmpdir}/sextant`");
-        assertContains(SextantConfig.documentationRst(), "``sync.interval.ms``");
-    }
-
-    @Test
     void typedValues() {
         SextantConfig c = config(
                 "source.alias", "east", "destination.alias", "west",
@@ -90,44 +68,6 @@ class SextantConfigTest {
         assertEquals(new HostAndPort("sextant-0.internal", 8081), c.queryAdvertised());
         assertEquals("sextant-prod", c.applicationId());
         assertEquals("/var/lib/sextant", c.stateDir());
-    }
-
-    @Test
-    void offsetSyncsTopicIsDerivedFromTheDestinationAliasAndSeparator() {
-        assertEquals("mm2-offset-syncs.backup.internal",
-                config("destination.alias", "backup").offsetSyncsTopic());
-        assertEquals("mm2-offset-syncs_backup_internal",
-                config("destination.alias", "backup", "replication.policy.separator", "_").offsetSyncsTopic());
-        assertEquals("mm2-offset-syncs.backup.internal", config("destination.alias", "backup",
-                "replication.policy.separator", "_", "replication.policy.internal.topic.separator.enabled", "false")
-                .offsetSyncsTopic());
-        assertEquals("mm2-offset-syncs.destination.internal",
-                config("replication.policy", "identity").offsetSyncsTopic());
-        assertEquals("explicit.syncs", config("offset.syncs.topic", "explicit.syncs").offsetSyncsTopic());
-        assertEquals("mm2-offset-syncs.destination.internal", config("offset.syncs.topic", " ").offsetSyncsTopic());
-    }
-
-    @Test
-    void replicationPolicies() {
-        SextantConfig byDefault = config("source.alias", "east", "replication.policy.separator", "_");
-        assertInstanceOf(DefaultReplicationPolicy.class, byDefault.replicationPolicy());
-        assertEquals("east_orders", byDefault.replicationPolicy().formatRemoteTopic("east", "orders"));
-        assertSame(byDefault.replicationPolicy(), byDefault.replicationPolicy());
-
-        SextantConfig identity = config("source.alias", "east", "replication.policy", "Identity");
-        assertInstanceOf(IdentityReplicationPolicy.class, identity.replicationPolicy());
-        assertEquals("orders", identity.replicationPolicy().formatRemoteTopic("east", "orders"));
-        assertEquals("east", identity.replicationPolicy().topicSource("orders"));
-
-        SextantConfig custom = config("source.alias", "east", "destination.alias", "west",
-                "replication.policy", RecordingReplicationPolicy.class.getName(),
-                "replication.policy.separator", "-");
-        RecordingReplicationPolicy policy = assertInstanceOf(RecordingReplicationPolicy.class,
-                custom.replicationPolicy());
-        assertEquals("-", policy.configured.get("replication.policy.separator"));
-        assertEquals("east", policy.configured.get("source.cluster.alias"));
-        assertEquals("west", policy.configured.get("target.cluster.alias"));
-        assertEquals("custom-syncs-west", custom.offsetSyncsTopic());
     }
 
     @Test
@@ -179,13 +119,6 @@ class SextantConfigTest {
         assertEquals(Map.of("num.stream.threads", "4", "processing.guarantee", "exactly_once_v2"),
                 c.streamsOverrides());
         assertThrows(UnsupportedOperationException.class, () -> c.streamsOverrides().put("x", "y"));
-
-        Map<String, Object> streams = c.streamsConfig();
-        assertEquals("sextant", streams.get("application.id"));
-        assertEquals("127.0.0.1:9092", streams.get("bootstrap.servers"));
-        assertEquals(c.stateDir(), streams.get("state.dir"));
-        assertEquals("SASL_SSL", streams.get("security.protocol"));
-        assertEquals("4", streams.get("num.stream.threads"));
     }
 
     @Test
@@ -195,23 +128,5 @@ class SextantConfigTest {
                 "destination.bootstrap.servers", "c:9093, d:9093"));
         assertEquals(List.of("a:9092", "b:9092"), c.sourceClientConfig().get("bootstrap.servers"));
         assertEquals("c:9093, d:9093", c.destinationClientConfig().get("bootstrap.servers"));
-    }
-
-    @Test
-    void advertisedAddressDefaultsToTheListenAddress() {
-        assertEquals(new HostAndPort("10.1.2.3", 9000), config("query.listen", "10.1.2.3:9000").queryAdvertised());
-        HostAndPort derived = config("query.listen", "0.0.0.0:9000").queryAdvertised();
-        assertEquals(9000, derived.port());
-        assertNotEquals("0.0.0.0", derived.host());
-        assertFalse(derived.host().isBlank());
-        assertEquals(9000, config("query.listen", "[::]:9000", "query.advertised", "").queryAdvertised().port());
-    }
-
-    @Test
-    void toStringHidesSecrets() {
-        SextantConfig c = config("source.sasl.jaas.config", "... password=\"hunter2\";",
-                "destination.ssl.truststore.password", "hunter2");
-        assertFalse(c.toString().contains("hunter2"), c.toString());
-        assertContains(c.toString(), "source.bootstrap.servers=127.0.0.1:9092");
     }
 }

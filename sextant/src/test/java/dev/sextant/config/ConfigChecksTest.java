@@ -11,13 +11,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class SextantConfigValidationTest {
+/** What {@link ConfigChecks} refuses, and how its messages say it. */
+class ConfigChecksTest {
 
     // ---------------------------------------------------------------- unknown keys
 
@@ -176,50 +181,6 @@ class SextantConfigValidationTest {
         assertContains(e.getMessage(), "must not be empty");
     }
 
-    @Test
-    void derivedOffsetSyncsTopicMustBeValid() {
-        InvalidConfigurationException e = refused("offset.syncs.topic", "destination.alias", "dest/west");
-        assertContains(e.getMessage(), "destination.alias=dest/west");
-        assertDoesNotThrow(() -> config("destination.alias", "dest/west", "offset.syncs.topic", "syncs"));
-    }
-
-    // ---------------------------------------------------------------- replication policy
-
-    @Test
-    void unknownReplicationPolicyClass() {
-        InvalidConfigurationException e = refused("replication.policy", "replication.policy", "com.example.Nope");
-        assertContains(e.getMessage(), "no class of that name can be loaded");
-        assertContains(e.getMessage(), "default, identity, or the name of a class implementing");
-    }
-
-    @Test
-    void misspeltReplicationPolicyKeyword() {
-        InvalidConfigurationException e = refused("replication.policy", "replication.policy", "identiy");
-        assertContains(e.getMessage(), "did you mean 'identity'?");
-    }
-
-    @Test
-    void replicationPolicyClassMustImplementTheInterface() {
-        InvalidConfigurationException e = refused("replication.policy", "replication.policy",
-                RecordingReplicationPolicy.NotAPolicy.class.getName());
-        assertContains(e.getMessage(), "does not implement org.apache.kafka.connect.mirror.ReplicationPolicy");
-        e = refused("replication.policy", "replication.policy", "java.lang.String");
-        assertContains(e.getMessage(), "does not implement");
-    }
-
-    @Test
-    void replicationPolicyClassMustBeInstantiable() {
-        InvalidConfigurationException e = refused("replication.policy", "replication.policy",
-                "org.apache.kafka.connect.mirror.ReplicationPolicy");
-        assertContains(e.getMessage(), "abstract");
-        e = refused("replication.policy", "replication.policy",
-                RecordingReplicationPolicy.NoDefaultConstructor.class.getName());
-        assertContains(e.getMessage(), "no public no-argument constructor");
-        e = refused("replication.policy", "replication.policy",
-                RecordingReplicationPolicy.FailingPolicy.class.getName());
-        assertContains(e.getMessage(), "boom");
-    }
-
     // ---------------------------------------------------------------- missing and forbidden keys
 
     @ParameterizedTest
@@ -261,5 +222,40 @@ class SextantConfigValidationTest {
         InvalidConfigurationException e = refused(key, key, value);
         assertContains(e.getMessage(), "Invalid value '" + value + "'");
         assertContains(e.getMessage(), "Kafka's default");
+    }
+
+    @Test
+    void aBadSecretIsNotShown() {
+        InvalidConfigurationException e = refused("source.ssl.key.password", "source.ssl.key.password", 424242);
+        assertEquals("[hidden]", e.value());
+        assertFalse(e.getMessage().contains("424242"), e.getMessage());
+        assertContains(e.getMessage(), "Invalid value '[hidden]' for 'source.ssl.key.password'");
+    }
+
+    // ---------------------------------------------------------------- the HTTP API's TLS
+
+    @ParameterizedTest
+    @ValueSource(strings = {"requested", "required"})
+    void clientCertificatesNeedAKeystoreAndATruststore(String clientAuth, @TempDir Path dir) throws IOException {
+        Path store = Files.createFile(dir.resolve("store.p12"));
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> config("query.tls.client.auth", clientAuth));
+        assertEquals("query.tls.client.auth", e.key());
+        assertContains(e.getMessage(), "'query.tls.client.auth=" + clientAuth + "' needs TLS. Fix: set "
+                + "'query.tls.keystore.location'");
+        e = assertThrows(InvalidConfigurationException.class, () -> config("query.tls.client.auth", clientAuth,
+                "query.tls.keystore.location", store.toString()));
+        assertEquals("query.tls.client.auth", e.key());
+        assertContains(e.getMessage(), "checks client certificates against a truststore");
+        assertDoesNotThrow(() -> config("query.tls.client.auth", clientAuth,
+                "query.tls.keystore.location", store.toString(), "query.tls.truststore.location", store.toString()));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"query.tls.keystore.location", "query.tls.truststore.location"})
+    void storeFilesMustExist(String key, @TempDir Path dir) {
+        String missing = dir.resolve("missing.p12").toString();
+        InvalidConfigurationException e = refused(key, key, missing);
+        assertContains(e.getMessage(), "'" + key + "=" + missing + "': no such file");
     }
 }
