@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -216,7 +217,7 @@ public final class BenchMain implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long started = System.nanoTime();
-        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean finished = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (!finished.get()) {
                 System.err.println("bench/run: stopped before it finished (signal or exit); stopping everything it "

@@ -5,6 +5,8 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
+import java.awt.Stroke;
+import java.awt.geom.AffineTransform;
 import java.awt.geom.Line2D;
 import java.awt.geom.Path2D;
 import java.awt.image.BufferedImage;
@@ -62,7 +64,7 @@ final class Charts {
                 new double[] {0, 0.25, 0.5, 0.75, 1}, new String[] {"0", "0.25", "0.5", "0.75", "1"});
         List<String> legend = new ArrayList<>();
         List<Color> legendColors = new ArrayList<>();
-        List<java.awt.Stroke> legendStrokes = new ArrayList<>();
+        List<Stroke> legendStrokes = new ArrayList<>();
         for (Cdf cdf : cdfs) {
             if (cdf.sortedMillis().length == 0) {
                 continue;
@@ -83,7 +85,7 @@ final class Charts {
                 }
             }
             line.lineTo(left.x(Math.log10(Math.max(10, v[v.length - 1]))), left.y(1));
-            java.awt.Stroke stroke = strokeFor(cdf.groups(), scales);
+            Stroke stroke = strokeFor(cdf.groups(), scales);
             g.setColor(color(cdf.system()));
             g.setStroke(stroke);
             g.draw(line);
@@ -153,7 +155,7 @@ final class Charts {
         ImageIO.write(image, "png", file.toFile());
     }
 
-    private static java.awt.Stroke strokeFor(int groups, List<Integer> scales) {
+    private static Stroke strokeFor(int groups, List<Integer> scales) {
         boolean largest = groups == scales.get(scales.size() - 1);
         return largest ? new BasicStroke(2.2f)
                 : new BasicStroke(1.6f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {7, 4}, 0);
@@ -189,13 +191,13 @@ final class Charts {
             g.drawRect(left, top, width, height);
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
             g.drawString(xLabel, left + width / 2 - g.getFontMetrics().stringWidth(xLabel) / 2, top + height + 38);
-            java.awt.geom.AffineTransform saved = g.getTransform();
+            AffineTransform saved = g.getTransform();
             g.rotate(-Math.PI / 2);
             g.drawString(yLabel, -(top + height / 2) - g.getFontMetrics().stringWidth(yLabel) / 2, left - 50);
             g.setTransform(saved);
         }
 
-        void legend(Graphics2D g, List<String> labels, List<Color> colors, List<java.awt.Stroke> strokes,
+        void legend(Graphics2D g, List<String> labels, List<Color> colors, List<Stroke> strokes,
                     boolean bottomRight) {
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
             int lineH = 17;

@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleFunction;
+import java.util.function.Function;
 
 /**
  * The results file ({@code bench/results/<date>.json}) and its Markdown table. Field names are snake_case; a
@@ -271,7 +273,7 @@ final class Report {
     }
 
     private static void tpRow(StringBuilder md, List<Run> runs, String label,
-                              java.util.function.Function<Run, String> cell) {
+                              Function<Run, String> cell) {
         md.append("| ").append(label).append(" |");
         for (Run run : runs) {
             md.append(' ').append(cell.apply(run)).append(" |");
@@ -310,8 +312,8 @@ final class Report {
     }
 
     private static void row(StringBuilder md, String label, Run def, Run fast, Run sx,
-                            java.util.function.Function<Run, Double> value,
-                            java.util.function.DoubleFunction<String> format) {
+                            Function<Run, Double> value,
+                            DoubleFunction<String> format) {
         Double d = def == null ? null : value.apply(def);
         Double f = fast == null ? null : value.apply(fast);
         Double s = sx == null ? null : value.apply(sx);
@@ -321,7 +323,7 @@ final class Report {
     }
 
     private static void latencyRow(StringBuilder md, String label, String which, Run def, Run fast, Run sx,
-                                   java.util.function.Function<Latency, Double> value) {
+                                   Function<Latency, Double> value) {
         md.append("| ").append(label);
         Double[] values = new Double[3];
         Run[] runs = {def, fast, sx};
@@ -344,7 +346,7 @@ final class Report {
         return run != null && run.syncLatencyMs() != null && run.syncLatencyMs().lowerBounds().contains(which);
     }
 
-    private static String cell(Double v, java.util.function.DoubleFunction<String> format) {
+    private static String cell(Double v, DoubleFunction<String> format) {
         return v == null || v.isNaN() ? "n/a" : format.apply(v);
     }
 

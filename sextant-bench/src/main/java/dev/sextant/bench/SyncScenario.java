@@ -10,12 +10,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -278,7 +280,7 @@ final class SyncScenario {
         config.put("destination.bootstrap.servers", session.destinationBootstrap());
         config.put("application.id", "sextant-bench-" + n);
         config.put("state.dir", sysDir.resolve("state").toAbsolutePath().toString());
-        config.put("groups.include", java.util.regex.Pattern.quote(prefix(BenchSettings.SEXTANT)) + ".*");
+        config.put("groups.include", Pattern.quote(prefix(BenchSettings.SEXTANT)) + ".*");
         config.put("query.listen", "127.0.0.1:0");
         config.put("streams.num.stream.threads", Integer.toString(cfg.sextantThreads()));
         config.putAll(cfg.sextantConfig());
@@ -355,7 +357,7 @@ final class SyncScenario {
             }
             out.phases.put("initial_sync_s", Bench.seconds(System.nanoTime() - initialStart));
             Bench.log("%s: initial sync (s, from the syncers being ready): %s", label, initialSync.entrySet()
-                    .stream().map(e -> e.getKey() + "=" + String.format(java.util.Locale.ROOT, "%.1f%s",
+                    .stream().map(e -> e.getKey() + "=" + String.format(Locale.ROOT, "%.1f%s",
                             e.getValue()[0], e.getValue()[1] > 0 ? " (not finished)" : "")).toList());
 
             // 1. one commit per lagging group, L records behind the end of the (already filled) lagging topic

@@ -9,10 +9,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 /**
  * Throughput of one Sextant instance at saturation: {@code __consumer_offsets} is filled once ({@link #prefill()}:
@@ -57,7 +61,7 @@ final class ThroughputScenario {
         boolean outOfMemory;
         final List<double[]> curve = new ArrayList<>(); // {seconds since launch, commits read, counted, wire}
         /** Kafka Streams' stream-thread metrics at the last snapshot while reading (ratios, latencies in ms). */
-        final Map<String, Double> streamThread = new java.util.TreeMap<>();
+        final Map<String, Double> streamThread = new TreeMap<>();
     }
 
     private final Session session;
@@ -254,12 +258,12 @@ final class ThroughputScenario {
             for (int g = from; g < Math.min(groups, from + perCall); g++) {
                 names.add(groupName(g));
             }
-            for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> e : session.destinationAdmin
+            for (Map.Entry<String, KafkaFuture<Void>> e : session.destinationAdmin
                     .deleteConsumerGroups(names).deletedGroups().entrySet()) {
                 try {
                     e.getValue().get(60, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException ex) {
-                    if (!(ex.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException)) {
+                } catch (ExecutionException ex) {
+                    if (!(ex.getCause() instanceof GroupIdNotFoundException)) {
                         throw ex;
                     }
                     missing++; // never written (the previous run did not get that far): nothing to delete

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,7 +117,7 @@ class ReportTest {
     @Test
     void throughputHasOneColumnPerThreadCount() throws Exception {
         Report.Results r = sample();
-        List<Report.Run> runs = new java.util.ArrayList<>(r.runs());
+        List<Report.Run> runs = new ArrayList<>(r.runs());
         runs.add(throughputRun(1, 14_511.0, 120.0));
         runs.add(throughputRun(2, 21_000.0, 150.0));
         Report.Results withTp = new Report.Results(r.date(), r.command(), r.machine(), r.settings(), runs,

@@ -22,7 +22,6 @@ import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * Every permission Sextant needs, per cluster, for a given configuration: the least privilege it runs with. This list

@@ -1,9 +1,14 @@
 package dev.sextant.apply;
 
+import dev.sextant.acl.AccessDenials;
+import dev.sextant.acl.RequiredAcl;
 import dev.sextant.apply.GroupOutcome.PartitionOutcome;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -11,19 +16,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import dev.sextant.acl.AccessDenials;
-import dev.sextant.acl.RequiredAcl;
-import org.apache.kafka.common.errors.FencedMemberEpochException;
-import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.FencedMemberEpochException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.IllegalGenerationException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -69,7 +73,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
      */
     public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds,
                                 boolean adoptForward) {
-        this(client, ownership, followRewinds, adoptForward, new AccessDenials(java.time.Clock.systemUTC()));
+        this(client, ownership, followRewinds, adoptForward, new AccessDenials(Clock.systemUTC()));
     }
 
     /** @param denials where the destination's authorization errors are reported (they are retried too) */
@@ -187,7 +191,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        List<PositionKey> older = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<PositionKey> older = Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<?>[] each = applied.entrySet().stream().map(e -> current.get(e.getKey())
                 .thenAccept(existing -> e.getValue().forEach(part -> {
                     OffsetAndMetadata now = existing.get(part.destination());
@@ -218,7 +222,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
     }
 
     private static final long LEASE_LOG_INTERVAL_MS = 10_000;
-    private final java.util.concurrent.atomic.AtomicLong leaseExpiredSinceLog = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong leaseExpiredSinceLog = new AtomicLong();
     private volatile long lastLeaseExpiredLog;
 
     private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {

@@ -1,17 +1,18 @@
 package dev.sextant.apply;
 
+import dev.sextant.acl.AccessDenials;
+import dev.sextant.acl.RequiredAcl;
 import dev.sextant.apply.GroupOutcome.PartitionOutcome;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
-import dev.sextant.acl.AccessDenials;
-import dev.sextant.acl.RequiredAcl;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
@@ -38,7 +39,7 @@ public final class ShareGroupApplier implements GroupApplier {
     private final AccessDenials denials;
 
     public ShareGroupApplier(DestinationClient client) {
-        this(client, new AccessDenials(java.time.Clock.systemUTC()));
+        this(client, new AccessDenials(Clock.systemUTC()));
     }
 
     /** @param denials where the destination's authorization errors are reported (they are retried too) */

@@ -1,5 +1,6 @@
 package dev.sextant.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.deadletter.DeadLetterReader;
@@ -87,7 +88,7 @@ final class ConflictsCommand implements Callable<Integer> {
         if (json) {
             try {
                 out.println(JSON.writeValueAsString(r));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
         } else {

@@ -1,6 +1,7 @@
 package dev.sextant.cli;
 
 import dev.sextant.Version;
+import dev.sextant.acl.NotAuthorizedException;
 import dev.sextant.config.InvalidConfigurationException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -45,7 +46,7 @@ public final class SextantCommand implements Runnable {
                 commandLine.getErr().println("Invalid configuration: " + e.getMessage());
                 return EXIT_USAGE;
             }
-            if (e instanceof dev.sextant.acl.NotAuthorizedException) {
+            if (e instanceof NotAuthorizedException) {
                 commandLine.getErr().println("Not authorized: " + e.getMessage());
                 return EXIT_NOT_AUTHORIZED;
             }

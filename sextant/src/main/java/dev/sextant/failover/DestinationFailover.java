@@ -24,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -232,7 +234,7 @@ public final class DestinationFailover {
                 pending.put(new TopicPartition(p.destinationTopic(), p.partition()), p);
             }
         }
-        Map<TopicPartition, PartitionState> rows = new java.util.TreeMap<>(
+        Map<TopicPartition, PartitionState> rows = new TreeMap<>(
                 Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
         boolean foreign = false;
         if (group.type() == GroupKind.CONSUMER) {
@@ -364,7 +366,7 @@ public final class DestinationFailover {
                         p.pendingOffset(), PartitionStatus.NOT_WRITTEN)).toList();
     }
 
-    private static <T> T get(java.util.concurrent.CompletableFuture<T> future, Duration timeout, String what) {
+    private static <T> T get(CompletableFuture<T> future, Duration timeout, String what) {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

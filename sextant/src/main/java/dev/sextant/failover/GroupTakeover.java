@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -180,7 +181,7 @@ public final class GroupTakeover {
         return new Group(group.group(), Verdict.ADOPTED, null, group.partitions());
     }
 
-    private static <T> T get(java.util.concurrent.CompletableFuture<T> future, Duration timeout) {
+    private static <T> T get(CompletableFuture<T> future, Duration timeout) {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

@@ -3,9 +3,11 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.cli.SextantCommand;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
 import dev.sextant.testing.DeadLetters;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
@@ -13,6 +15,10 @@ import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import dev.sextant.testkit.OrdersTopic;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -144,7 +150,7 @@ class ConsumerGroupSyncIT {
 
     private static PartitionPosition positionOf(String group, String topic, int partition) {
         return Await.value(SYNCED, "position of " + group, () -> sextant.app().positions()
-                .get(new dev.sextant.state.PositionKey(group, topic, partition)));
+                .get(new PositionKey(group, topic, partition)));
     }
 
     @Test
@@ -217,17 +223,17 @@ class ConsumerGroupSyncIT {
         assertTrue(destinationOffsets(group, "source.orders").isEmpty(), "nothing written across types");
 
         // and the operator sees it with `sextant conflicts`
-        java.nio.file.Path config = java.nio.file.Files.createTempFile("sextant-it", ".properties");
-        java.nio.file.Files.writeString(config, "source.bootstrap.servers=" + clusters.source().bootstrapServers()
+        Path config = Files.createTempFile("sextant-it", ".properties");
+        Files.writeString(config, "source.bootstrap.servers=" + clusters.source().bootstrapServers()
                 + "\ndestination.bootstrap.servers=" + clusters.destination().bootstrapServers() + "\n");
-        java.io.StringWriter table = new java.io.StringWriter();
-        picocli.CommandLine cli = dev.sextant.cli.SextantCommand.commandLine();
-        cli.setOut(new java.io.PrintWriter(table));
+        StringWriter table = new StringWriter();
+        picocli.CommandLine cli = SextantCommand.commandLine();
+        cli.setOut(new PrintWriter(table));
         assertEquals(0, cli.execute("conflicts", "-c", config.toString(), "--group", group));
         assertTrue(table.toString().contains("TYPE_CONFLICT") && table.toString().contains(group), table.toString());
-        java.io.StringWriter json = new java.io.StringWriter();
-        cli = dev.sextant.cli.SextantCommand.commandLine();
-        cli.setOut(new java.io.PrintWriter(json));
+        StringWriter json = new StringWriter();
+        cli = SextantCommand.commandLine();
+        cli.setOut(new PrintWriter(json));
         assertEquals(0, cli.execute("conflicts", "-c", config.toString(), "--group", group, "--json"));
         assertTrue(json.toString().contains("\"reason\":\"TYPE_CONFLICT\""), json.toString());
     }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.cli.SextantCommand;
 import dev.sextant.client.FailoverSeek;
 import dev.sextant.client.SextantClient;
+import dev.sextant.client.SextantClientException;
 import dev.sextant.testing.Cli;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
@@ -148,7 +149,7 @@ class FailoverIT {
                 try {
                     return client.translate(topic, 0, syncAbove).bound() == 0
                             ? client.translate(topic, 0, committed) : null;
-                } catch (dev.sextant.client.SextantClientException e) {
+                } catch (SextantClientException e) {
                     return null; // 404 until a sync covers it
                 }
             });

@@ -24,7 +24,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
@@ -83,8 +86,8 @@ class InteractiveQueriesIT {
         return out;
     }
 
-    private static java.util.Set<Integer> consumerOffsetsPartitions(SextantInstance instance) {
-        java.util.Set<Integer> out = new java.util.TreeSet<>();
+    private static Set<Integer> consumerOffsetsPartitions(SextantInstance instance) {
+        Set<Integer> out = new TreeSet<>();
         if (instance.app().streams().state() == KafkaStreams.State.RUNNING) {
             instance.app().streams().metadataForLocalThreads().forEach(t -> t.activeTasks().forEach(task ->
                     task.topicPartitions().stream().filter(tp -> tp.topic().equals("__consumer_offsets"))
@@ -112,11 +115,11 @@ class InteractiveQueriesIT {
                 instances.add(SextantInstance.start(clusters, APP, overrides));
             }
             Await.until(SETTLED, "the three instances share the partitions of __consumer_offsets", () -> {
-                List<java.util.Set<Integer>> owned = instances.stream()
+                List<Set<Integer>> owned = instances.stream()
                         .map(InteractiveQueriesIT::consumerOffsetsPartitions).toList();
-                java.util.Set<Integer> all = new java.util.TreeSet<>();
+                Set<Integer> all = new TreeSet<>();
                 owned.forEach(all::addAll);
-                return all.equals(java.util.Set.of(0, 1, 2)) && owned.stream().filter(o -> !o.isEmpty()).count() >= 2;
+                return all.equals(Set.of(0, 1, 2)) && owned.stream().filter(o -> !o.isEmpty()).count() >= 2;
             });
 
             Map<String, Map<Integer, Long>> committed = new LinkedHashMap<>();
@@ -238,7 +241,7 @@ class InteractiveQueriesIT {
     private static SextantInstance ownerOf(List<SextantInstance> instances, String group) {
         return Await.value(SETTLED, "owner of " + group, () -> {
             var metadata = instances.get(0).app().streams().queryMetadataForKey("group-positions", group,
-                    (topic, key, value, n) -> java.util.Optional.of(java.util.Set.of(Utils.abs(key.hashCode()) % n)));
+                    (topic, key, value, n) -> Optional.of(Set.of(Utils.abs(key.hashCode()) % n)));
             for (SextantInstance instance : instances) {
                 if (metadata.activeHost().port() == instance.app().queryAddress().port()) {
                     return instance;

@@ -27,6 +27,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -179,13 +180,13 @@ class SecureSyncIT {
 
     private static SSLContext apiClientContext() throws Exception {
         TestCertificates.KeyMaterial tool = apiCertificates.client("failover-tool");
-        java.security.KeyStore keys = java.security.KeyStore.getInstance("PKCS12");
+        KeyStore keys = KeyStore.getInstance("PKCS12");
         try (var in = Files.newInputStream(tool.keyStore())) {
             keys.load(in, tool.password().toCharArray());
         }
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, tool.password().toCharArray());
-        java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+        KeyStore trust = KeyStore.getInstance("PKCS12");
         try (var in = Files.newInputStream(apiCertificates.trust().trustStore())) {
             trust.load(in, apiCertificates.trust().password().toCharArray());
         }

@@ -2,8 +2,8 @@ package dev.sextant.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.sextant.testing.Cli;
 import dev.sextant.testing.BackwardsSampler;
+import dev.sextant.testing.Cli;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testing.SextantProcess;
 import dev.sextant.testkit.Await;
@@ -14,6 +14,7 @@ import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import dev.sextant.testkit.LocalKafkaBroker;
 import io.micrometer.core.instrument.Counter;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -248,7 +249,7 @@ class StaleInstanceIT {
         try {
             return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null; // not up yet, or frozen
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.config.HostAndPort;
+import dev.sextant.testkit.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.BufferedReader;
@@ -149,7 +150,7 @@ class QueryServerLimitsTest {
                 queries.add(http.sendAsync(HttpRequest.newBuilder(URI.create(backend.url() + "/v1/groups/slow"))
                         .build(), HttpResponse.BodyHandlers.discarding()));
             }
-            dev.sextant.testkit.Await.until(Duration.ofSeconds(20), "the query threads are all held",
+            Await.until(Duration.ofSeconds(20), "the query threads are all held",
                     () -> backend.groupsAsked.size() >= 16);
             for (int i = 0; i < 5; i++) {
                 long start = System.nanoTime();
