@@ -57,7 +57,15 @@ final class Charts {
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
         g.drawString(title, 20, 26);
 
-        // ---- left: latency CDF
+        drawLatencyCdfs(g, cdfs, scales);
+        drawReplayVersusLag(g, points, offsetLagMax, scales);
+        g.dispose();
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        ImageIO.write(image, "png", file.toFile());
+    }
+
+    /** Left: the latency CDF of each system and scale. */
+    private static void drawLatencyCdfs(Graphics2D g, List<Cdf> cdfs, List<Integer> scales) {
         Plot left = new Plot(80, 70, 620, 470, 1, 6, 0, 1); // 10 ms .. 1000 s (log10 ms)
         left.axes(g, "sync latency (source commit → visible on destination)", "fraction of commits",
                 new double[] {1, 2, 3, 4, 5, 6}, new String[] {"10 ms", "100 ms", "1 s", "10 s", "100 s", "1000 s"},
@@ -69,22 +77,8 @@ final class Charts {
             if (cdf.sortedMillis().length == 0) {
                 continue;
             }
-            Path2D line = new Path2D.Double();
             double[] v = cdf.sortedMillis();
-            int step = Math.max(1, v.length / 2000);
-            boolean first = true;
-            for (int i = 0; i < v.length; i += step) {
-                double x = left.x(Math.log10(Math.max(10, v[i])));
-                double y = left.y((i + 1) / (double) v.length);
-                if (first) {
-                    line.moveTo(x, left.y(0));
-                    line.lineTo(x, y);
-                    first = false;
-                } else {
-                    line.lineTo(x, y);
-                }
-            }
-            line.lineTo(left.x(Math.log10(Math.max(10, v[v.length - 1]))), left.y(1));
+            Path2D line = cdfLine(left, v);
             Stroke stroke = strokeFor(cdf.groups(), scales);
             g.setColor(color(cdf.system()));
             g.setStroke(stroke);
@@ -95,8 +89,31 @@ final class Charts {
             legendStrokes.add(stroke);
         }
         left.legend(g, legend, legendColors, legendStrokes, true);
+    }
 
-        // ---- right: replay vs lag
+    /** The CDF of {@code v} (sorted milliseconds, at least one) as a line, at most about 2,000 points. */
+    private static Path2D cdfLine(Plot left, double[] v) {
+        Path2D line = new Path2D.Double();
+        int step = Math.max(1, v.length / 2000);
+        boolean first = true;
+        for (int i = 0; i < v.length; i += step) {
+            double x = left.x(Math.log10(Math.max(10, v[i])));
+            double y = left.y((i + 1) / (double) v.length);
+            if (first) {
+                line.moveTo(x, left.y(0));
+                line.lineTo(x, y);
+                first = false;
+            } else {
+                line.lineTo(x, y);
+            }
+        }
+        line.lineTo(left.x(Math.log10(Math.max(10, v[v.length - 1]))), left.y(1));
+        return line;
+    }
+
+    /** Right: the records each group replays after a failover against how far behind it committed. */
+    private static void drawReplayVersusLag(Graphics2D g, List<ReplayPoint> points, int offsetLagMax,
+                                            List<Integer> scales) {
         long maxLag = points.stream().mapToLong(ReplayPoint::lag).max().orElse(10);
         long maxReplay = points.stream().mapToLong(ReplayPoint::replay).max().orElse(10);
         double xMax = Math.ceil(Math.log10(Math.max(10, maxLag)));
@@ -150,9 +167,6 @@ final class Charts {
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
         g.drawString("dots: " + String.format("%,d", scales.get(scales.size() - 1)) + " groups"
                 + (scales.size() > 1 ? "; squares: smaller scales" : ""), 800, H - 12);
-        g.dispose();
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        ImageIO.write(image, "png", file.toFile());
     }
 
     private static Stroke strokeFor(int groups, List<Integer> scales) {

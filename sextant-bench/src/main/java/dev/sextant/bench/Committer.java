@@ -42,7 +42,7 @@ final class Committer {
             commit.put(new TopicPartition(group.sourceTopic, p),
                     new OffsetAndMetadata(offsets[p], TrackedGroup.metadataFor(offsets[p])));
         }
-        commit(group.name, commit, (nanos) -> group.committed(offsets, nanos, track));
+        commit(group.name, commit, nanos -> group.committed(offsets, nanos, track));
     }
 
     /** Commits arbitrary offsets for a group that is not tracked (throughput prefill). */

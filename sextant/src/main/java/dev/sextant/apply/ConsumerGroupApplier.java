@@ -106,13 +106,40 @@ public final class ConsumerGroupApplier implements GroupApplier {
 
     private CompletableFuture<GroupOutcome> write(String group, List<PlannedPartition> parts,
                                                   Map<TopicPartition, OffsetAndMetadata> existing, WriteLease lease) {
-        Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
-        Map<TopicPartition, OffsetAndMetadata> writes = new HashMap<>();
-        Map<TopicPartition, PositionKey> keys = new HashMap<>();
-        Set<String> foreign = new HashSet<>();
-        Set<String> adopted = new HashSet<>();
+        GroupWrite w = new GroupWrite();
         for (PlannedPartition part : parts) {
-            OffsetAndMetadata now = existing.get(part.destination());
+            w.add(part, existing.get(part.destination()));
+        }
+        if (!w.foreign.isEmpty()) {
+            return CompletableFuture.completedFuture(diverged(group, parts, existing, w.foreign));
+        }
+        if (!w.adopted.isEmpty()) {
+            log.atInfo().addKeyValue("group", group).log("Taking over group {} (sync.foreign.offsets=adopt-forward): "
+                    + "offsets Sextant did not write, moved forward to the translation: {}", group,
+                    String.join(", ", w.adopted));
+        }
+        if (w.writes.isEmpty()) {
+            return CompletableFuture.completedFuture(new GroupOutcome(group, null, false, null, w.outcomes));
+        }
+        // the client checks the lease when it sends, which may be after earlier groups' writes are absorbed
+        return client.alterConsumerGroupOffsets(group, w.writes, lease).thenApply(errors -> {
+            errors.forEach((tp, err) -> w.outcomes.put(w.keys.get(tp), written(group, tp, err, w.writes.get(tp))));
+            return new GroupOutcome(group, null, false, null, w.outcomes);
+        });
+    }
+
+    /** One group's partitions sorted into the offsets to write and the outcomes settled without a write. */
+    private final class GroupWrite {
+        final Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
+        final Map<TopicPartition, OffsetAndMetadata> writes = new HashMap<>();
+        final Map<TopicPartition, PositionKey> keys = new HashMap<>();
+        /** partitions whose destination offset someone else committed, and that stay theirs */
+        final Set<String> foreign = new HashSet<>();
+        /** partitions whose destination offset someone else committed, taken over by adopt-forward */
+        final Set<String> adopted = new HashSet<>();
+
+        /** @param now the destination's committed offset of the partition, null when it has none */
+        void add(PlannedPartition part, OffsetAndMetadata now) {
             boolean theirs = now != null && !ownership.owns(now.metadata());
             if (theirs && (!adoptForward || part.translatedOffset() < now.offset())) {
                 foreign.add(part.destination() + "=" + now.offset()
@@ -123,9 +150,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
                 // adopt-forward: the group has no members (the planner's guard, and the broker refuses the write
                 // otherwise) and the translation does not move it backwards; from now on the offset is Sextant's
                 adopted.add(part.destination() + "=" + now.offset() + " -> " + part.translatedOffset());
-                writes.put(part.destination(), new OffsetAndMetadata(part.translatedOffset(),
-                        ownership.metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound())));
-                keys.put(part.destination(), part.key());
+                write(part);
             } else if (now != null && newer(now.metadata(), part)) {
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.SUPERSEDED, now.offset()));
             } else if (now != null && now.offset() == part.translatedOffset()) {
@@ -133,51 +158,45 @@ public final class ConsumerGroupApplier implements GroupApplier {
             } else if (now != null && part.translatedOffset() < now.offset() && !followRewinds) {
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.REWIND_SKIPPED, now.offset()));
             } else {
-                writes.put(part.destination(),
-                        new OffsetAndMetadata(part.translatedOffset(),
-                                ownership.metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound())));
-                keys.put(part.destination(), part.key());
+                write(part);
             }
         }
-        if (!foreign.isEmpty()) {
-            // A group someone else committed on is theirs: leave every partition alone, not just those.
-            Map<PositionKey, PartitionOutcome> diverged = new HashMap<>();
-            for (PlannedPartition part : parts) {
-                OffsetAndMetadata now = existing.get(part.destination());
-                diverged.put(part.key(), new PartitionOutcome(PositionStatus.DESTINATION_DIVERGED,
-                        now == null ? -1 : now.offset()));
-            }
-            return CompletableFuture.completedFuture(new GroupOutcome(group, Reason.DESTINATION_DIVERGED, false,
-                    "offsets on the destination were committed by someone other than Sextant: "
-                            + String.join(", ", foreign), diverged));
+
+        private void write(PlannedPartition part) {
+            writes.put(part.destination(), new OffsetAndMetadata(part.translatedOffset(),
+                    ownership.metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound())));
+            keys.put(part.destination(), part.key());
         }
-        if (!adopted.isEmpty()) {
-            log.atInfo().addKeyValue("group", group).log("Taking over group {} (sync.foreign.offsets=adopt-forward): "
-                    + "offsets Sextant did not write, moved forward to the translation: {}", group,
-                    String.join(", ", adopted));
+    }
+
+    /** A group someone else committed on is theirs: every partition is left alone, not just those. */
+    private static GroupOutcome diverged(String group, List<PlannedPartition> parts,
+                                         Map<TopicPartition, OffsetAndMetadata> existing, Set<String> foreign) {
+        Map<PositionKey, PartitionOutcome> diverged = new HashMap<>();
+        for (PlannedPartition part : parts) {
+            OffsetAndMetadata now = existing.get(part.destination());
+            diverged.put(part.key(), new PartitionOutcome(PositionStatus.DESTINATION_DIVERGED,
+                    now == null ? -1 : now.offset()));
         }
-        if (writes.isEmpty()) {
-            return CompletableFuture.completedFuture(new GroupOutcome(group, null, false, null, outcomes));
+        return new GroupOutcome(group, Reason.DESTINATION_DIVERGED, false,
+                "offsets on the destination were committed by someone other than Sextant: "
+                        + String.join(", ", foreign), diverged);
+    }
+
+    /** One partition's write as the destination answered it: {@code err} null when it took the offset. */
+    private PartitionOutcome written(String group, TopicPartition tp, Throwable err, OffsetAndMetadata written) {
+        if (err == null) {
+            denials.succeeded(RequiredAcl.Cluster.DESTINATION, group);
+            return new PartitionOutcome(PositionStatus.APPLIED, written.offset(), true);
+        } else if (err instanceof UnknownTopicOrPartitionException) {
+            return new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1);
+        } else if (err instanceof TopicAuthorizationException denied) {
+            denials.denied(RequiredAcl.Cluster.DESTINATION, denied, group);
+            return new PartitionOutcome(PositionStatus.PENDING, -1);
+        } else {
+            log.debug("Writing {} of group {} failed, will retry: {}", tp, group, err.toString());
+            return new PartitionOutcome(PositionStatus.PENDING, -1);
         }
-        // the client checks the lease when it sends, which may be after earlier groups' writes are absorbed
-        return client.alterConsumerGroupOffsets(group, writes, lease).thenApply(errors -> {
-            errors.forEach((tp, err) -> {
-                PositionKey key = keys.get(tp);
-                if (err == null) {
-                    outcomes.put(key, new PartitionOutcome(PositionStatus.APPLIED, writes.get(tp).offset(), true));
-                    denials.succeeded(RequiredAcl.Cluster.DESTINATION, group);
-                } else if (err instanceof UnknownTopicOrPartitionException) {
-                    outcomes.put(key, new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1));
-                } else if (err instanceof TopicAuthorizationException denied) {
-                    denials.denied(RequiredAcl.Cluster.DESTINATION, denied, group);
-                    outcomes.put(key, new PartitionOutcome(PositionStatus.PENDING, -1));
-                } else {
-                    log.debug("Writing {} of group {} failed, will retry: {}", tp, group, err.toString());
-                    outcomes.put(key, new PartitionOutcome(PositionStatus.PENDING, -1));
-                }
-            });
-            return new GroupOutcome(group, null, false, null, outcomes);
-        });
     }
 
     @Override

@@ -110,23 +110,7 @@ final class FailoverCommand implements Callable<Integer> {
             group = selection.group;
             return fromSource();
         }
-        Predicate<String> selected;
-        if (selection.group != null) {
-            if (selection.group.isEmpty()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--group must not be empty");
-            }
-            selected = selection.group::equals;
-        } else if (selection.groups != null) {
-            try {
-                Pattern pattern = Pattern.compile(selection.groups);
-                selected = g -> pattern.matcher(g).matches();
-            } catch (PatternSyntaxException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--groups: not a regular expression: "
-                        + e.getDescription());
-            }
-        } else {
-            selected = g -> true;
-        }
+        Predicate<String> selected = selected();
         SextantConfig loaded = config.load();
         Optional<SextantClient> instance = instance(loaded);
         PrintWriter out = spec.commandLine().getOut();
@@ -152,6 +136,25 @@ final class FailoverCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return report.clean() ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
+    }
+
+    /** The groups {@code --group} or {@code --groups} selects; every group without either. */
+    private Predicate<String> selected() {
+        if (selection.group != null) {
+            if (selection.group.isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--group must not be empty");
+            }
+            return selection.group::equals;
+        } else if (selection.groups != null) {
+            try {
+                Pattern pattern = Pattern.compile(selection.groups);
+                return g -> pattern.matcher(g).matches();
+            } catch (PatternSyntaxException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--groups: not a regular expression: "
+                        + e.getDescription());
+            }
+        }
+        return g -> true;
     }
 
     private String instanceUrl;

@@ -164,34 +164,9 @@ public final class ConsumerOffsetsDecoder {
     private static ConsumerOffsetsRecord memberRecord(KnownType type, ByteBuffer keyBuf, byte[] value)
             throws UndecodableRecordException {
         GroupMemberRecord record = switch (type.id()) {
-            case 4 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupPartitionMetadataKey::new, type)
-                    .groupId());
-            case 5 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupMemberMetadataKey::new, type)
-                    .groupId());
-            case 6 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupTargetAssignmentMetadataKey::new, type)
-                    .groupId());
-            case 7 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupTargetAssignmentMemberKey::new, type)
-                    .groupId());
-            case 8 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupCurrentMemberAssignmentKey::new, type)
-                    .groupId());
-            case 16 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupRegularExpressionKey::new, type)
-                    .groupId());
-            case 10 -> share(CoordinatorBytes.readKey(keyBuf, ShareGroupMemberMetadataKey::new, type).groupId());
-            case 12 -> share(CoordinatorBytes.readKey(keyBuf, ShareGroupTargetAssignmentMetadataKey::new, type)
-                    .groupId());
-            case 13 -> share(CoordinatorBytes.readKey(keyBuf, ShareGroupTargetAssignmentMemberKey::new, type)
-                    .groupId());
-            case 14 -> share(CoordinatorBytes.readKey(keyBuf, ShareGroupCurrentMemberAssignmentKey::new, type)
-                    .groupId());
-            case 19 -> streams(CoordinatorBytes.readKey(keyBuf, StreamsGroupMemberMetadataKey::new, type)
-                    .groupId());
-            case 20 -> streams(CoordinatorBytes.readKey(keyBuf, StreamsGroupTargetAssignmentMetadataKey::new, type)
-                    .groupId());
-            case 21 -> streams(CoordinatorBytes.readKey(keyBuf, StreamsGroupTargetAssignmentMemberKey::new, type)
-                    .groupId());
-            case 22 -> streams(CoordinatorBytes.readKey(keyBuf, StreamsGroupCurrentMemberAssignmentKey::new, type)
-                    .groupId());
-            case 23 -> streams(CoordinatorBytes.readKey(keyBuf, StreamsGroupTopologyKey::new, type).groupId());
+            case 4, 5, 6, 7, 8, 16 -> consumer(consumerGroupId(type, keyBuf));
+            case 10, 12, 13, 14 -> share(shareGroupId(type, keyBuf));
+            case 19, 20, 21, 22, 23 -> streams(streamsGroupId(type, keyBuf));
             // A type a newer kafka-group-coordinator jar defines but this code does not handle yet.
             default -> throw UndecodableRecordException.unknownType(TOPIC, type.id());
         };
@@ -199,6 +174,45 @@ public final class ConsumerOffsetsDecoder {
             CoordinatorBytes.valueBuffer(value, type, record.group());
         }
         return record;
+    }
+
+    /** The group id in the key of a consumer group's member or assignment record (types 4–8, 16). */
+    private static String consumerGroupId(KnownType type, ByteBuffer keyBuf) throws UndecodableRecordException {
+        return switch (type.id()) {
+            case 4 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupPartitionMetadataKey::new, type).groupId();
+            case 5 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupMemberMetadataKey::new, type).groupId();
+            case 6 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupTargetAssignmentMetadataKey::new, type)
+                    .groupId();
+            case 7 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupTargetAssignmentMemberKey::new, type).groupId();
+            case 8 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupCurrentMemberAssignmentKey::new, type).groupId();
+            case 16 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupRegularExpressionKey::new, type).groupId();
+            default -> throw UndecodableRecordException.unknownType(TOPIC, type.id());
+        };
+    }
+
+    /** The group id in the key of a share group's member or assignment record (types 10, 12–14). */
+    private static String shareGroupId(KnownType type, ByteBuffer keyBuf) throws UndecodableRecordException {
+        return switch (type.id()) {
+            case 10 -> CoordinatorBytes.readKey(keyBuf, ShareGroupMemberMetadataKey::new, type).groupId();
+            case 12 -> CoordinatorBytes.readKey(keyBuf, ShareGroupTargetAssignmentMetadataKey::new, type).groupId();
+            case 13 -> CoordinatorBytes.readKey(keyBuf, ShareGroupTargetAssignmentMemberKey::new, type).groupId();
+            case 14 -> CoordinatorBytes.readKey(keyBuf, ShareGroupCurrentMemberAssignmentKey::new, type).groupId();
+            default -> throw UndecodableRecordException.unknownType(TOPIC, type.id());
+        };
+    }
+
+    /** The group id in the key of a streams group's member, assignment or topology record (types 19–23). */
+    private static String streamsGroupId(KnownType type, ByteBuffer keyBuf) throws UndecodableRecordException {
+        return switch (type.id()) {
+            case 19 -> CoordinatorBytes.readKey(keyBuf, StreamsGroupMemberMetadataKey::new, type).groupId();
+            case 20 -> CoordinatorBytes.readKey(keyBuf, StreamsGroupTargetAssignmentMetadataKey::new, type)
+                    .groupId();
+            case 21 -> CoordinatorBytes.readKey(keyBuf, StreamsGroupTargetAssignmentMemberKey::new, type).groupId();
+            case 22 -> CoordinatorBytes.readKey(keyBuf, StreamsGroupCurrentMemberAssignmentKey::new, type)
+                    .groupId();
+            case 23 -> CoordinatorBytes.readKey(keyBuf, StreamsGroupTopologyKey::new, type).groupId();
+            default -> throw UndecodableRecordException.unknownType(TOPIC, type.id());
+        };
     }
 
     private static GroupMemberRecord consumer(String group) {

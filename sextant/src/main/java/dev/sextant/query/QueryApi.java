@@ -114,10 +114,8 @@ public final class QueryApi {
             return this::metrics;
         } else if (p.equals(List.of("v1", "groups"))) {
             return this::groups;
-        } else if (p.size() == 3 && p.get(0).equals("v1") && p.get(1).equals("groups")) {
-            return () -> groupDetail(p.get(2), r);
-        } else if (p.size() == 4 && p.get(0).equals("v1") && p.get(1).equals("groups") && p.get(3).equals("offsets")) {
-            return () -> offsets(p.get(2), r);
+        } else if (p.size() > 2 && p.get(0).equals("v1") && p.get(1).equals("groups")) {
+            return groupRoute(p, r);
         } else if (p.equals(List.of("v1", "translate"))) {
             return () -> translate(r.params());
         } else if (p.equals(List.of("v1", "conflicts"))) {
@@ -126,6 +124,16 @@ public final class QueryApi {
             return () -> Reply.ok(new Views.InstanceList(router.instances()));
         } else if (p.equals(List.of("internal", "v1", "local-groups"))) {
             return () -> Reply.ok(localGroups());
+        }
+        return null;
+    }
+
+    /** {@code /v1/groups/<group>} and {@code /v1/groups/<group>/offsets}. */
+    private Supplier<Reply> groupRoute(List<String> p, Request r) {
+        if (p.size() == 3) {
+            return () -> groupDetail(p.get(2), r);
+        } else if (p.size() == 4 && p.get(3).equals("offsets")) {
+            return () -> offsets(p.get(2), r);
         }
         return null;
     }

@@ -133,56 +133,9 @@ class InteractiveQueriesIT {
             // The owner's answer, once every partition is APPLIED; then every instance must give the same one.
             Map<String, String> expected = new HashMap<>();
             for (String group : groups) {
-                SextantInstance owner = ownerOf(instances, group);
-                String body = Await.value(SETTLED, group + " applied, as its owner says", () -> {
-                    Answer a = get(owner, groupPath(group));
-                    return a.status() == 200 && allApplied(a.body()) ? a.body() : null;
-                });
-                JsonNode detail = JSON.readTree(body);
-                assertEquals(3, detail.get("partitions").size(), body);
-                for (JsonNode p : detail.get("partitions")) {
-                    long source = committed.get(group).get(p.get("partition").asInt());
-                    assertEquals(source, p.get("sourceOffset").asLong());
-                    assertEquals("source.orders", p.get("destinationTopic").asText());
-                    long translated = p.get("translatedOffset").asLong();
-                    assertTrue(translated <= source && source - translated <= p.get("bound").asLong() + 1, body);
-                }
-                expected.put(group, body);
+                expected.put(group, ownersAnswer(instances, group, committed.get(group)));
             }
-            for (String group : groups) {
-                for (SextantInstance instance : instances) {
-                    Answer a = settled(instance, groupPath(group));
-                    assertEquals(new Answer(200, expected.get(group)), a,
-                            group + " from " + instance.app().queryAddress());
-                    Answer offsets = settled(instance, groupPath(group) + "/offsets");
-                    assertEquals(200, offsets.status(), offsets.body());
-                    assertEquals(3, JSON.readTree(offsets.body()).get("offsets").size(), offsets.body());
-                }
-            }
-            String all = settled(instances.get(0), "/v1/groups").body();
-            for (SextantInstance instance : instances) {
-                Answer a = settled(instance, "/v1/groups");
-                assertEquals(new Answer(200, all), a, "/v1/groups from " + instance.app().queryAddress());
-            }
-            List<String> listed = new ArrayList<>();
-            JSON.readTree(all).get("groups").forEach(g -> listed.add(g.get("group").asText()));
-            assertEquals(groups.stream().sorted().toList(), listed);
-            Answer translation = settled(instances.get(0), "/v1/translate?topic=orders&partition=0&offset=1000");
-            assertEquals(200, translation.status(), translation.body());
-            for (SextantInstance instance : instances) {
-                assertEquals(translation, settled(instance, "/v1/translate?topic=orders&partition=0&offset=1000"));
-                Answer ready = settled(instance, "/health/ready");
-                assertEquals(200, ready.status(), ready.body());
-                JsonNode health = JSON.readTree(ready.body());
-                assertEquals("RUNNING", health.get("streamsState").asText());
-                assertTrue(health.get("destination").get("ready").asBoolean(), ready.body());
-                for (JsonNode missing : health.get("missingInputs")) {
-                    // only optional inputs may be missing: no share group ran on the source
-                    assertEquals("__share_group_state", missing.get("topic").asText(), ready.body());
-                    assertTrue(!missing.get("required").asBoolean(), ready.body());
-                }
-                assertEquals(200, get(instance, "/health/live").status());
-            }
+            assertEveryInstanceAnswersTheSame(instances, groups, expected);
 
             // Stop the owner of the first group: its partitions move to the survivors.
             SextantInstance stopped = ownerOf(instances, groups.get(0));
@@ -190,31 +143,100 @@ class InteractiveQueriesIT {
             instances.remove(stopped);
             Map<String, Integer> unavailable = new TreeMap<>();
             for (SextantInstance survivor : instances) {
-                for (String group : groups) {
-                    Await.until(SETTLED, group + " answered again by " + survivor.app().queryAddress(), () -> {
-                        Answer a = get(survivor, groupPath(group));
-                        if (a.status() == 503) {
-                            unavailable.merge(group, 1, Integer::sum);
-                            return false;
-                        }
-                        assertEquals(new Answer(200, expected.get(group)), a,
-                                "while rebalancing, an answer is right or a 503: " + group);
-                        return true;
-                    });
-                }
-                Answer merged = Await.value(SETTLED, "all groups from " + survivor.app().queryAddress(), () -> {
-                    Answer a = get(survivor, "/v1/groups");
-                    assertTrue(a.status() == 200 || a.status() == 503, a.toString());
-                    return a.status() == 200 ? a : null;
-                });
-                List<String> names = new ArrayList<>();
-                JSON.readTree(merged.body()).get("groups").forEach(g -> names.add(g.get("group").asText()));
-                assertEquals(groups.stream().sorted().toList(), names);
+                assertAnswersAgain(survivor, groups, expected, unavailable);
             }
             System.out.println("503 answers while the stopped instance's partitions moved, per group: " + unavailable);
         } finally {
             instances.forEach(SextantInstance::close);
         }
+    }
+
+    /** The group's detail as its owner gives it once every partition is APPLIED, checked against the commits. */
+    private String ownersAnswer(List<SextantInstance> instances, String group, Map<Integer, Long> committed)
+            throws IOException {
+        SextantInstance owner = ownerOf(instances, group);
+        String body = Await.value(SETTLED, group + " applied, as its owner says", () -> {
+            Answer a = get(owner, groupPath(group));
+            return a.status() == 200 && allApplied(a.body()) ? a.body() : null;
+        });
+        JsonNode detail = JSON.readTree(body);
+        assertEquals(3, detail.get("partitions").size(), body);
+        for (JsonNode p : detail.get("partitions")) {
+            long source = committed.get(p.get("partition").asInt());
+            assertEquals(source, p.get("sourceOffset").asLong());
+            assertEquals("source.orders", p.get("destinationTopic").asText());
+            long translated = p.get("translatedOffset").asLong();
+            assertTrue(translated <= source && source - translated <= p.get("bound").asLong() + 1, body);
+        }
+        return body;
+    }
+
+    /** Groups, their offsets, the group list, a translation and the health: every instance answers as the owner. */
+    private void assertEveryInstanceAnswersTheSame(List<SextantInstance> instances, List<String> groups,
+                                                   Map<String, String> expected) throws IOException {
+        for (String group : groups) {
+            for (SextantInstance instance : instances) {
+                Answer a = settled(instance, groupPath(group));
+                assertEquals(new Answer(200, expected.get(group)), a,
+                        group + " from " + instance.app().queryAddress());
+                Answer offsets = settled(instance, groupPath(group) + "/offsets");
+                assertEquals(200, offsets.status(), offsets.body());
+                assertEquals(3, JSON.readTree(offsets.body()).get("offsets").size(), offsets.body());
+            }
+        }
+        String all = settled(instances.get(0), "/v1/groups").body();
+        for (SextantInstance instance : instances) {
+            Answer a = settled(instance, "/v1/groups");
+            assertEquals(new Answer(200, all), a, "/v1/groups from " + instance.app().queryAddress());
+        }
+        List<String> listed = new ArrayList<>();
+        JSON.readTree(all).get("groups").forEach(g -> listed.add(g.get("group").asText()));
+        assertEquals(groups.stream().sorted().toList(), listed);
+        Answer translation = settled(instances.get(0), "/v1/translate?topic=orders&partition=0&offset=1000");
+        assertEquals(200, translation.status(), translation.body());
+        for (SextantInstance instance : instances) {
+            assertEquals(translation, settled(instance, "/v1/translate?topic=orders&partition=0&offset=1000"));
+            assertReady(instance);
+        }
+    }
+
+    private void assertReady(SextantInstance instance) throws IOException {
+        Answer ready = settled(instance, "/health/ready");
+        assertEquals(200, ready.status(), ready.body());
+        JsonNode health = JSON.readTree(ready.body());
+        assertEquals("RUNNING", health.get("streamsState").asText());
+        assertTrue(health.get("destination").get("ready").asBoolean(), ready.body());
+        for (JsonNode missing : health.get("missingInputs")) {
+            // only optional inputs may be missing: no share group ran on the source
+            assertEquals("__share_group_state", missing.get("topic").asText(), ready.body());
+            assertTrue(!missing.get("required").asBoolean(), ready.body());
+        }
+        assertEquals(200, get(instance, "/health/live").status());
+    }
+
+    /** While the stopped instance's partitions move, the survivor answers right or 503 (counted per group). */
+    private void assertAnswersAgain(SextantInstance survivor, List<String> groups, Map<String, String> expected,
+                                    Map<String, Integer> unavailable) throws IOException {
+        for (String group : groups) {
+            Await.until(SETTLED, group + " answered again by " + survivor.app().queryAddress(), () -> {
+                Answer a = get(survivor, groupPath(group));
+                if (a.status() == 503) {
+                    unavailable.merge(group, 1, Integer::sum);
+                    return false;
+                }
+                assertEquals(new Answer(200, expected.get(group)), a,
+                        "while rebalancing, an answer is right or a 503: " + group);
+                return true;
+            });
+        }
+        Answer merged = Await.value(SETTLED, "all groups from " + survivor.app().queryAddress(), () -> {
+            Answer a = get(survivor, "/v1/groups");
+            assertTrue(a.status() == 200 || a.status() == 503, a.toString());
+            return a.status() == 200 ? a : null;
+        });
+        List<String> names = new ArrayList<>();
+        JSON.readTree(merged.body()).get("groups").forEach(g -> names.add(g.get("group").asText()));
+        assertEquals(groups.stream().sorted().toList(), names);
     }
 
     private static boolean synced(LocalClusters clusters, String group, Map<Integer, Long> offsets) {
