@@ -735,7 +735,8 @@ public final class BenchMain implements Callable<Integer> {
             }
         }
         notes.add(res + " a latency sample is stamped when the poll that saw it returned (an upper bound), and "
-                + "a poll starts at most every 100 ms (1 s for MM2 default), and at most every 8 poll durations up to 5 s.");
+                + "a poll starts at most every 100 ms (1 s for MM2 default), and at most every 8 poll durations up "
+                + "to 5 s.");
         notes.add("Commit time is when Admin.alterConsumerGroupOffsets returned on the source; 'visible' means the "
                 + "destination offset's metadata names that source offset or a later one (MM2 copies the "
                 + "workload's 'src=' metadata, Sextant writes its own).");
@@ -769,7 +770,8 @@ public final class BenchMain implements Callable<Integer> {
                     Runtime.getRuntime().availableProcessors(), busyPercent(o), o.measuredSeconds, o.loadStart,
                     o.loadEnd));
             o.otherCpu.forEach((name, sec) -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", name, sec)));
-            o.systems.values().forEach(so -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", so.system, so.cpuSeconds)));
+            o.systems.values().forEach(
+                    so -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", so.system, so.cpuSeconds)));
             notes.add(cpu.append(")").toString());
         }
         if (tp.size() > 1) {

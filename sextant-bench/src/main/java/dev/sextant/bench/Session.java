@@ -55,9 +55,10 @@ final class Session implements AutoCloseable {
     /**
      * Fills the lagging topic ({@code lagMax} + 5% + 1000 records per partition, at most at {@code lagProduceRate} and
      * never far ahead of MirrorMaker's offset syncs, see {@link NumberedProducer#produce(long, int,
-     * java.util.function.IntToLongFunction, long)}), before any syncer runs, and waits until it is mirrored and MirrorMaker's sync of its last record arrived. MirrorMaker's
-     * checkpoint task replays the offset-sync topic through its 64-slot index when it starts (its checkpoints topic
-     * exists, so it does not restrict itself to the newest sync), so every scale's syncers see the same history.
+     * java.util.function.IntToLongFunction, long)}), before any syncer runs, and waits until it is mirrored and
+     * MirrorMaker's sync of its last record arrived. MirrorMaker's checkpoint task replays the offset-sync topic
+     * through its 64-slot index when it starts (its checkpoints topic exists, so it does not restrict itself to the
+     * newest sync), so every scale's syncers see the same history.
      */
     void fillLagTopic() {
         long t0 = System.nanoTime();

@@ -57,7 +57,8 @@ class ReportTest {
         assertTrue(md.contains("| sync latency p50 | n/a | 1.5 s | 480 ms | n/a | 3.1× |"), md);
         assertTrue(md.contains("| replay, caught-up groups (max records) | n/a | 600 | 60 | n/a | 10× |"), md);
         assertTrue(md.contains("MM2 default was not run"), md);
-        assertTrue(md.contains("| initial sync: every group on the destination (s) | n/a | 9.0 | 4.5 | n/a | 2.0× |"), md);
+        assertTrue(md.contains("| initial sync: every group on the destination (s) | n/a | 9.0 | 4.5 | n/a | 2.0× |"),
+                md);
         assertTrue(md.contains("| p99 sync latency ≤ 1 s at 1,000 groups | p99 900 ms | yes |"), md);
     }
 

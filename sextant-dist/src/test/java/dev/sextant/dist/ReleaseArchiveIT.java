@@ -72,7 +72,8 @@ class ReleaseArchiveIT {
                 "config/sextant.properties");
         assertEquals(0, check.exit(), check.output());
         Path broken = dir.resolve("broken.properties");
-        Files.writeString(broken, "source.bootstrap.servers=a:1\ndestination.bootstrap.servers=b:1\nsync.intervall.ms=5\n");
+        Files.writeString(broken,
+                "source.bootstrap.servers=a:1\ndestination.bootstrap.servers=b:1\nsync.intervall.ms=5\n");
         Run refused = run(home, env, bin.resolve("bash").toString(), "bin/sextant", "config", "check", "-c",
                 broken.toString());
         assertEquals(2, refused.exit(), refused.output());

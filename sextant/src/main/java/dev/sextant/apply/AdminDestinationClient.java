@@ -210,7 +210,8 @@ public final class AdminDestinationClient implements DestinationClient {
             String label = kind == GroupType.CLASSIC && protocol != null && !protocol.isEmpty()
                     ? classicLabels.computeIfAbsent(protocol, p -> KIND_LABELS.get(GroupType.CLASSIC) + "/" + p)
                     : KIND_LABELS.get(kind);
-            groups.put(listing.groupId(), new DestinationGroup(listing.groupId(), phase, label, active, state.toString()));
+            groups.put(listing.groupId(),
+                    new DestinationGroup(listing.groupId(), phase, label, active, state.toString()));
         }
         return groups;
     }
@@ -273,8 +274,9 @@ public final class AdminDestinationClient implements DestinationClient {
         if (partitionsByGroup.isEmpty()) {
             return Map.of();
         }
-        Map<String, ListConsumerGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream().collect(
-                Collectors.toMap(Map.Entry::getKey, e -> new ListConsumerGroupOffsetsSpec().topicPartitions(e.getValue())));
+        Map<String, ListConsumerGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey,
+                        e -> new ListConsumerGroupOffsetsSpec().topicPartitions(e.getValue())));
         ListConsumerGroupOffsetsResult result = client.listConsumerGroupOffsets(specs);
         Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> out = new HashMap<>();
         for (String group : partitionsByGroup.keySet()) {

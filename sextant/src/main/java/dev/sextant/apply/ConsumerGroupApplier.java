@@ -49,9 +49,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Invariants: it never writes an offset over one Sextant did not write, nor over one that carries a newer source
  * commit ({@link OffsetOwnership.Mark}), as far as the read just before the write shows; it sends offsets only under
- * a valid {@link WriteLease}, so a task that was revoked or frozen meanwhile does not write what it read before. Everything
- * runs on Admin futures, the caller's thread never blocks; every plan gets exactly one {@link GroupOutcome}, also
- * when the destination cannot be reached ({@code retry}), so no position is dropped.
+ * a valid {@link WriteLease}, so a task that was revoked or frozen meanwhile does not write what it read before.
+ * Everything runs on Admin futures, the caller's thread never blocks; every plan gets exactly one
+ * {@link GroupOutcome}, also when the destination cannot be reached ({@code retry}), so no position is dropped.
  */
 public final class ConsumerGroupApplier implements GroupApplier {
 

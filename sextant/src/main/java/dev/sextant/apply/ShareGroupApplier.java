@@ -64,7 +64,8 @@ public final class ShareGroupApplier implements GroupApplier {
                         errors.forEach((tp, err) -> {
                             PlannedPartition p = byPartition.get(tp);
                             if (err == null) {
-                                outcomes.put(p.key(), new PartitionOutcome(PositionStatus.APPLIED, p.translatedOffset(), true));
+                                outcomes.put(p.key(),
+                                        new PartitionOutcome(PositionStatus.APPLIED, p.translatedOffset(), true));
                                 denials.succeeded(RequiredAcl.Cluster.DESTINATION, group);
                             } else if (err instanceof UnknownTopicOrPartitionException) {
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1));
@@ -72,7 +73,8 @@ public final class ShareGroupApplier implements GroupApplier {
                                 denials.denied(RequiredAcl.Cluster.DESTINATION, denied, group);
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.PENDING, -1));
                             } else {
-                                log.debug("Writing {} of share group {} failed, will retry: {}", tp, group, err.toString());
+                                log.debug("Writing {} of share group {} failed, will retry: {}", tp, group,
+                                        err.toString());
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.PENDING, -1));
                             }
                         });
@@ -98,8 +100,8 @@ public final class ShareGroupApplier implements GroupApplier {
             denials.denied(RequiredAcl.Cluster.DESTINATION, denied.get(), group); // logged there, once a minute
             return GroupOutcome.retry(group, err);
         }
-        log.atWarn().addKeyValue("group", group).log("Cannot apply share group {} on the destination now, will retry: {}",
-                group, err.toString());
+        log.atWarn().addKeyValue("group", group)
+                .log("Cannot apply share group {} on the destination now, will retry: {}", group, err.toString());
         return GroupOutcome.retry(group, err);
     }
 }

@@ -82,7 +82,8 @@ final class AdoptCommand implements Callable<Integer> {
         }
         out.flush();
         boolean clean = result.stream().allMatch(g -> g.verdict() == GroupTakeover.Verdict.ADOPTABLE
-                || g.verdict() == GroupTakeover.Verdict.ADOPTED || g.verdict() == GroupTakeover.Verdict.ALREADY_SEXTANT);
+                || g.verdict() == GroupTakeover.Verdict.ADOPTED
+                || g.verdict() == GroupTakeover.Verdict.ALREADY_SEXTANT);
         return clean ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
     }
 }

@@ -30,7 +30,8 @@ final class ConflictsCommand implements Callable<Integer> {
     @Option(names = "--group", description = "Only records of this group.")
     String group;
 
-    @Option(names = "--limit", defaultValue = "50", description = "At most this many records, newest last (default ${DEFAULT-VALUE}).")
+    @Option(names = "--limit", defaultValue = "50",
+            description = "At most this many records, newest last (default ${DEFAULT-VALUE}).")
     int limit;
 
     @Option(names = {"-f", "--follow"}, description = "Keep printing new records until interrupted.")

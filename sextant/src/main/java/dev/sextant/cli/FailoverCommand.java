@@ -242,8 +242,8 @@ final class FailoverCommand implements Callable<Integer> {
             }
         } else {
             exit = SextantCommand.EXIT_FAILURE;
-            err.println("sextant failover: " + (result.status() == ManualFailover.Status.REFUSED ? "refused: " : "failed: ")
-                    + result.message());
+            err.println("sextant failover: "
+                    + (result.status() == ManualFailover.Status.REFUSED ? "refused: " : "failed: ") + result.message());
         }
         out.flush();
         err.flush();
@@ -275,8 +275,9 @@ final class FailoverCommand implements Callable<Integer> {
     }
 
     private static void printTable(PrintWriter out, ManualFailover.Plan plan, ManualFailover.Result result) {
-        out.printf("Group %s: %d partition(s), translation %s%s%n", plan.group(), plan.rows().size(), plan.translation(),
-                plan.translation().equals("identity") ? "" : " (" + plan.historySize() + " offset syncs in Sextant's history)");
+        out.printf("Group %s: %d partition(s), translation %s%s%n", plan.group(), plan.rows().size(),
+                plan.translation(), plan.translation().equals("identity") ? ""
+                        : " (" + plan.historySize() + " offset syncs in Sextant's history)");
         String format = "%-34s %14s  %-34s %18s  %-9s %6s%s%n";
         out.printf(format, "SOURCE", "SOURCE OFFSET", "DESTINATION", "DESTINATION OFFSET", "PRECISION", "BOUND",
                 result == null ? "" : "  STATUS");

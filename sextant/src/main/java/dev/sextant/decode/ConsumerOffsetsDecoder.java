@@ -44,7 +44,8 @@ import org.apache.kafka.coordinator.group.generated.StreamsGroupTargetAssignment
 import org.apache.kafka.coordinator.group.generated.StreamsGroupTopologyKey;
 
 /**
- * Decodes {@code __consumer_offsets} records (Kafka 4.4 layout: docs/kafka-internals.md, "__consumer_offsets records") with Kafka's generated classes.
+ * Decodes {@code __consumer_offsets} records (Kafka 4.4 layout: docs/kafka-internals.md, "__consumer_offsets
+ * records") with Kafka's generated classes.
  *
  * <p>Contract: {@link #decode} returns a non-null {@link ConsumerOffsetsRecord} or throws
  * {@link UndecodableRecordException}; nothing else escapes. Key type ids 9 and 18 (unused in 4.4; 9 was a 4.0 share
@@ -73,7 +74,8 @@ public final class ConsumerOffsetsDecoder {
      * @param key   the record key; never legitimately null
      * @param value the record value, or null for a tombstone
      * @return what the record means; never null
-     * @throws UndecodableRecordException if the record cannot be decoded (see {@link UndecodableRecordException.Problem})
+     * @throws UndecodableRecordException if the record cannot be decoded (see
+     *                                     {@link UndecodableRecordException.Problem})
      */
     public static ConsumerOffsetsRecord decode(byte[] key, byte[] value) throws UndecodableRecordException {
         ByteBuffer keyBuf = CoordinatorBytes.keyBuffer(key, TOPIC);

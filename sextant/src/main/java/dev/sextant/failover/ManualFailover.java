@@ -253,8 +253,8 @@ public final class ManualFailover {
         }
         if (outcome.reason() == Reason.DESTINATION_DIVERGED) {
             return new Result(Status.REFUSED, Reason.DESTINATION_DIVERGED, "group '" + plan.group()
-                    + "' has offsets on the destination that Sextant did not write (" + outcome.detail() + "): it already runs there, "
-                    + "or another tool moved it; nothing written", statuses);
+                    + "' has offsets on the destination that Sextant did not write (" + outcome.detail()
+                    + "): it already runs there, or another tool moved it; nothing written", statuses);
         }
         if (outcome.reason() != null) {
             return new Result(Status.REFUSED, outcome.reason(), outcome.detail() + "; nothing written", statuses);

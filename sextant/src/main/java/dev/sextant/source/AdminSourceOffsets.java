@@ -120,8 +120,9 @@ public final class AdminSourceOffsets implements SourceOffsets {
     private CompletableFuture<Map<TopicPartition, Long>> lowestCommitted(Set<TopicPartition> partitions) {
         return admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().toCompletionStage().toCompletableFuture()
                 .thenCompose(groups -> {
-                    Map<String, ListConsumerGroupOffsetsSpec> specs = included(groups).stream().collect(
-                            Collectors.toMap(g -> g, g -> new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)));
+                    Map<String, ListConsumerGroupOffsetsSpec> specs = included(groups).stream()
+                            .collect(Collectors.toMap(g -> g,
+                                    g -> new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)));
                     if (specs.isEmpty()) {
                         return CompletableFuture.completedFuture(Map.of());
                     }

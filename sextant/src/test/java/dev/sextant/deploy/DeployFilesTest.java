@@ -147,7 +147,8 @@ class DeployFilesTest {
             case "SEXTANT_STATE_DIR" -> "/var/lib/sextant";
             case "SEXTANT_SOURCE_SECURITY_PROTOCOL", "SEXTANT_DESTINATION_SECURITY_PROTOCOL" -> "SASL_SSL";
             case "SEXTANT_SOURCE_SASL_MECHANISM", "SEXTANT_DESTINATION_SASL_MECHANISM" -> "SCRAM-SHA-512";
-            default -> "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"p\";";
+            default -> "org.apache.kafka.common.security.scram.ScramLoginModule required "
+                    + "username=\"u\" password=\"p\";";
         };
     }
 

@@ -59,7 +59,8 @@ class ConsumerGroupSyncIT {
         clusters.createTopic(clusters.source(), "orders-lag", 1);
         Clients.produceNumbered(clusters.source(), "orders-lag", 1, 20_000, 4_000);
         clusters.awaitMirrored("orders-lag", Duration.ofSeconds(60));
-        sextant = SextantInstance.start(clusters, "sextant-it", Map.of("groups.include", "(billing|laggard|latency).*"));
+        sextant = SextantInstance.start(clusters, "sextant-it",
+                Map.of("groups.include", "(billing|laggard|latency).*"));
     }
 
     @AfterAll
@@ -116,7 +117,8 @@ class ConsumerGroupSyncIT {
             assertTrue(first <= sourceCommit, "no record after the commit is skipped");
             // MirrorMaker 2 keeps to offset.lag.max only while it keeps up (it delays syncs beyond 10 in flight);
             // the replay is bounded by the spacing it actually emitted, which is offset.lag.max on a quiet machine
-            assertTrue(replayed < Math.max(spacing, SPACING + 1), "replayed " + replayed + " > sync spacing " + spacing);
+            assertTrue(replayed < Math.max(spacing, SPACING + 1),
+                    "replayed " + replayed + " > sync spacing " + spacing);
             for (int i = 0; i < values.size(); i++) {
                 assertEquals(first + i, values.get(i), "records arrive without a gap");
             }
@@ -142,7 +144,8 @@ class ConsumerGroupSyncIT {
         assertTrue(replay < spacing, "replay " + replay + " > sync spacing " + spacing);
         // Sextant reads the same syncs: it translates with MirrorMaker 2's newest sync at or below the commit, or a
         // closer one (the topic is compacted; Sextant's history is complete)
-        assertTrue(replay <= committed - floor, "replay " + replay + " > " + (committed - floor) + " (sync at " + floor + ")");
+        assertTrue(replay <= committed - floor,
+                "replay " + replay + " > " + (committed - floor) + " (sync at " + floor + ")");
         PartitionPosition position = positionOf("laggard", "orders-lag", 0);
         assertTrue(position.bound() < spacing, "reported bound " + position.bound());
         assertTrue(replay <= position.bound() || position.bound() == 0 && replay == 0);
@@ -243,7 +246,8 @@ class ConsumerGroupSyncIT {
         int groups = 50;
         Map<String, Long> committedAt = new HashMap<>();
         Map<String, Long> visibleAt = new HashMap<>();
-        try (Admin source = clusters.admin(clusters.source()); Admin destination = clusters.admin(clusters.destination())) {
+        try (Admin source = clusters.admin(clusters.source());
+             Admin destination = clusters.admin(clusters.destination())) {
             for (int i = 0; i < groups; i++) {
                 String group = String.format("latency-%02d", i);
                 source.alterConsumerGroupOffsets(group, Map.of(new TopicPartition("orders", 0),

@@ -56,7 +56,8 @@ class ShareGroupSyncIT {
     static void start() {
         clusters = LocalClustersExtension.clusters();
         OrdersTopic.ensure(clusters);
-        sextant = SextantInstance.start(clusters, "sextant-it-share", Map.of("groups.include", "(shipping|side-billing).*"));
+        sextant = SextantInstance.start(clusters, "sextant-it-share",
+                Map.of("groups.include", "(shipping|side-billing).*"));
     }
 
     @AfterAll

@@ -162,9 +162,9 @@ class StaleInstanceIT {
             boolean leaseUsed = Files.readString(logA).contains("write lease ran out");
             System.out.printf("stale instance: B took A's groups over %d ms after A froze; a held read: 0 "
                             + "backwards moves (A's lease stopped its write: %s); a held write landing late: "
-                            + "%d moves seen %s, %.0f repaired by B's audit (the rest by A once back), all at the newer commit %d ms after "
-                            + "the release%n", takeoverMs, leaseUsed, backwardsAfterLateWrite.size(),
-                    backwardsAfterLateWrite, repaired, repairedMs);
+                            + "%d moves seen %s, %.0f repaired by B's audit (the rest by A once back), all at the "
+                            + "newer commit %d ms after the release%n", takeoverMs, leaseUsed,
+                    backwardsAfterLateWrite.size(), backwardsAfterLateWrite, repaired, repairedMs);
         } finally {
             Cli.signal("CONT", a.pid());
             a.stop(Duration.ofSeconds(30));
@@ -185,7 +185,8 @@ class StaleInstanceIT {
     private static Map<String, Long> offsets(Admin cluster) {
         Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
         for (int g = 0; g < GROUPS; g++) {
-            specs.put(group(g), new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(new TopicPartition(TOPIC, 0))));
+            specs.put(group(g),
+                    new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(new TopicPartition(TOPIC, 0))));
         }
         Map<String, Long> out = new HashMap<>();
         try {

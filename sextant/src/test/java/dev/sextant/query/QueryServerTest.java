@@ -38,8 +38,10 @@ class QueryServerTest {
     void start() {
         backend = new FakeBackend(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         backend.groups.put("billing", new Views.GroupDetail("billing", "consumer", List.of(
-                new Views.PartitionView("orders", 0, "source.orders", 1234, 1230L, "bounded", 3L, 1230L, 99L, "APPLIED"),
-                new Views.PartitionView("orders", 1, "source.orders", 50, null, null, null, null, null, "UNTRANSLATABLE"))));
+                new Views.PartitionView("orders", 0, "source.orders", 1234, 1230L, "bounded", 3L, 1230L, 99L,
+                        "APPLIED"),
+                new Views.PartitionView("orders", 1, "source.orders", 50, null, null, null, null, null,
+                        "UNTRANSLATABLE"))));
         backend.translations.put("orders-0@1234", new Views.TranslationView("orders", 0, 1234, "source.orders", 1230,
                 "bounded", 3));
     }
@@ -270,8 +272,10 @@ class QueryServerTest {
     @Test
     void aForwardedRequestThisInstanceDoesNotOwnIs503NotForwardedAgain() throws Exception {
         backend.owner = new GroupRouter.Remote(new HostAndPort("127.0.0.1", 1));
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(backend.url() + "/v1/groups/billing"))
-                .header(Forwarder.FORWARDED_HEADER, "127.0.0.1:2").GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(backend.url() + "/v1/groups/billing"))
+                        .header(Forwarder.FORWARDED_HEADER, "127.0.0.1:2").GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         assertJsonError(response, 503, "moving");
     }
 
@@ -296,7 +300,8 @@ class QueryServerTest {
         JsonNode body = JSON.readTree(response.body());
         assertEquals(List.of("group", "groupType", "partitions"), fields(body));
         assertEquals(List.of("topic", "partition", "destinationTopic", "sourceOffset", "translatedOffset", "precision",
-                "bound", "appliedOffset", "appliedAt", "status", "commitTimestamp"), fields(body.get("partitions").get(0)));
+                        "bound", "appliedOffset", "appliedAt", "status", "commitTimestamp"),
+                fields(body.get("partitions").get(0)));
         assertTrue(body.get("partitions").get(1).get("translatedOffset").isNull());
         assertEquals(1230, body.get("partitions").get(0).get("translatedOffset").asLong());
     }

@@ -51,7 +51,10 @@ public final class CoordinatorRecords {
         return KeyValue.pair(key, value);
     }
 
-    /** The classic group's metadata record deleted (a group deletion, or an online migration to the consumer protocol). */
+    /**
+     * The classic group's metadata record deleted (a group deletion, or an online migration to the consumer
+     * protocol).
+     */
     public static KeyValue<byte[], byte[]> classicGroupTombstone(String group) {
         return KeyValue.pair(MessageUtil.toCoordinatorTypePrefixedBytes(new GroupMetadataKey().setGroup(group)), null);
     }
