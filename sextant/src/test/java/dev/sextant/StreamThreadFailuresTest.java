@@ -24,8 +24,8 @@ class StreamThreadFailuresTest {
 
         failures.failed(new IllegalStateException("boom again"));
         String problem = failures.problem().orElseThrow();
-        assertTrue(problem.contains(StreamThreadFailures.LIMIT + " stream threads died") && problem.contains("boom again"),
-                problem);
+        assertTrue(problem.contains(StreamThreadFailures.LIMIT + " stream threads died")
+                && problem.contains("boom again"), problem);
 
         clock.advance(Duration.ofMillis(StreamThreadFailures.WINDOW_MS));
         assertEquals(Optional.empty(), failures.problem());

@@ -1,8 +1,14 @@
 package dev.sextant.bench;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.LocalTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /** Small helpers shared by the benchmark classes. */
 final class Bench {
@@ -35,14 +41,14 @@ final class Bench {
     }
 
     /** Deletes a directory tree if it exists. */
-    static void deleteRecursively(java.nio.file.Path root) {
-        if (!java.nio.file.Files.exists(root)) {
+    static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
             return;
         }
-        try (java.util.stream.Stream<java.nio.file.Path> paths = java.nio.file.Files.walk(root)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException("cannot delete " + root, e);
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + root, e);
         }
     }
 

@@ -15,7 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -154,69 +156,92 @@ public final class BenchMain implements Callable<Integer> {
     }
 
     BenchSettings settings() {
+        List<String> sys = chosenSystems();
+        String m = chosenMode();
+        List<Integer> threads = chosenThreadCounts();
+        BenchSettings s = new BenchSettings(
+                quick,
+                or(groups, ifQuick(List.of(100, 1_000), List.of(1_000, 10_000))),
+                or(partitions, ifQuick(4, 10)),
+                or(lagPartitions, 1),
+                or(commitRate, 100),
+                or(produceRate, 2_000),
+                or(laggingShare, 0.2),
+                or(lagMin, 1_000L),
+                or(lagMax, ifQuick(100_000L, 1_000_000L)),
+                or(lagProduceRate, 50_000),
+                or(offsetLagMax, 100),
+                or(window, ifQuick(15, 60)),
+                or(tailMax, ifQuick(15, 150)),
+                sys,
+                !noSync,
+                !noThroughput,
+                or(tpGroups, 1_000),
+                or(tpPartitions, 100),
+                or(tpCommits, ifQuick(100_000L, 1_000_000L)),
+                ifQuick(20, 90),
+                or(heap, "512m"),
+                threads.get(0),
+                jfr,
+                sextantConfig != null ? Map.copyOf(sextantConfig) : Map.of(),
+                m,
+                or(sextantHeap, "256m"),
+                threads,
+                or(tpHeap, "512m"));
+        boolean badLags = s.lagMin() < 1 || s.lagMax() < s.lagMin();
+        boolean badShare = s.laggingShare() < 0 || s.laggingShare() > 1;
+        boolean badRates = s.commitRate() < 1 || s.produceRate() < 1;
+        if (badLags || badShare || badRates || s.scales().isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "inconsistent settings: " + s);
+        }
+        return s;
+    }
+
+    private List<String> chosenSystems() {
         List<String> sys = systems != null ? systems
-                : quick ? List.of(BenchSettings.MM2_FAST, BenchSettings.SEXTANT) : BenchSettings.ALL_SYSTEMS;
+                : ifQuick(List.of(BenchSettings.MM2_FAST, BenchSettings.SEXTANT), BenchSettings.ALL_SYSTEMS);
         for (String s : sys) {
             if (!BenchSettings.ALL_SYSTEMS.contains(s)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "unknown system '" + s + "'; use "
                         + BenchSettings.ALL_SYSTEMS);
             }
         }
-        String m = mode != null ? mode : quick ? BenchSettings.SIDE_BY_SIDE : BenchSettings.SEQUENTIAL;
+        return sys;
+    }
+
+    private String chosenMode() {
+        String m = or(mode, ifQuick(BenchSettings.SIDE_BY_SIDE, BenchSettings.SEQUENTIAL));
         if (!BenchSettings.MODES.contains(m)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "unknown mode '" + m + "'; use "
                     + BenchSettings.MODES);
         }
+        return m;
+    }
+
+    private List<Integer> chosenThreadCounts() {
         List<Integer> threads = sextantThreads != null ? List.copyOf(sextantThreads) : List.of(1, 2);
         if (threads.isEmpty() || threads.stream().anyMatch(t -> t < 1) || threads.stream().distinct().count()
                 < threads.size()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--sextant-threads: distinct counts of 1 "
                     + "or more, e.g. 1,2");
         }
-        BenchSettings s = new BenchSettings(
-                quick,
-                groups != null ? groups : quick ? List.of(100, 1_000) : List.of(1_000, 10_000),
-                or(partitions, quick ? 4 : 10),
-                or(lagPartitions, 1),
-                or(commitRate, 100),
-                or(produceRate, 2_000),
-                laggingShare != null ? laggingShare : 0.2,
-                lagMin != null ? lagMin : 1_000,
-                lagMax != null ? lagMax : quick ? 100_000 : 1_000_000,
-                or(lagProduceRate, 50_000),
-                or(offsetLagMax, 100),
-                or(window, quick ? 15 : 60),
-                or(tailMax, quick ? 15 : 150),
-                sys,
-                !noSync,
-                !noThroughput,
-                or(tpGroups, 1_000),
-                or(tpPartitions, 100),
-                tpCommits != null ? tpCommits : quick ? 100_000 : 1_000_000,
-                quick ? 20 : 90,
-                heap != null ? heap : "512m",
-                threads.get(0),
-                jfr,
-                sextantConfig != null ? Map.copyOf(sextantConfig) : Map.of(),
-                m,
-                sextantHeap != null ? sextantHeap : "256m",
-                threads,
-                tpHeap != null ? tpHeap : "512m");
-        if (s.lagMin() < 1 || s.lagMax() < s.lagMin() || s.laggingShare() < 0 || s.laggingShare() > 1
-                || s.commitRate() < 1 || s.produceRate() < 1 || s.scales().isEmpty()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "inconsistent settings: " + s);
-        }
-        return s;
+        return threads;
     }
 
-    private static int or(Integer value, int otherwise) {
+    /** {@code value}, or {@code otherwise} when the option was not given. */
+    private static <T> T or(T value, T otherwise) {
         return value != null ? value : otherwise;
+    }
+
+    /** The default under {@code --quick}, or the full run's. */
+    private <T> T ifQuick(T quickValue, T otherwise) {
+        return quick ? quickValue : otherwise;
     }
 
     @Override
     public Integer call() throws Exception {
         long started = System.nanoTime();
-        java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean finished = new AtomicBoolean();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             if (!finished.get()) {
                 System.err.println("bench/run: stopped before it finished (signal or exit); stopping everything it "
@@ -251,34 +276,26 @@ public final class BenchMain implements Callable<Integer> {
             }
             for (int n : cfg.sync() ? cfg.scales() : List.<Integer>of()) {
                 long ts = System.nanoTime();
-                if (cfg.sequential()) {
-                    // each system alone on the machine, on its own caught-up topic: nothing it does slows another
-                    for (String system : cfg.systemsInOrder()) {
-                        long tsys = System.nanoTime();
-                        scales.add(new SyncScenario(session, n, List.of(system), "-" + SyncScenario.code(system))
-                                .run());
-                        timings.put("sync_" + n + "_" + system, round1(Bench.seconds(System.nanoTime() - tsys)));
-                    }
-                } else {
-                    scales.add(new SyncScenario(session, n, cfg.systems(), "").run());
-                }
+                runSyncScale(session, cfg, n, scales, timings);
                 timings.put("sync_" + n, round1(Bench.seconds(System.nanoTime() - ts)));
             }
             if (cfg.throughput()) {
                 long ts = System.nanoTime();
-                ThroughputScenario scenario = new ThroughputScenario(session);
-                scenario.prefill();
-                timings.put("throughput_prefill", round1(Bench.seconds(System.nanoTime() - ts)));
-                int profiled = primaryThreads(cfg.sextantThreadCounts());
-                for (int threads : cfg.sextantThreadCounts()) {
-                    long tt = System.nanoTime();
-                    tp.add(scenario.run(threads, cfg.jfr() && threads == profiled));
-                    timings.put("throughput_" + threads + "_threads", round1(Bench.seconds(System.nanoTime() - tt)));
-                }
+                runThroughput(session, cfg, tp, timings);
                 timings.put("throughput", round1(Bench.seconds(System.nanoTime() - ts)));
             }
             Bench.log("stopping the clusters");
         }
+        summariseProfiles(tp, workDir);
+        timings.put("total", round1(Bench.seconds(System.nanoTime() - started)));
+
+        Report.Results res = results(cfg, now, command, loadStart, scales, tp, timings, lagSpacing);
+        publish(res, cfg, now, stamp, scales, started);
+        finished.set(true);
+        return 0;
+    }
+
+    private static void summariseProfiles(List<ThroughputScenario.Outcome> tp, Path workDir) throws IOException {
         for (ThroughputScenario.Outcome run : tp) {
             if (run.jfr != null && Files.exists(run.jfr)) {
                 Path summary = workDir.resolve("throughput-profile.txt");
@@ -286,9 +303,11 @@ public final class BenchMain implements Callable<Integer> {
                 Bench.log("JFR profile of the throughput run with %d stream thread(s): %s", run.threads, summary);
             }
         }
-        timings.put("total", round1(Bench.seconds(System.nanoTime() - started)));
+    }
 
-        Report.Results res = results(cfg, now, command, loadStart, scales, tp, timings, lagSpacing);
+    /** The results as JSON, Markdown (printed too) and a chart, under {@code --results}, copied to latest.*. */
+    private void publish(Report.Results res, BenchSettings cfg, OffsetDateTime now, String stamp,
+                         List<SyncScenario.Outcome> scales, long started) throws IOException {
         Path json = results.resolve(stamp + ".json");
         Report.writeJson(res, json);
         String md = Report.markdown(res, cfg.systems());
@@ -305,8 +324,36 @@ public final class BenchMain implements Callable<Integer> {
         System.out.println(md);
         Bench.log("results: %s (+ .md, .png; copied to latest.*) in %.0f s", json,
                 Bench.seconds(System.nanoTime() - started));
-        finished.set(true);
-        return 0;
+    }
+
+    /** The sync scenario at {@code n} groups per system: each system alone, or all side by side. */
+    private static void runSyncScale(Session session, BenchSettings cfg, int n, List<SyncScenario.Outcome> scales,
+                                     Map<String, Object> timings) throws Exception {
+        if (!cfg.sequential()) {
+            scales.add(new SyncScenario(session, n, cfg.systems(), "").run());
+            return;
+        }
+        // each system alone on the machine, on its own caught-up topic: nothing it does slows another
+        for (String system : cfg.systemsInOrder()) {
+            long tsys = System.nanoTime();
+            scales.add(new SyncScenario(session, n, List.of(system), "-" + SyncScenario.code(system)).run());
+            timings.put("sync_" + n + "_" + system, round1(Bench.seconds(System.nanoTime() - tsys)));
+        }
+    }
+
+    /** The throughput scenario: one prefill, then one Sextant per stream thread count. */
+    private static void runThroughput(Session session, BenchSettings cfg, List<ThroughputScenario.Outcome> tp,
+                                      Map<String, Object> timings) throws Exception {
+        long ts = System.nanoTime();
+        ThroughputScenario scenario = new ThroughputScenario(session);
+        scenario.prefill();
+        timings.put("throughput_prefill", round1(Bench.seconds(System.nanoTime() - ts)));
+        int profiled = primaryThreads(cfg.sextantThreadCounts());
+        for (int threads : cfg.sextantThreadCounts()) {
+            long tt = System.nanoTime();
+            tp.add(scenario.run(threads, cfg.jfr() && threads == profiled));
+            timings.put("throughput_" + threads + "_threads", round1(Bench.seconds(System.nanoTime() - tt)));
+        }
     }
 
     private static Double round1(double v) {
@@ -500,54 +547,82 @@ public final class BenchMain implements Callable<Integer> {
                 : primaryThreads(throughput.stream().map(t -> t.threads).toList());
         ThroughputScenario.Outcome tp = throughput.stream().filter(t -> t.threads == primary).findFirst()
                 .orElse(null);
-        Report.Run at1000 = runs.stream().filter(r -> r.scenario().equals("sync") && r.groups() == 1_000
-                && r.system().equals(BenchSettings.SEXTANT)).findFirst().orElse(null);
-        if (at1000 == null || at1000.syncLatencyMs().p99() == null) {
-            out.add(new Report.Target("steady-state p99 ≤ 1 s at 1,000 groups", "no 1,000-group run", null));
-        } else {
-            double p99 = at1000.syncLatencyMs().p99();
-            boolean lower = at1000.syncLatencyMs().lowerBounds().contains("p99");
-            out.add(new Report.Target("steady-state p99 ≤ 1 s at 1,000 groups",
-                    "p99 " + (lower ? "≥ " : "") + Report.duration(p99) + " (p50 "
-                            + Report.duration(at1000.syncLatencyMs().p50()) + ")", p99 <= 1_000 && !lower));
-        }
-        Report.Run at10000 = runs.stream().filter(r -> r.scenario().equals("sync") && r.groups() == 10_000
-                && r.system().equals(BenchSettings.SEXTANT)).findFirst().orElse(null);
-        if (at10000 != null && at10000.steadyLatencyMs() != null && at10000.steadyLatencyMs().p99() != null) {
-            double p99 = at10000.steadyLatencyMs().p99();
-            boolean lower = at10000.steadyLatencyMs().lowerBounds().contains("p99");
-            out.add(new Report.Target("steady-state p99 ≤ 1 s at 10,000 groups", "p99 " + (lower ? "≥ " : "")
-                    + Report.duration(p99) + " (p50 " + Report.duration(at10000.steadyLatencyMs().p50()) + ")",
-                    p99 <= 1_000 && !lower));
-        }
-        if (at10000 != null && at10000.initialSyncS() != null) {
-            boolean lower = Boolean.TRUE.equals(at10000.initialSyncLowerBound());
-            out.add(new Report.Target("initial sync ≤ 30 s for 10,000 groups", String.format(Locale.ROOT,
-                    "%s%.1f s", lower ? "≥ " : "", at10000.initialSyncS()), at10000.initialSyncS() <= 30 && !lower));
-        }
+        out.add(latencyTarget(sextantSyncRun(runs, 1_000)));
+        Report.Run at10000 = sextantSyncRun(runs, 10_000);
+        latencyTargetAt10000(at10000).ifPresent(out::add);
+        initialSyncTarget(at10000).ifPresent(out::add);
         out.add(heapTarget(runs));
-        if (tp == null || Double.isNaN(tp.overallCommitsPerSec)) {
-            out.add(new Report.Target("≥ 100,000 offset commits/s per instance", "not run", null));
-        } else {
-            StringBuilder measured = new StringBuilder(String.format(Locale.ROOT,
-                    "%,.0f commits/s with %s (%,d of %,d read in %.0f s)", tp.overallCommitsPerSec,
-                    threads(tp.threads), tp.reached, tp.commits, tp.readSeconds));
-            for (ThroughputScenario.Outcome other : throughput) {
-                if (other != tp) {
-                    measured.append(String.format(Locale.ROOT, "; %s: %s", threads(other.threads),
-                            Double.isNaN(other.overallCommitsPerSec) ? "n/a"
-                                    : String.format(Locale.ROOT, "%,.0f commits/s", other.overallCommitsPerSec)));
-                }
-            }
-            out.add(new Report.Target("≥ 100,000 offset commits/s per instance", measured.toString(),
-                    tp.overallCommitsPerSec >= 100_000));
+        out.add(throughputTarget(tp, throughput));
+        out.add(replayTarget(cfg, runs));
+        out.add(requestsTarget(tp));
+        return out;
+    }
+
+    /** Sextant's sync run at {@code groups} groups, or null. */
+    private static Report.Run sextantSyncRun(List<Report.Run> runs, int groups) {
+        return runs.stream().filter(r -> r.scenario().equals("sync") && r.groups() == groups
+                && r.system().equals(BenchSettings.SEXTANT)).findFirst().orElse(null);
+    }
+
+    private static Report.Target latencyTarget(Report.Run at1000) {
+        if (at1000 == null || at1000.syncLatencyMs().p99() == null) {
+            return new Report.Target("steady-state p99 ≤ 1 s at 1,000 groups", "no 1,000-group run", null);
         }
+        double p99 = at1000.syncLatencyMs().p99();
+        boolean lower = at1000.syncLatencyMs().lowerBounds().contains("p99");
+        return new Report.Target("steady-state p99 ≤ 1 s at 1,000 groups",
+                "p99 " + (lower ? "≥ " : "") + Report.duration(p99) + " (p50 "
+                        + Report.duration(at1000.syncLatencyMs().p50()) + ")", p99 <= 1_000 && !lower);
+    }
+
+    private static Optional<Report.Target> latencyTargetAt10000(Report.Run at10000) {
+        if (at10000 == null || at10000.steadyLatencyMs() == null || at10000.steadyLatencyMs().p99() == null) {
+            return Optional.empty();
+        }
+        double p99 = at10000.steadyLatencyMs().p99();
+        boolean lower = at10000.steadyLatencyMs().lowerBounds().contains("p99");
+        return Optional.of(new Report.Target("steady-state p99 ≤ 1 s at 10,000 groups", "p99 " + (lower ? "≥ " : "")
+                + Report.duration(p99) + " (p50 " + Report.duration(at10000.steadyLatencyMs().p50()) + ")",
+                p99 <= 1_000 && !lower));
+    }
+
+    private static Optional<Report.Target> initialSyncTarget(Report.Run at10000) {
+        if (at10000 == null || at10000.initialSyncS() == null) {
+            return Optional.empty();
+        }
+        boolean lower = Boolean.TRUE.equals(at10000.initialSyncLowerBound());
+        return Optional.of(new Report.Target("initial sync ≤ 30 s for 10,000 groups", String.format(Locale.ROOT,
+                "%s%.1f s", lower ? "≥ " : "", at10000.initialSyncS()), at10000.initialSyncS() <= 30 && !lower));
+    }
+
+    /** {@code tp}: the primary throughput run, or null; the others in {@code throughput} are stated beside it. */
+    private static Report.Target throughputTarget(ThroughputScenario.Outcome tp,
+                                                  List<ThroughputScenario.Outcome> throughput) {
+        if (tp == null || Double.isNaN(tp.overallCommitsPerSec)) {
+            return new Report.Target("≥ 100,000 offset commits/s per instance", "not run", null);
+        }
+        StringBuilder measured = new StringBuilder(String.format(Locale.ROOT,
+                "%,.0f commits/s with %s (%,d of %,d read in %.0f s)", tp.overallCommitsPerSec,
+                threads(tp.threads), tp.reached, tp.commits, tp.readSeconds));
+        for (ThroughputScenario.Outcome other : throughput) {
+            if (other != tp) {
+                measured.append(String.format(Locale.ROOT, "; %s: %s", threads(other.threads),
+                        Double.isNaN(other.overallCommitsPerSec) ? "n/a"
+                                : String.format(Locale.ROOT, "%,.0f commits/s", other.overallCommitsPerSec)));
+            }
+        }
+        return new Report.Target("≥ 100,000 offset commits/s per instance", measured.toString(),
+                tp.overallCommitsPerSec >= 100_000);
+    }
+
+    private static Report.Target replayTarget(BenchSettings cfg, List<Report.Run> runs) {
         long worst = -1;
         long bestPossible = -1;
         long aboveBest = Long.MIN_VALUE;
         for (Report.Run r : runs) {
             if (r.system().equals(BenchSettings.SEXTANT) && r.replayRecords() != null) {
-                worst = Math.max(worst, Math.max(nz(r.replayRecords().caughtUpMax()), nz(r.replayRecords().laggingMax())));
+                worst = Math.max(worst,
+                        Math.max(nz(r.replayRecords().caughtUpMax()), nz(r.replayRecords().laggingMax())));
                 @SuppressWarnings("unchecked")
                 Map<String, Object> ideal = (Map<String, Object>) r.details().get("replay_best_possible");
                 bestPossible = Math.max(bestPossible, Math.max(((Number) ideal.get("caught_up_max")).longValue(),
@@ -559,25 +634,25 @@ public final class BenchMain implements Callable<Integer> {
             }
         }
         if (worst < 0) {
-            out.add(new Report.Target("replay ≤ offset.lag.max for every group at any lag", "not run", null));
-        } else {
-            out.add(new Report.Target("replay ≤ offset.lag.max (" + cfg.offsetLagMax() + ") for every group at any lag",
-                    String.format(Locale.ROOT, "worst partition %,d records; best possible from the syncs MM2 "
-                                    + "emitted %,d; Sextant above the best possible by at most %,d", worst, bestPossible,
-                            aboveBest == Long.MIN_VALUE ? 0 : aboveBest), worst <= cfg.offsetLagMax()));
+            return new Report.Target("replay ≤ offset.lag.max for every group at any lag", "not run", null);
         }
+        return new Report.Target("replay ≤ offset.lag.max (" + cfg.offsetLagMax() + ") for every group at any lag",
+                String.format(Locale.ROOT, "worst partition %,d records; best possible from the syncs MM2 "
+                        + "emitted %,d; Sextant above the best possible by at most %,d", worst, bestPossible,
+                        aboveBest == Long.MIN_VALUE ? 0 : aboveBest), worst <= cfg.offsetLagMax());
+    }
+
+    private static Report.Target requestsTarget(ThroughputScenario.Outcome tp) {
         if (tp == null || Double.isNaN(tp.alterRequests)) {
-            out.add(new Report.Target("Admin requests scale with groups changed, not commits", "not run", null));
-        } else {
-            long flushes = (long) Math.ceil(tp.readSeconds / 0.25) + 1;
-            long bound = (long) tp.groups * flushes;
-            out.add(new Report.Target("Admin requests scale with groups changed, not commits",
-                    String.format(Locale.ROOT, "%,.0f alterConsumerGroupOffsets for %,d commits (%,.0f commits per "
-                                    + "request; bound groups x flushes = %,d)", tp.alterRequests, tp.commits,
-                            tp.commits / Math.max(1, tp.alterRequests), bound),
-                    tp.alterRequests <= bound && tp.alterRequests < tp.commits / 10.0));
+            return new Report.Target("Admin requests scale with groups changed, not commits", "not run", null);
         }
-        return out;
+        long flushes = (long) Math.ceil(tp.readSeconds / 0.25) + 1;
+        long bound = (long) tp.groups * flushes;
+        return new Report.Target("Admin requests scale with groups changed, not commits",
+                String.format(Locale.ROOT, "%,.0f alterConsumerGroupOffsets for %,d commits (%,.0f commits per "
+                        + "request; bound groups x flushes = %,d)", tp.alterRequests, tp.commits,
+                        tp.commits / Math.max(1, tp.alterRequests), bound),
+                tp.alterRequests <= bound && tp.alterRequests < tp.commits / 10.0);
     }
 
     private static long nz(Long v) {
@@ -596,8 +671,7 @@ public final class BenchMain implements Callable<Integer> {
      * -XX:+ExitOnOutOfMemoryError a JVM out of memory exits, so a dead one did not meet it).
      */
     static Report.Target heapTarget(List<Report.Run> runs) {
-        Report.Run run = runs.stream().filter(r -> r.scenario().equals("sync") && r.groups() == 10_000
-                && r.system().equals(BenchSettings.SEXTANT)).findFirst().orElse(null);
+        Report.Run run = sextantSyncRun(runs, 10_000);
         if (run == null) {
             return new Report.Target(HEAP_TARGET, "no 10,000-group run", null);
         }
@@ -661,7 +735,8 @@ public final class BenchMain implements Callable<Integer> {
             }
         }
         notes.add(res + " a latency sample is stamped when the poll that saw it returned (an upper bound), and "
-                + "a poll starts at most every 100 ms (1 s for MM2 default), and at most every 8 poll durations up to 5 s.");
+                + "a poll starts at most every 100 ms (1 s for MM2 default), and at most every 8 poll durations up "
+                + "to 5 s.");
         notes.add("Commit time is when Admin.alterConsumerGroupOffsets returned on the source; 'visible' means the "
                 + "destination offset's metadata names that source offset or a later one (MM2 copies the "
                 + "workload's 'src=' metadata, Sextant writes its own).");
@@ -695,7 +770,8 @@ public final class BenchMain implements Callable<Integer> {
                     Runtime.getRuntime().availableProcessors(), busyPercent(o), o.measuredSeconds, o.loadStart,
                     o.loadEnd));
             o.otherCpu.forEach((name, sec) -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", name, sec)));
-            o.systems.values().forEach(so -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", so.system, so.cpuSeconds)));
+            o.systems.values().forEach(
+                    so -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", so.system, so.cpuSeconds)));
             notes.add(cpu.append(")").toString());
         }
         if (tp.size() > 1) {

@@ -1,6 +1,7 @@
 package dev.sextant.bench;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every knob of one benchmark run, resolved ({@code --quick} only changes defaults).
@@ -59,7 +60,7 @@ record BenchSettings(
         String childHeap,
         int sextantThreads,
         boolean jfr,
-        java.util.Map<String, String> sextantConfig,
+        Map<String, String> sextantConfig,
         String mode,
         String sextantHeap,
         List<Integer> sextantThreadCounts,

@@ -5,6 +5,8 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.RenderingHints;
+import java.awt.Stroke;
+import java.awt.geom.AffineTransform;
 import java.awt.geom.Line2D;
 import java.awt.geom.Path2D;
 import java.awt.image.BufferedImage;
@@ -55,35 +57,29 @@ final class Charts {
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 16));
         g.drawString(title, 20, 26);
 
-        // ---- left: latency CDF
+        drawLatencyCdfs(g, cdfs, scales);
+        drawReplayVersusLag(g, points, offsetLagMax, scales);
+        g.dispose();
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        ImageIO.write(image, "png", file.toFile());
+    }
+
+    /** Left: the latency CDF of each system and scale. */
+    private static void drawLatencyCdfs(Graphics2D g, List<Cdf> cdfs, List<Integer> scales) {
         Plot left = new Plot(80, 70, 620, 470, 1, 6, 0, 1); // 10 ms .. 1000 s (log10 ms)
         left.axes(g, "sync latency (source commit → visible on destination)", "fraction of commits",
                 new double[] {1, 2, 3, 4, 5, 6}, new String[] {"10 ms", "100 ms", "1 s", "10 s", "100 s", "1000 s"},
                 new double[] {0, 0.25, 0.5, 0.75, 1}, new String[] {"0", "0.25", "0.5", "0.75", "1"});
         List<String> legend = new ArrayList<>();
         List<Color> legendColors = new ArrayList<>();
-        List<java.awt.Stroke> legendStrokes = new ArrayList<>();
+        List<Stroke> legendStrokes = new ArrayList<>();
         for (Cdf cdf : cdfs) {
             if (cdf.sortedMillis().length == 0) {
                 continue;
             }
-            Path2D line = new Path2D.Double();
             double[] v = cdf.sortedMillis();
-            int step = Math.max(1, v.length / 2000);
-            boolean first = true;
-            for (int i = 0; i < v.length; i += step) {
-                double x = left.x(Math.log10(Math.max(10, v[i])));
-                double y = left.y((i + 1) / (double) v.length);
-                if (first) {
-                    line.moveTo(x, left.y(0));
-                    line.lineTo(x, y);
-                    first = false;
-                } else {
-                    line.lineTo(x, y);
-                }
-            }
-            line.lineTo(left.x(Math.log10(Math.max(10, v[v.length - 1]))), left.y(1));
-            java.awt.Stroke stroke = strokeFor(cdf.groups(), scales);
+            Path2D line = cdfLine(left, v);
+            Stroke stroke = strokeFor(cdf.groups(), scales);
             g.setColor(color(cdf.system()));
             g.setStroke(stroke);
             g.draw(line);
@@ -93,8 +89,31 @@ final class Charts {
             legendStrokes.add(stroke);
         }
         left.legend(g, legend, legendColors, legendStrokes, true);
+    }
 
-        // ---- right: replay vs lag
+    /** The CDF of {@code v} (sorted milliseconds, at least one) as a line, at most about 2,000 points. */
+    private static Path2D cdfLine(Plot left, double[] v) {
+        Path2D line = new Path2D.Double();
+        int step = Math.max(1, v.length / 2000);
+        boolean first = true;
+        for (int i = 0; i < v.length; i += step) {
+            double x = left.x(Math.log10(Math.max(10, v[i])));
+            double y = left.y((i + 1) / (double) v.length);
+            if (first) {
+                line.moveTo(x, left.y(0));
+                line.lineTo(x, y);
+                first = false;
+            } else {
+                line.lineTo(x, y);
+            }
+        }
+        line.lineTo(left.x(Math.log10(Math.max(10, v[v.length - 1]))), left.y(1));
+        return line;
+    }
+
+    /** Right: the records each group replays after a failover against how far behind it committed. */
+    private static void drawReplayVersusLag(Graphics2D g, List<ReplayPoint> points, int offsetLagMax,
+                                            List<Integer> scales) {
         long maxLag = points.stream().mapToLong(ReplayPoint::lag).max().orElse(10);
         long maxReplay = points.stream().mapToLong(ReplayPoint::replay).max().orElse(10);
         double xMax = Math.ceil(Math.log10(Math.max(10, maxLag)));
@@ -148,12 +167,9 @@ final class Charts {
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
         g.drawString("dots: " + String.format("%,d", scales.get(scales.size() - 1)) + " groups"
                 + (scales.size() > 1 ? "; squares: smaller scales" : ""), 800, H - 12);
-        g.dispose();
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        ImageIO.write(image, "png", file.toFile());
     }
 
-    private static java.awt.Stroke strokeFor(int groups, List<Integer> scales) {
+    private static Stroke strokeFor(int groups, List<Integer> scales) {
         boolean largest = groups == scales.get(scales.size() - 1);
         return largest ? new BasicStroke(2.2f)
                 : new BasicStroke(1.6f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {7, 4}, 0);
@@ -189,13 +205,13 @@ final class Charts {
             g.drawRect(left, top, width, height);
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 13));
             g.drawString(xLabel, left + width / 2 - g.getFontMetrics().stringWidth(xLabel) / 2, top + height + 38);
-            java.awt.geom.AffineTransform saved = g.getTransform();
+            AffineTransform saved = g.getTransform();
             g.rotate(-Math.PI / 2);
             g.drawString(yLabel, -(top + height / 2) - g.getFontMetrics().stringWidth(yLabel) / 2, left - 50);
             g.setTransform(saved);
         }
 
-        void legend(Graphics2D g, List<String> labels, List<Color> colors, List<java.awt.Stroke> strokes,
+        void legend(Graphics2D g, List<String> labels, List<Color> colors, List<Stroke> strokes,
                     boolean bottomRight) {
             g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
             int lineH = 17;

@@ -1,10 +1,12 @@
 package dev.sextant.bench;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -19,7 +21,7 @@ import org.apache.kafka.common.TopicPartition;
  */
 final class Committer {
 
-    private final java.util.List<Admin> admins;
+    private final List<Admin> admins;
     private final int maxInFlight;
     private final Semaphore inFlight;
     private final AtomicLong done = new AtomicLong();
@@ -27,7 +29,7 @@ final class Committer {
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
     private final Samples callMillis = new Samples();
 
-    Committer(java.util.List<Admin> sourceAdmins, int maxInFlight) {
+    Committer(List<Admin> sourceAdmins, int maxInFlight) {
         this.admins = sourceAdmins;
         this.maxInFlight = maxInFlight;
         this.inFlight = new Semaphore(maxInFlight);
@@ -40,11 +42,11 @@ final class Committer {
             commit.put(new TopicPartition(group.sourceTopic, p),
                     new OffsetAndMetadata(offsets[p], TrackedGroup.metadataFor(offsets[p])));
         }
-        commit(group.name, commit, (nanos) -> group.committed(offsets, nanos, track));
+        commit(group.name, commit, nanos -> group.committed(offsets, nanos, track));
     }
 
     /** Commits arbitrary offsets for a group that is not tracked (throughput prefill). */
-    void commit(String group, Map<TopicPartition, OffsetAndMetadata> offsets, java.util.function.LongConsumer onDone) {
+    void commit(String group, Map<TopicPartition, OffsetAndMetadata> offsets, LongConsumer onDone) {
         try {
             inFlight.acquire();
         } catch (InterruptedException e) {

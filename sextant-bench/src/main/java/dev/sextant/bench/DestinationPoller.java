@@ -1,10 +1,18 @@
 package dev.sextant.bench;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
@@ -31,7 +39,7 @@ final class DestinationPoller implements AutoCloseable {
     private final long minPeriodMillis;
     private final TrackedGroup.Translator best;
     /** Every resolved steady-state commit of a caught-up group: {commit returned (nanoTime), latency (ns)}. */
-    private final java.util.Queue<long[]> steadyTrace = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final Queue<long[]> steadyTrace = new ConcurrentLinkedQueue<>();
     private final Samples caughtUpLatency = new Samples();
     private final Samples laggingLatency = new Samples();
     private final Samples cycleMillis = new Samples();
@@ -45,11 +53,11 @@ final class DestinationPoller implements AutoCloseable {
     private volatile boolean running;
     private volatile Exception lastError;
 
-    DestinationPoller(String system, java.util.Map<String, Object> destinationConfig, List<TrackedGroup> groups,
+    DestinationPoller(String system, Map<String, Object> destinationConfig, List<TrackedGroup> groups,
                       long minPeriodMillis, TrackedGroup.Translator best) {
         this.system = system;
         this.best = best;
-        java.util.Map<String, Object> config = new HashMap<>(destinationConfig);
+        Map<String, Object> config = new HashMap<>(destinationConfig);
         config.put("client.id", "bench-poller-" + system);
         this.admin = Admin.create(config);
         this.groups = groups;
@@ -188,14 +196,14 @@ final class DestinationPoller implements AutoCloseable {
      * Writes the steady-state samples as TSV (seconds since {@code sinceNanos} when the commit returned, latency in
      * ms), in commit order: where in the window a latency tail sits.
      */
-    void writeSteadyTrace(java.nio.file.Path file, long sinceNanos) throws java.io.IOException {
+    void writeSteadyTrace(Path file, long sinceNanos) throws IOException {
         List<long[]> samples = new ArrayList<>(steadyTrace);
-        samples.sort(java.util.Comparator.comparingLong(x -> x[0]));
+        samples.sort(Comparator.comparingLong(x -> x[0]));
         StringBuilder out = new StringBuilder("commit_s\tlatency_ms\n");
         for (long[] x : samples) {
-            out.append(String.format(java.util.Locale.ROOT, "%.3f\t%.1f%n", (x[0] - sinceNanos) / 1e9, x[1] / 1e6));
+            out.append(String.format(Locale.ROOT, "%.3f\t%.1f%n", (x[0] - sinceNanos) / 1e9, x[1] / 1e6));
         }
-        java.nio.file.Files.writeString(file, out);
+        Files.writeString(file, out);
     }
 
     Samples caughtUpLatency() {
@@ -220,7 +228,7 @@ final class DestinationPoller implements AutoCloseable {
     }
 
     void closeAdmin() {
-        admin.close(java.time.Duration.ofSeconds(5));
+        admin.close(Duration.ofSeconds(5));
     }
 
     Exception lastError() {

@@ -1,9 +1,13 @@
 package dev.sextant.bench;
 
-import java.lang.management.GarbageCollectorMXBean;
+import com.sun.management.GarbageCollectorMXBean;
+import com.sun.management.GcInfo;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.lang.management.MemoryUsage;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Heap high-water marks of this JVM, sampled by {@link SextantProbeMain} at every snapshot:
@@ -75,15 +79,15 @@ final class HeapPeaks {
     /** The heap after the young collector's last GC (its heap pools), or 0 before the first one. */
     private static long afterYoungGc() {
         // the GC's figures cover non-heap pools too (Metaspace, code cache): only the heap's count
-        java.util.Set<String> heapPools = new java.util.HashSet<>();
+        Set<String> heapPools = new HashSet<>();
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+            if (pool.getType() == MemoryType.HEAP) {
                 heapPools.add(pool.getName());
             }
         }
-        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-            if (gc.getName().contains("Young") && gc instanceof com.sun.management.GarbageCollectorMXBean sun) {
-                com.sun.management.GcInfo info = sun.getLastGcInfo();
+        for (var gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            if (gc.getName().contains("Young") && gc instanceof GarbageCollectorMXBean sun) {
+                GcInfo info = sun.getLastGcInfo();
                 if (info != null) {
                     return info.getMemoryUsageAfterGc().entrySet().stream()
                             .filter(e -> heapPools.contains(e.getKey()))

@@ -8,7 +8,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * MirrorMaker 2's MirrorCheckpointConnector with {@code sync.group.offsets.enabled=true}, alone in a dedicated
@@ -39,11 +41,11 @@ final class Mm2CheckpointProcess implements Syncer {
                                       List<String> jvmOptions) {
         String id = "bench-" + system + "-" + groupPrefix.replaceAll("[^A-Za-z0-9]+", "-");
         Path requests = dir.toAbsolutePath().resolve("admin-requests.tsv");
-        List<String> jvm = new java.util.ArrayList<>(jvmOptions);
+        List<String> jvm = new ArrayList<>(jvmOptions);
         jvm.add("-D" + RequestCountingReporter.FILE_PROPERTY + "=" + requests);
         LocalMirrorMaker.Options options = LocalMirrorMaker.Options.builder()
                 .topics(topics)
-                .groups(java.util.regex.Pattern.quote(groupPrefix) + ".*")
+                .groups(Pattern.quote(groupPrefix) + ".*")
                 .syncGroupOffsetsEnabled(true)
                 .syncGroupOffsetsIntervalSeconds(intervalSeconds)
                 .emitCheckpointsEnabled(true)

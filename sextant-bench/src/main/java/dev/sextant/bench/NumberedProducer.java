@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntToLongFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -66,7 +67,7 @@ final class NumberedProducer implements AutoCloseable {
      * coalesces the rest; with fewer than 10 syncs' worth of records beyond the last one that arrived, it never has
      * to, so the syncs stay {@code offset.lag.max} apart whatever the machine's load.
      */
-    void produce(long perPartition, int perSecond, java.util.function.IntToLongFunction newestSync, long maxAhead) {
+    void produce(long perPartition, int perSecond, IntToLongFunction newestSync, long maxAhead) {
         long start = System.nanoTime();
         long total = 0;
         for (long i = 0; i < perPartition; i++) {

@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.DoubleFunction;
+import java.util.function.Function;
 
 /**
  * The results file ({@code bench/results/<date>.json}) and its Markdown table. Field names are snake_case; a
@@ -116,90 +118,19 @@ final class Report {
         }
         boolean sequential = BenchSettings.SEQUENTIAL.equals(mode(r));
         if (!byScale.isEmpty()) {
-            List<String> order = BenchSettings.SEQUENTIAL_ORDER.stream().filter(system -> byScale.values().stream()
-                    .anyMatch(runs -> find(runs, system) != null)).toList();
-            md.append(sequential
-                    ? "Mode **sequential**: at each scale each system ran alone on the machine, one after the other ("
-                            + String.join(", then ", order) + "), against the same workload on its own caught-up "
-                            + "topic; the tables put them side by side.\n\n"
-                    : "Mode **side-by-side**: at each scale the systems ran at the same time on the same clusters, "
-                            + "competing for the machine (a quick look; `--mode sequential` runs each alone).\n\n");
+            modeNote(md, byScale, sequential);
         }
         for (Map.Entry<Integer, List<Run>> e : byScale.entrySet()) {
-            Run sx = find(e.getValue(), BenchSettings.SEXTANT);
-            Run fast = find(e.getValue(), BenchSettings.MM2_FAST);
-            Run def = find(e.getValue(), BenchSettings.MM2_DEFAULT);
-            Run any = e.getValue().get(0);
-            md.append(String.format(Locale.ROOT, "## Sync: %,d groups per system%n%n", e.getKey()));
-            String measured;
-            if (sequential) {
-                List<String> spans = new ArrayList<>();
-                for (Run run : e.getValue()) {
-                    spans.add(String.format(Locale.ROOT, "%s %s s (load %s → %s)", run.system(),
-                            run.details().get("measured_s"), run.details().get("load_average_1m_start"),
-                            run.details().get("load_average_1m_end")));
-                }
-                measured = "Each system alone, measured over its own run: " + String.join("; ", spans) + ".";
-            } else {
-                measured = "Measured over " + any.details().get("measured_s") + " s, all systems at once.";
-            }
-            md.append(String.format(Locale.ROOT, "%s caught-up groups x %d partitions commit in turn; %s lagging "
-                            + "groups x %s partition(s) commit once, 10^3-10^6 records behind (see settings). "
-                            + "%s%n%n", any.details().get("caught_up_groups"), any.partitions(),
-                    any.details().get("lagging_groups"), any.details().get("lag_partitions"), measured));
-            md.append("The initial sync is timed from the syncers being ready until every group (all of them "
-                    + "committed before) is on the destination; the sync latency rows are steady state: commits of "
-                    + "groups that are already there.\n\n");
-            md.append("| figure | MM2 default (60 s) | MM2 1 s | Sextant | MM2 default ÷ Sextant | MM2 1 s ÷ Sextant |\n");
-            md.append("|---|---:|---:|---:|---:|---:|\n");
-            row(md, "initial sync: every group on the destination (s)", def, fast, sx,
-                    x -> x.initialSyncS(), v -> String.format(Locale.ROOT, "%,.1f", v));
-            latencyRow(md, "sync latency p50", "p50", def, fast, sx, Latency::p50);
-            latencyRow(md, "sync latency p99", "p99", def, fast, sx, Latency::p99);
-            latencyRow(md, "sync latency max", "max", def, fast, sx, Latency::max);
-            row(md, "replay, caught-up groups (max records)", def, fast, sx,
-                    x -> x.replayRecords() == null || x.replayRecords().caughtUpMax() == null ? null
-                            : x.replayRecords().caughtUpMax().doubleValue(), Report::count);
-            row(md, "replay, lagging groups (max records)", def, fast, sx,
-                    x -> x.replayRecords() == null || x.replayRecords().laggingMax() == null ? null
-                            : x.replayRecords().laggingMax().doubleValue(), Report::count);
-            row(md, "Admin requests/s to the destination", def, fast, sx, Run::adminRequestsPerSec,
-                    v -> String.format(Locale.ROOT, "%,.1f", v));
-            row(md, "CPU seconds", def, fast, sx, Run::cpuS, v -> String.format(Locale.ROOT, "%,.1f", v));
-            row(md, "peak RSS (MB)", def, fast, sx, Run::peakRssMb, v -> String.format(Locale.ROOT, "%,.0f", v));
-            row(md, "peak heap used (MiB)", def, fast, sx, x -> detail(x, "peak_heap_used_mb"),
-                    v -> String.format(Locale.ROOT, "%,.0f", v));
-            row(md, "peak heap after GC, old generation (MiB)", def, fast, sx, x -> detail(x, "peak_heap_after_gc_mb"),
-                    v -> String.format(Locale.ROOT, "%,.0f", v));
-            md.append('\n');
-            if (sx != null && Boolean.FALSE.equals(sx.details().get("alive_at_end"))) {
-                md.append(Boolean.TRUE.equals(sx.details().get("out_of_memory"))
-                        ? "Sextant ran out of memory and exited during this run.\n\n"
-                        : "Sextant was no longer running at the end of this run.\n\n");
-            }
-            if (sx != null && sx.details().get("heap_max_mb") != null) {
-                md.append(String.format(Locale.ROOT, "Sextant's heap: -Xmx %s MiB; MirrorMaker's heap is not "
-                                + "measured (see peak RSS).%s%n%n", mib(sx.details().get("heap_max_mb")),
-                        sx.details().get("peak_heap_after_gc_mb") == null ? String.format(Locale.ROOT, " Its old "
-                                + "generation was never collected, so there is no after-GC figure; the heap after "
-                                + "young GCs peaked at %s MiB (an upper bound of the live set).",
-                                mib(sx.details().get("peak_heap_after_young_gc_mb"))) : ""));
-            }
-            for (Run run : e.getValue()) {
-                if (run.syncLatencyMs() != null && !run.syncLatencyMs().lowerBounds().isEmpty()) {
-                    md.append(String.format(Locale.ROOT, "%s: %s of its commits were still not visible when the run "
-                                    + "ended; they count with their age then, so figures marked ≥ are lower bounds.%n%n",
-                            run.system(), run.details().get("unresolved_commits")));
-                }
-            }
-            if (def == null && !systemsRun.contains(BenchSettings.MM2_DEFAULT)) {
-                md.append("MM2 default was not run (`--quick`): with emit and sync every 60 s its latency is "
-                        + "between ~0 and ~120 s (about 60 s on average), by construction.\n\n");
-            }
+            syncSection(md, e.getKey(), e.getValue(), sequential, systemsRun);
         }
         if (!throughput.isEmpty()) {
             throughputSection(md, throughput);
         }
+        targetsAndNotes(md, r);
+        return md.toString();
+    }
+
+    private static void targetsAndNotes(StringBuilder md, Results r) {
         md.append("## Targets\n\n| target | measured | met |\n|---|---|---|\n");
         for (Target t : r.targets()) {
             md.append("| ").append(t.target()).append(" | ").append(t.measured()).append(" | ")
@@ -209,7 +140,104 @@ final class Report {
         for (String note : r.notes()) {
             md.append("- ").append(note).append('\n');
         }
-        return md.toString();
+    }
+
+    private static void modeNote(StringBuilder md, Map<Integer, List<Run>> byScale, boolean sequential) {
+        List<String> order = BenchSettings.SEQUENTIAL_ORDER.stream().filter(system -> byScale.values().stream()
+                .anyMatch(runs -> find(runs, system) != null)).toList();
+        md.append(sequential
+                ? "Mode **sequential**: at each scale each system ran alone on the machine, one after the other ("
+                        + String.join(", then ", order) + "), against the same workload on its own caught-up "
+                        + "topic; the tables put them side by side.\n\n"
+                : "Mode **side-by-side**: at each scale the systems ran at the same time on the same clusters, "
+                        + "competing for the machine (a quick look; `--mode sequential` runs each alone).\n\n");
+    }
+
+    /** The sync scenario at one scale: what ran, the table of figures, and what qualifies them. */
+    private static void syncSection(StringBuilder md, int groups, List<Run> runs, boolean sequential,
+                                    List<String> systemsRun) {
+        Run sx = find(runs, BenchSettings.SEXTANT);
+        Run fast = find(runs, BenchSettings.MM2_FAST);
+        Run def = find(runs, BenchSettings.MM2_DEFAULT);
+        Run any = runs.get(0);
+        md.append(String.format(Locale.ROOT, "## Sync: %,d groups per system%n%n", groups));
+        String measured;
+        if (sequential) {
+            List<String> spans = new ArrayList<>();
+            for (Run run : runs) {
+                spans.add(String.format(Locale.ROOT, "%s %s s (load %s → %s)", run.system(),
+                        run.details().get("measured_s"), run.details().get("load_average_1m_start"),
+                        run.details().get("load_average_1m_end")));
+            }
+            measured = "Each system alone, measured over its own run: " + String.join("; ", spans) + ".";
+        } else {
+            measured = "Measured over " + any.details().get("measured_s") + " s, all systems at once.";
+        }
+        md.append(String.format(Locale.ROOT, "%s caught-up groups x %d partitions commit in turn; %s lagging "
+                        + "groups x %s partition(s) commit once, 10^3-10^6 records behind (see settings). "
+                        + "%s%n%n", any.details().get("caught_up_groups"), any.partitions(),
+                any.details().get("lagging_groups"), any.details().get("lag_partitions"), measured));
+        md.append("The initial sync is timed from the syncers being ready until every group (all of them "
+                + "committed before) is on the destination; the sync latency rows are steady state: commits of "
+                + "groups that are already there.\n\n");
+        syncTable(md, def, fast, sx);
+        md.append('\n');
+        if (sx != null) {
+            sextantNotes(md, sx);
+        }
+        for (Run run : runs) {
+            if (run.syncLatencyMs() != null && !run.syncLatencyMs().lowerBounds().isEmpty()) {
+                md.append(String.format(Locale.ROOT, "%s: %s of its commits were still not visible when the run "
+                                + "ended; they count with their age then, so figures marked ≥ are lower bounds."
+                                + "%n%n", run.system(), run.details().get("unresolved_commits")));
+            }
+        }
+        if (def == null && !systemsRun.contains(BenchSettings.MM2_DEFAULT)) {
+            md.append("MM2 default was not run (`--quick`): with emit and sync every 60 s its latency is "
+                    + "between ~0 and ~120 s (about 60 s on average), by construction.\n\n");
+        }
+    }
+
+    private static void syncTable(StringBuilder md, Run def, Run fast, Run sx) {
+        md.append("| figure | MM2 default (60 s) | MM2 1 s | Sextant | MM2 default ÷ Sextant "
+                + "| MM2 1 s ÷ Sextant |\n");
+        md.append("|---|---:|---:|---:|---:|---:|\n");
+        row(md, "initial sync: every group on the destination (s)", def, fast, sx,
+                x -> x.initialSyncS(), v -> String.format(Locale.ROOT, "%,.1f", v));
+        latencyRow(md, "sync latency p50", "p50", def, fast, sx, Latency::p50);
+        latencyRow(md, "sync latency p99", "p99", def, fast, sx, Latency::p99);
+        latencyRow(md, "sync latency max", "max", def, fast, sx, Latency::max);
+        row(md, "replay, caught-up groups (max records)", def, fast, sx,
+                x -> x.replayRecords() == null || x.replayRecords().caughtUpMax() == null ? null
+                        : x.replayRecords().caughtUpMax().doubleValue(), Report::count);
+        row(md, "replay, lagging groups (max records)", def, fast, sx,
+                x -> x.replayRecords() == null || x.replayRecords().laggingMax() == null ? null
+                        : x.replayRecords().laggingMax().doubleValue(), Report::count);
+        row(md, "Admin requests/s to the destination", def, fast, sx, Run::adminRequestsPerSec,
+                v -> String.format(Locale.ROOT, "%,.1f", v));
+        row(md, "CPU seconds", def, fast, sx, Run::cpuS, v -> String.format(Locale.ROOT, "%,.1f", v));
+        row(md, "peak RSS (MB)", def, fast, sx, Run::peakRssMb, v -> String.format(Locale.ROOT, "%,.0f", v));
+        row(md, "peak heap used (MiB)", def, fast, sx, x -> detail(x, "peak_heap_used_mb"),
+                v -> String.format(Locale.ROOT, "%,.0f", v));
+        row(md, "peak heap after GC, old generation (MiB)", def, fast, sx,
+                x -> detail(x, "peak_heap_after_gc_mb"), v -> String.format(Locale.ROOT, "%,.0f", v));
+    }
+
+    /** Whether Sextant ran to the end, and its heap. */
+    private static void sextantNotes(StringBuilder md, Run sx) {
+        if (Boolean.FALSE.equals(sx.details().get("alive_at_end"))) {
+            md.append(Boolean.TRUE.equals(sx.details().get("out_of_memory"))
+                    ? "Sextant ran out of memory and exited during this run.\n\n"
+                    : "Sextant was no longer running at the end of this run.\n\n");
+        }
+        if (sx.details().get("heap_max_mb") != null) {
+            md.append(String.format(Locale.ROOT, "Sextant's heap: -Xmx %s MiB; MirrorMaker's heap is not "
+                            + "measured (see peak RSS).%s%n%n", mib(sx.details().get("heap_max_mb")),
+                    sx.details().get("peak_heap_after_gc_mb") == null ? String.format(Locale.ROOT, " Its old "
+                            + "generation was never collected, so there is no after-GC figure; the heap after "
+                            + "young GCs peaked at %s MiB (an upper bound of the live set).",
+                            mib(sx.details().get("peak_heap_after_young_gc_mb"))) : ""));
+        }
     }
 
     /** One column per throughput run (one per stream-thread count). */
@@ -271,7 +299,7 @@ final class Report {
     }
 
     private static void tpRow(StringBuilder md, List<Run> runs, String label,
-                              java.util.function.Function<Run, String> cell) {
+                              Function<Run, String> cell) {
         md.append("| ").append(label).append(" |");
         for (Run run : runs) {
             md.append(' ').append(cell.apply(run)).append(" |");
@@ -310,8 +338,8 @@ final class Report {
     }
 
     private static void row(StringBuilder md, String label, Run def, Run fast, Run sx,
-                            java.util.function.Function<Run, Double> value,
-                            java.util.function.DoubleFunction<String> format) {
+                            Function<Run, Double> value,
+                            DoubleFunction<String> format) {
         Double d = def == null ? null : value.apply(def);
         Double f = fast == null ? null : value.apply(fast);
         Double s = sx == null ? null : value.apply(sx);
@@ -321,7 +349,7 @@ final class Report {
     }
 
     private static void latencyRow(StringBuilder md, String label, String which, Run def, Run fast, Run sx,
-                                   java.util.function.Function<Latency, Double> value) {
+                                   Function<Latency, Double> value) {
         md.append("| ").append(label);
         Double[] values = new Double[3];
         Run[] runs = {def, fast, sx};
@@ -344,7 +372,7 @@ final class Report {
         return run != null && run.syncLatencyMs() != null && run.syncLatencyMs().lowerBounds().contains(which);
     }
 
-    private static String cell(Double v, java.util.function.DoubleFunction<String> format) {
+    private static String cell(Double v, DoubleFunction<String> format) {
         return v == null || v.isNaN() ? "n/a" : format.apply(v);
     }
 

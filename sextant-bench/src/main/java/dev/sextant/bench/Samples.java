@@ -1,6 +1,8 @@
 package dev.sextant.bench;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /** A growable list of doubles with the statistics the report needs. Thread-safe. */
 final class Samples {
@@ -68,8 +70,8 @@ final class Samples {
             return new Censored(p50, p99, max, p50 >= minCensored, p99 >= minCensored, max >= minCensored, all);
         }
 
-        java.util.List<String> lowerBounds() {
-            java.util.List<String> out = new java.util.ArrayList<>();
+        List<String> lowerBounds() {
+            List<String> out = new ArrayList<>();
             if (p50Lower) {
                 out.add("p50");
             }

@@ -4,8 +4,16 @@ import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalMirrorMaker;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 
 /**
  * The local clusters of one benchmark run: source and destination brokers, the data-mirroring MirrorMaker 2
@@ -18,7 +26,7 @@ final class Session implements AutoCloseable {
     final LocalClusters clusters;
     final Admin sourceAdmin;
     /** Admin clients for the workload's commits (one request in flight each). */
-    final java.util.List<Admin> committers = new java.util.ArrayList<>();
+    final List<Admin> committers = new ArrayList<>();
     final Admin destinationAdmin;
     final OffsetSyncRecorder syncs;
     final Path workDir;
@@ -29,7 +37,7 @@ final class Session implements AutoCloseable {
         this.workDir = workDir;
         this.sourceAdmin = clusters.admin(clusters.source());
         for (int i = 0; i < 16; i++) {
-            Map<String, Object> config = new java.util.HashMap<>(clusters.source().clientProperties());
+            Map<String, Object> config = new HashMap<>(clusters.source().clientProperties());
             config.put("client.id", "bench-committer-" + i);
             committers.add(Admin.create(config));
         }
@@ -47,9 +55,10 @@ final class Session implements AutoCloseable {
     /**
      * Fills the lagging topic ({@code lagMax} + 5% + 1000 records per partition, at most at {@code lagProduceRate} and
      * never far ahead of MirrorMaker's offset syncs, see {@link NumberedProducer#produce(long, int,
-     * java.util.function.IntToLongFunction, long)}), before any syncer runs, and waits until it is mirrored and MirrorMaker's sync of its last record arrived. MirrorMaker's
-     * checkpoint task replays the offset-sync topic through its 64-slot index when it starts (its checkpoints topic
-     * exists, so it does not restrict itself to the newest sync), so every scale's syncers see the same history.
+     * java.util.function.IntToLongFunction, long)}), before any syncer runs, and waits until it is mirrored and
+     * MirrorMaker's sync of its last record arrived. MirrorMaker's checkpoint task replays the offset-sync topic
+     * through its 64-slot index when it starts (its checkpoints topic exists, so it does not restrict itself to the
+     * newest sync), so every scale's syncers see the same history.
      */
     void fillLagTopic() {
         long t0 = System.nanoTime();
@@ -89,7 +98,7 @@ final class Session implements AutoCloseable {
             count += s[1];
             wide += s[2];
         }
-        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        Map<String, Long> out = new LinkedHashMap<>();
         out.put("syncs", count);
         out.put("max_gap_records", maxGap);
         out.put("gaps_over_offset_lag_max", wide);
@@ -108,16 +117,16 @@ final class Session implements AutoCloseable {
             // MirrorMaker's checkpoint topic exists before any checkpoint task starts: a task that can read it
             // loads the whole offset-sync history into its index (otherwise only the newest sync per partition)
             try (Admin admin = clusters.admin(clusters.destination())) {
-                admin.createTopics(java.util.List.of(new org.apache.kafka.clients.admin.NewTopic(
+                admin.createTopics(List.of(new NewTopic(
                         "source.checkpoints.internal", 1, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
-                        .all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+                        .all().get(30, TimeUnit.SECONDS);
             }
             return new Session(settings, clusters, workDir);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             clusters.close();
             throw new IllegalStateException("interrupted", e);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             clusters.close();
             throw new IllegalStateException("cannot create MirrorMaker's checkpoints topic", e);
         } catch (RuntimeException e) {

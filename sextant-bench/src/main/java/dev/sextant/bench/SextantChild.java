@@ -6,6 +6,7 @@ import dev.sextant.testkit.ChildJvm;
 import dev.sextant.testkit.ShutdownRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Sextant in a child JVM: {@code java <opts> -cp <this jar> ParentWatchdogMain SextantProbeMain -c FILE}, i.e.
@@ -73,7 +75,7 @@ final class SextantChild implements Syncer {
             Files.createDirectories(dir);
             String stateDir = config.get("state.dir");
             if (stateDir != null) {
-                dev.sextant.bench.Bench.deleteRecursively(Paths.get(stateDir)); // a fresh instance, never old state
+                Bench.deleteRecursively(Paths.get(stateDir)); // a fresh instance, never old state
             }
             Map<String, String> props = new LinkedHashMap<>(config);
             props.put("destination.client.id", DESTINATION_CLIENT_ID);
@@ -118,8 +120,8 @@ final class SextantChild implements Syncer {
      */
     boolean outOfMemory() {
         // ISO-8859-1 decodes any byte: a log line that is not UTF-8 cannot hide the message
-        try (java.util.stream.Stream<String> lines = Files.lines(logFile,
-                java.nio.charset.StandardCharsets.ISO_8859_1)) {
+        try (Stream<String> lines = Files.lines(logFile,
+                StandardCharsets.ISO_8859_1)) {
             return lines.anyMatch(l -> l.contains("OutOfMemoryError"));
         } catch (IOException | UncheckedIOException e) {
             return false; // no log (yet): nothing was said

@@ -6,17 +6,21 @@ import dev.sextant.SextantApplication;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.SextantConfigLoader;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -104,7 +108,7 @@ public final class SextantProbeMain {
         private static final List<String> TIMELINE_GAUGES = List.of("sextant.destination.write.limit",
                 "sextant.destination.writes.in.flight", "sextant.destination.writes.queued",
                 "sextant.positions.pending", "sextant.sync.oldest.pending.age");
-        Map<String, List<io.micrometer.core.instrument.Gauge>> gauges = Map.of();
+        Map<String, List<Gauge>> gauges = Map.of();
         List<Counter> commitsRead = List.of();
         List<Counter> positionsApplied = List.of();
         List<Counter> adminRequests = List.of();
@@ -134,7 +138,7 @@ public final class SextantProbeMain {
                 }
             });
             streamThread = thread;
-            Map<String, List<io.micrometer.core.instrument.Gauge>> byName = new java.util.LinkedHashMap<>();
+            Map<String, List<Gauge>> byName = new LinkedHashMap<>();
             for (String gauge : TIMELINE_GAUGES) {
                 byName.put(gauge, List.copyOf(registry.find(gauge).gauges()));
             }
@@ -171,7 +175,7 @@ public final class SextantProbeMain {
             // the write path's gauges, for the timeline: how many writes the destination was allowed, had, and queued
             ObjectNode writes = node.putObject("writes");
             found.gauges.forEach((name, gauges) -> writes.put(name.substring("sextant.".length()),
-                    gauges.stream().mapToDouble(io.micrometer.core.instrument.Gauge::value).sum()));
+                    gauges.stream().mapToDouble(Gauge::value).sum()));
             // Kafka Streams' own view of the stream thread: how long punctuations (Sextant's flushes) take
             ObjectNode streams = node.putObject("streamThread");
             for (Meter meter : found.streamThread) {
@@ -183,8 +187,8 @@ public final class SextantProbeMain {
                 // one line a second: the run's course, for reading a latency tail against what Sextant was doing
                 lookups.lastTimelineSecond = node.get("t").asLong() / 1000;
                 Files.write(target.resolveSibling(target.getFileName() + ".timeline.jsonl"),
-                        (json.writeValueAsString(node) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                        (json.writeValueAsString(node) + "\n").getBytes(StandardCharsets.UTF_8),
+                        StandardOpenOption.CREATE, StandardOpenOption.APPEND);
             }
             Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
             Files.write(tmp, json.writeValueAsBytes(node));

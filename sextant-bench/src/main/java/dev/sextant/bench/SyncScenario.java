@@ -10,12 +10,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -278,7 +280,7 @@ final class SyncScenario {
         config.put("destination.bootstrap.servers", session.destinationBootstrap());
         config.put("application.id", "sextant-bench-" + n);
         config.put("state.dir", sysDir.resolve("state").toAbsolutePath().toString());
-        config.put("groups.include", java.util.regex.Pattern.quote(prefix(BenchSettings.SEXTANT)) + ".*");
+        config.put("groups.include", Pattern.quote(prefix(BenchSettings.SEXTANT)) + ".*");
         config.put("query.listen", "127.0.0.1:0");
         config.put("streams.num.stream.threads", Integer.toString(cfg.sextantThreads()));
         config.putAll(cfg.sextantConfig());
@@ -292,6 +294,57 @@ final class SyncScenario {
 
     private void runWorkload(Outcome out, Map<String, List<TrackedGroup>> groups, Map<String, Syncer> syncers,
                              Committer committer, String lat, String lag, int nCaught, int nLag) throws Exception {
+        Baseline baseline = baseline(syncers);
+        long workStart = System.nanoTime();
+        out.loadStart = ProcStats.loadAverage1m();
+
+        Map<String, DestinationPoller> pollers = new LinkedHashMap<>();
+        for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
+            long period = e.getKey().equals(BenchSettings.MM2_DEFAULT) ? 1_000 : 100;
+            DestinationPoller poller = new DestinationPoller(e.getKey(),
+                    session.clusters.destination().clientProperties(), e.getValue(), period,
+                    session.syncs::bestTranslation);
+            pollers.put(e.getKey(), poller);
+            poller.start();
+        }
+        try {
+            Map<String, double[]> initialSync = initialSync(out, groups, pollers);
+            commitLagging(out, groups, committer, nCaught, nLag);
+            long tWindow = window(out, groups, pollers, committer, lat, nCaught);
+            tail(out, pollers, tWindow, workStart);
+
+            // 4. cost and final state
+            baseline.others().forEach((name, pid) -> out.otherCpu.put(name,
+                    ProcStats.sample(pid).cpuSeconds() - baseline.othersCpu().get(name).cpuSeconds()));
+            for (Syncer s : syncers.values()) {
+                out.systems.put(s.system(), cost(s, baseline, initialSync.get(s.system()), out.measuredSeconds));
+            }
+            for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
+                DestinationPoller poller = e.getValue();
+                poller.close();
+                poller.pollAll();
+                poller.censor(System.nanoTime());
+                SystemOutcome so = out.systems.get(e.getKey());
+                so.poller = poller;
+                so.unresolved = poller.outstanding();
+                finalState(so, poller, lat, lag, out.lagTopicEnd);
+            }
+        } finally {
+            pollers.values().forEach(DestinationPoller::close);
+            pollers.values().forEach(DestinationPoller::closeAdmin);
+        }
+    }
+
+    /**
+     * What the workload's cost is measured from: each syncer's CPU and destination requests, and the CPU of the
+     * other processes on the machine.
+     */
+    private record Baseline(Map<String, ProcStats.Sample> cpu, Map<String, Double> requests,
+                            Map<String, Double> counted, Map<String, Long> others,
+                            Map<String, ProcStats.Sample> othersCpu) {
+    }
+
+    private Baseline baseline(Map<String, Syncer> syncers) {
         Map<String, ProcStats.Sample> cpuStart = new HashMap<>();
         Map<String, Double> requestsStart = new HashMap<>();
         Map<String, Double> countedStart = new HashMap<>();
@@ -309,181 +362,176 @@ final class SyncScenario {
         others.put("benchmark harness", ProcessHandle.current().pid());
         Map<String, ProcStats.Sample> othersStart = new HashMap<>();
         others.forEach((name, pid) -> othersStart.put(name, ProcStats.sample(pid)));
-        long workStart = System.nanoTime();
-        out.loadStart = ProcStats.loadAverage1m();
+        return new Baseline(cpuStart, requestsStart, countedStart, others, othersStart);
+    }
 
-        Map<String, DestinationPoller> pollers = new LinkedHashMap<>();
-        for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
-            long period = e.getKey().equals(BenchSettings.MM2_DEFAULT) ? 1_000 : 100;
-            DestinationPoller poller = new DestinationPoller(e.getKey(),
-                    session.clusters.destination().clientProperties(), e.getValue(), period,
-                    session.syncs::bestTranslation);
-            pollers.put(e.getKey(), poller);
-            poller.start();
-        }
+    /**
+     * 0. The initial sync: every group exists on the source (offset 0 on each partition, committed before the
+     * syncers started); timed from the syncers being ready until each system shows all of them. The window then
+     * measures steady state: groups that already exist on the destination.
+     *
+     * @return by system: {seconds, 1 when it did not finish in time else 0}
+     */
+    private Map<String, double[]> initialSync(Outcome out, Map<String, List<TrackedGroup>> groups,
+                                              Map<String, DestinationPoller> pollers) {
         Map<String, double[]> initialSync = new LinkedHashMap<>();
-        try {
-            // 0. the initial sync: every group exists on the source (offset 0 on each partition, committed before
-            // the syncers started); timed from the syncers being ready until each system shows all of them. The
-            // window below then measures steady state: groups that already exist on the destination.
-            long initialStart = System.nanoTime();
-            for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
-                pollers.get(e.getKey()).startInitialSync();
-                e.getValue().forEach(g -> g.trackInitial(initialStart));
-            }
-            Map<String, Long> doneAt = new HashMap<>();
-            while (doneAt.size() < pollers.size()
-                    && System.nanoTime() - initialStart < cfg.tailMaxSeconds() * 1_000_000_000L) {
-                Bench.sleep(100);
-                pollers.forEach((system, p) -> {
-                    if (p.outstanding() == 0) {
-                        doneAt.putIfAbsent(system, System.nanoTime());
-                    }
-                });
-            }
-            for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
-                DestinationPoller p = e.getValue();
-                Long done = doneAt.get(e.getKey());
-                double seconds = done != null ? p.initialLatency().max() / 1000.0
-                        : Bench.seconds(System.nanoTime() - initialStart);
-                initialSync.put(e.getKey(), new double[] {seconds, done == null ? 1 : 0});
-                p.endInitialSync();
-                if (done == null) {
-                    // what is still not shown counts as the initial sync's, not as a steady-state commit
-                    p.groups().forEach(TrackedGroup::forgetOutstanding);
+        long initialStart = System.nanoTime();
+        for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
+            pollers.get(e.getKey()).startInitialSync();
+            e.getValue().forEach(g -> g.trackInitial(initialStart));
+        }
+        Map<String, Long> doneAt = new HashMap<>();
+        while (doneAt.size() < pollers.size()
+                && System.nanoTime() - initialStart < cfg.tailMaxSeconds() * 1_000_000_000L) {
+            Bench.sleep(100);
+            pollers.forEach((system, p) -> {
+                if (p.outstanding() == 0) {
+                    doneAt.putIfAbsent(system, System.nanoTime());
                 }
+            });
+        }
+        for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
+            DestinationPoller p = e.getValue();
+            Long done = doneAt.get(e.getKey());
+            double seconds = done != null ? p.initialLatency().max() / 1000.0
+                    : Bench.seconds(System.nanoTime() - initialStart);
+            initialSync.put(e.getKey(), new double[] {seconds, done == null ? 1 : 0});
+            p.endInitialSync();
+            if (done == null) {
+                // what is still not shown counts as the initial sync's, not as a steady-state commit
+                p.groups().forEach(TrackedGroup::forgetOutstanding);
             }
-            out.phases.put("initial_sync_s", Bench.seconds(System.nanoTime() - initialStart));
-            Bench.log("%s: initial sync (s, from the syncers being ready): %s", label, initialSync.entrySet()
-                    .stream().map(e -> e.getKey() + "=" + String.format(java.util.Locale.ROOT, "%.1f%s",
-                            e.getValue()[0], e.getValue()[1] > 0 ? " (not finished)" : "")).toList());
+        }
+        out.phases.put("initial_sync_s", Bench.seconds(System.nanoTime() - initialStart));
+        Bench.log("%s: initial sync (s, from the syncers being ready): %s", label, initialSync.entrySet()
+                .stream().map(e -> e.getKey() + "=" + String.format(Locale.ROOT, "%.1f%s",
+                        e.getValue()[0], e.getValue()[1] > 0 ? " (not finished)" : "")).toList());
+        return initialSync;
+    }
 
-            // 1. one commit per lagging group, L records behind the end of the (already filled) lagging topic
-            long end = session.lagTopicEnd;
-            out.lagTopicEnd = end;
-            for (int j = 0; j < nLag; j++) {
-                long[] offsets = new long[cfg.lagPartitions()];
-                Random random = new Random(31L * j + 7);
-                for (int p = 0; p < offsets.length; p++) {
-                    double exponent = Math.log10(cfg.lagMin())
-                            + random.nextDouble() * (Math.log10(cfg.lagMax()) - Math.log10(cfg.lagMin()));
-                    offsets[p] = end - Math.round(Math.pow(10, exponent));
-                }
+    /** 1. One commit per lagging group, L records behind the end of the (already filled) lagging topic. */
+    private void commitLagging(Outcome out, Map<String, List<TrackedGroup>> groups, Committer committer, int nCaught,
+                               int nLag) {
+        long end = session.lagTopicEnd;
+        out.lagTopicEnd = end;
+        for (int j = 0; j < nLag; j++) {
+            long[] offsets = new long[cfg.lagPartitions()];
+            Random random = new Random(31L * j + 7);
+            for (int p = 0; p < offsets.length; p++) {
+                double exponent = Math.log10(cfg.lagMin())
+                        + random.nextDouble() * (Math.log10(cfg.lagMax()) - Math.log10(cfg.lagMin()));
+                offsets[p] = end - Math.round(Math.pow(10, exponent));
+            }
+            for (List<TrackedGroup> list : groups.values()) {
+                committer.commit(list.get(nCaught + j), offsets, true);
+            }
+        }
+        committer.drain();
+        failOn(committer, "committing the lagging groups");
+    }
+
+    /**
+     * 2. The window: production on the caught-up topic, caught-up groups commit at its end offsets.
+     *
+     * @return when the window started ({@link System#nanoTime()})
+     */
+    private long window(Outcome out, Map<String, List<TrackedGroup>> groups, Map<String, DestinationPoller> pollers,
+                        Committer committer, String lat, int nCaught) throws Exception {
+        long tWindow = System.nanoTime();
+        long commits = 0;
+        try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, cfg.partitions(),
+                FIRST_RECORDS)) {
+            producer.startContinuous(cfg.produceRate());
+            Bench.sleep(2_000); // some records first, so commits have offsets to move
+            Bench.log("%s: window of %d s, %d group commits/s per syncer, %d records/s on %s", label,
+                    cfg.windowSeconds(), cfg.commitRate(), cfg.produceRate(), lat);
+            long start = System.nanoTime();
+            long windowNanos = cfg.windowSeconds() * 1_000_000_000L;
+            int index = 0;
+            long lastLog = start;
+            while (nCaught > 0 && System.nanoTime() - start < windowNanos) {
+                long due = start + commits * 1_000_000_000L / cfg.commitRate();
+                long wait = (due - System.nanoTime()) / 1_000_000L;
+                Bench.sleep(wait);
+                long[] ends = producer.ackedEnds();
                 for (List<TrackedGroup> list : groups.values()) {
-                    committer.commit(list.get(nCaught + j), offsets, true);
+                    committer.commit(list.get(index), ends, true);
                 }
-            }
-            committer.drain();
-            failOn(committer, "committing the lagging groups");
-
-            // 2. the window: production on the caught-up topic, caught-up groups commit at its end offsets
-            long tWindow = System.nanoTime();
-            long commits = 0;
-            try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, cfg.partitions(),
-                    FIRST_RECORDS)) {
-                producer.startContinuous(cfg.produceRate());
-                Bench.sleep(2_000); // some records first, so commits have offsets to move
-                Bench.log("%s: window of %d s, %d group commits/s per syncer, %d records/s on %s", label,
-                        cfg.windowSeconds(), cfg.commitRate(), cfg.produceRate(), lat);
-                long start = System.nanoTime();
-                long windowNanos = cfg.windowSeconds() * 1_000_000_000L;
-                int index = 0;
-                long lastLog = start;
-                while (nCaught > 0 && System.nanoTime() - start < windowNanos) {
-                    long due = start + commits * 1_000_000_000L / cfg.commitRate();
-                    long wait = (due - System.nanoTime()) / 1_000_000L;
-                    Bench.sleep(wait);
-                    long[] ends = producer.ackedEnds();
-                    for (List<TrackedGroup> list : groups.values()) {
-                        committer.commit(list.get(index), ends, true);
-                    }
-                    index = (index + 1) % nCaught;
-                    commits++;
-                    if (System.nanoTime() - lastLog > 15_000_000_000L) {
-                        logProgress(pollers, "window");
-                        lastLog = System.nanoTime();
-                    }
-                }
-                committer.drain();
-                producer.stop();
-            }
-            failOn(committer, "committing in the window");
-            out.windowCommits = commits;
-            out.commitCallMillis = committer.callMillis();
-            Bench.log("%s: window done: %,d group commits per syncer (%.0f/s), commit calls took p50 %.0f ms, "
-                    + "p99 %.0f ms", label, commits, commits / Bench.seconds(System.nanoTime() - tWindow - 2_000_000_000L),
-                    committer.callMillis().quantile(0.5), committer.callMillis().quantile(0.99));
-            out.phases.put("window_s", Bench.seconds(System.nanoTime() - tWindow));
-
-            // 3. the tail: wait until every commit is visible (or give up and count it as unresolved)
-            long tTail = System.nanoTime();
-            long lastLog = tTail;
-            while (pollers.values().stream().anyMatch(p -> p.outstanding() > 0)
-                    && System.nanoTime() - tTail < cfg.tailMaxSeconds() * 1_000_000_000L) {
-                Bench.sleep(250);
+                index = (index + 1) % nCaught;
+                commits++;
                 if (System.nanoTime() - lastLog > 15_000_000_000L) {
-                    logProgress(pollers, "tail");
+                    logProgress(pollers, "window");
                     lastLog = System.nanoTime();
                 }
             }
-            out.phases.put("tail_s", Bench.seconds(System.nanoTime() - tTail));
-            for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
-                Path sysDir = dir.resolve(e.getKey());
-                Files.createDirectories(sysDir);
-                e.getValue().writeSteadyTrace(sysDir.resolve("steady-latency.tsv"), tWindow);
-            }
-            long workEnd = System.nanoTime();
-            out.measuredSeconds = Bench.seconds(workEnd - workStart);
-            out.loadEnd = ProcStats.loadAverage1m();
-            Bench.log("%s: tail done in %.1f s", label, Bench.seconds(workEnd - tTail));
-
-            // 4. cost and final state
-            others.forEach((name, pid) -> out.otherCpu.put(name,
-                    ProcStats.sample(pid).cpuSeconds() - othersStart.get(name).cpuSeconds()));
-            for (Syncer s : syncers.values()) {
-                SystemOutcome so = new SystemOutcome();
-                so.system = s.system();
-                ProcStats.Sample a = cpuStart.get(s.system());
-                ProcStats.Sample b = ProcStats.sample(s.pid());
-                so.alive = s.isAlive();
-                if (b.cpuSeconds() >= 0) { // a process that is gone has no /proc entry left to read
-                    so.cpuSeconds = b.cpuSeconds() - a.cpuSeconds();
-                    so.cpuSecondsTotal = b.cpuSeconds();
-                    so.peakRssMb = b.peakRssMb();
-                }
-                double[] initial = initialSync.get(s.system());
-                if (initial != null) {
-                    so.initialSyncSeconds = initial[0];
-                    so.initialSyncCensored = initial[1] > 0;
-                }
-                double requests = s.destinationAdminRequests();
-                so.destinationRequestsPerSec = (requests - requestsStart.get(s.system())) / out.measuredSeconds;
-                if (s instanceof SextantChild sextant) {
-                    so.countedRequestsPerSec = (sextant.countedAdminRequests() - countedStart.get(s.system()))
-                            / out.measuredSeconds;
-                    so.heap = sextant.heap();
-                    so.outOfMemory = sextant.outOfMemory();
-                    if (!so.alive) {
-                        Bench.log("%s: Sextant (pid %d) was no longer running at the end%s; see %s", label, s.pid(),
-                                so.outOfMemory ? ", out of memory" : "", s.logFile());
-                    }
-                }
-                out.systems.put(s.system(), so);
-            }
-            for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
-                DestinationPoller poller = e.getValue();
-                poller.close();
-                poller.pollAll();
-                poller.censor(System.nanoTime());
-                SystemOutcome so = out.systems.get(e.getKey());
-                so.poller = poller;
-                so.unresolved = poller.outstanding();
-                finalState(so, poller, lat, lag, end);
-            }
-        } finally {
-            pollers.values().forEach(DestinationPoller::close);
-            pollers.values().forEach(DestinationPoller::closeAdmin);
+            committer.drain();
+            producer.stop();
         }
+        failOn(committer, "committing in the window");
+        out.windowCommits = commits;
+        out.commitCallMillis = committer.callMillis();
+        Bench.log("%s: window done: %,d group commits per syncer (%.0f/s), commit calls took p50 %.0f ms, "
+                + "p99 %.0f ms", label, commits,
+                commits / Bench.seconds(System.nanoTime() - tWindow - 2_000_000_000L),
+                committer.callMillis().quantile(0.5), committer.callMillis().quantile(0.99));
+        out.phases.put("window_s", Bench.seconds(System.nanoTime() - tWindow));
+        return tWindow;
+    }
+
+    /** 3. The tail: waits until every commit is visible (or gives up and counts it as unresolved). */
+    private void tail(Outcome out, Map<String, DestinationPoller> pollers, long tWindow, long workStart)
+            throws Exception {
+        long tTail = System.nanoTime();
+        long lastLog = tTail;
+        while (pollers.values().stream().anyMatch(p -> p.outstanding() > 0)
+                && System.nanoTime() - tTail < cfg.tailMaxSeconds() * 1_000_000_000L) {
+            Bench.sleep(250);
+            if (System.nanoTime() - lastLog > 15_000_000_000L) {
+                logProgress(pollers, "tail");
+                lastLog = System.nanoTime();
+            }
+        }
+        out.phases.put("tail_s", Bench.seconds(System.nanoTime() - tTail));
+        for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
+            Path sysDir = dir.resolve(e.getKey());
+            Files.createDirectories(sysDir);
+            e.getValue().writeSteadyTrace(sysDir.resolve("steady-latency.tsv"), tWindow);
+        }
+        long workEnd = System.nanoTime();
+        out.measuredSeconds = Bench.seconds(workEnd - workStart);
+        out.loadEnd = ProcStats.loadAverage1m();
+        Bench.log("%s: tail done in %.1f s", label, Bench.seconds(workEnd - tTail));
+    }
+
+    /** 4. What one syncer cost over the measured part, and how its initial sync went ({@code initial} or null). */
+    private SystemOutcome cost(Syncer s, Baseline baseline, double[] initial, double measuredSeconds) {
+        SystemOutcome so = new SystemOutcome();
+        so.system = s.system();
+        ProcStats.Sample a = baseline.cpu().get(s.system());
+        ProcStats.Sample b = ProcStats.sample(s.pid());
+        so.alive = s.isAlive();
+        if (b.cpuSeconds() >= 0) { // a process that is gone has no /proc entry left to read
+            so.cpuSeconds = b.cpuSeconds() - a.cpuSeconds();
+            so.cpuSecondsTotal = b.cpuSeconds();
+            so.peakRssMb = b.peakRssMb();
+        }
+        if (initial != null) {
+            so.initialSyncSeconds = initial[0];
+            so.initialSyncCensored = initial[1] > 0;
+        }
+        double requests = s.destinationAdminRequests();
+        so.destinationRequestsPerSec = (requests - baseline.requests().get(s.system())) / measuredSeconds;
+        if (s instanceof SextantChild sextant) {
+            so.countedRequestsPerSec = (sextant.countedAdminRequests() - baseline.counted().get(s.system()))
+                    / measuredSeconds;
+            so.heap = sextant.heap();
+            so.outOfMemory = sextant.outOfMemory();
+            if (!so.alive) {
+                Bench.log("%s: Sextant (pid %d) was no longer running at the end%s; see %s", label, s.pid(),
+                        so.outOfMemory ? ", out of memory" : "", s.logFile());
+            }
+        }
+        return so;
     }
 
     private void finalState(SystemOutcome so, DestinationPoller poller, String lat, String lag, long lagEnd) {

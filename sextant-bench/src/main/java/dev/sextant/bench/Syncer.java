@@ -1,5 +1,7 @@
 package dev.sextant.bench;
 
+import java.nio.file.Path;
+
 /** One offset syncer under test, in its own process: Sextant or a checkpoint-only MirrorMaker 2. */
 interface Syncer extends AutoCloseable {
 
@@ -17,7 +19,7 @@ interface Syncer extends AutoCloseable {
     double destinationAdminRequests();
 
     /** Where its log is (copied out before the local clusters delete their directory). */
-    java.nio.file.Path logFile();
+    Path logFile();
 
     @Override
     void close();

@@ -9,10 +9,14 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 /**
  * Throughput of one Sextant instance at saturation: {@code __consumer_offsets} is filled once ({@link #prefill()}:
@@ -27,6 +31,9 @@ import org.apache.kafka.common.TopicPartition;
 final class ThroughputScenario {
 
     static final String TOPIC = "bench-tp";
+    /** the stream thread's metrics a run reports */
+    private static final String STREAM_THREAD_FIGURES =
+            "(punctuate|process|poll|commit)\\.(ratio|latency\\.avg|latency\\.max|rate)";
 
     /** The outcome. */
     static final class Outcome {
@@ -57,7 +64,7 @@ final class ThroughputScenario {
         boolean outOfMemory;
         final List<double[]> curve = new ArrayList<>(); // {seconds since launch, commits read, counted, wire}
         /** Kafka Streams' stream-thread metrics at the last snapshot while reading (ratios, latencies in ms). */
-        final Map<String, Double> streamThread = new java.util.TreeMap<>();
+        final Map<String, Double> streamThread = new TreeMap<>();
     }
 
     private final Session session;
@@ -150,15 +157,7 @@ final class ThroughputScenario {
         out.prefillSeconds = prefillSeconds;
         Path runDir = dir.resolve("threads-" + threads);
         out.applicationId = "sextant-bench-throughput-" + threads + "t";
-        Map<String, String> config = new LinkedHashMap<>();
-        config.put("source.bootstrap.servers", session.sourceBootstrap());
-        config.put("destination.bootstrap.servers", session.destinationBootstrap());
-        config.put("application.id", out.applicationId);
-        config.put("state.dir", runDir.resolve("state").toAbsolutePath().toString());
-        config.put("groups.include", "bench-tp-.*");
-        config.put("query.listen", "127.0.0.1:0");
-        config.put("streams.num.stream.threads", Integer.toString(threads));
-        config.putAll(cfg.sextantConfig());
+        Map<String, String> config = sextantConfig(out.applicationId, runDir, threads);
         List<String> jvm = new ArrayList<>(cfg.throughputJvmOptions());
         if (profile) {
             Files.createDirectories(runDir);
@@ -168,79 +167,117 @@ final class ThroughputScenario {
         String tag = "throughput (" + threads + " thread" + (threads == 1 ? "" : "s") + ")";
         long start = System.nanoTime();
         try (SextantChild sextant = SextantChild.start(BenchSettings.SEXTANT, "bench-tp-", config, runDir, jvm)) {
-            double firstRead = Double.NaN;
-            long deadline = start + cfg.tpTimeoutSeconds() * 1_000_000_000L;
-            double read = 0;
-            long lastProgress = System.nanoTime();
-            while (read < out.commits && System.nanoTime() < deadline && sextant.isAlive()) {
-                Bench.sleep(100);
-                JsonNode m = sextant.metrics();
-                if (m == null) {
-                    continue;
-                }
-                double t = Bench.seconds(System.nanoTime() - start);
-                read = m.path("commitsRead").asDouble();
-                out.curve.add(new double[] {t, read, m.path("adminRequestsTotal").asDouble(),
-                        m.path("wireAdminRequests").asDouble()});
-                if (read > 0 && Double.isNaN(firstRead)) {
-                    firstRead = t;
-                }
-                if ("RUNNING".equals(m.path("state").asText())) {
-                    m.path("streamThread").fields().forEachRemaining(e -> {
-                        if (e.getKey().matches("(punctuate|process|poll|commit)\\.(ratio|latency\\.avg|latency\\.max|rate)")) {
-                            out.streamThread.put(e.getKey(), Report.round(e.getValue().asDouble(), 3));
-                        }
-                    });
-                }
-                if (System.nanoTime() - lastProgress > 15_000_000_000L) {
-                    Bench.log("%s: %,.0f of %,d commits read", tag, read, out.commits);
-                    lastProgress = System.nanoTime();
-                }
-            }
+            sample(sextant, out, start, tag);
+            double read = out.curve.isEmpty() ? 0 : out.curve.get(out.curve.size() - 1)[1];
+            double firstRead = firstRead(out.curve);
             double tAll = Bench.seconds(System.nanoTime() - start);
             out.reached = (long) read;
             out.startupSeconds = firstRead;
             out.readSeconds = tAll - firstRead;
-            // the steady part: from 10% to 90% of what was read (all of it, unless the time ran out)
-            double[] a = null;
-            double[] b = null;
-            for (double[] point : out.curve) {
-                if (a == null && point[1] >= 0.1 * read) {
-                    a = point;
-                }
-                if (b == null && point[1] >= 0.9 * read) {
-                    b = point;
-                }
-            }
-            if (a != null && b != null && b[0] > a[0]) {
-                out.commitsPerSec = (b[1] - a[1]) / (b[0] - a[0]);
-                out.countedRequestsPerSec = (b[2] - a[2]) / (b[0] - a[0]);
-                out.wireRequestsPerSec = (b[3] - a[3]) / (b[0] - a[0]);
-            }
+            steadyRates(out, read);
             out.overallCommitsPerSec = read / (tAll - firstRead);
             Bench.log("%s: Sextant read %,d of %,d commits in %.1f s; %,.0f commits/s between 10%% and 90%% "
                     + "(started reading %.1f s after launch)", tag, out.reached, out.commits, tAll, out.commitsPerSec,
                     firstRead);
             out.drained = out.reached >= out.commits
                     && awaitDestination(out, rounds - 1, groups, partitions, lowest, start);
-            JsonNode m = sextant.metrics();
-            if (m != null) {
-                out.alterRequests = m.path("adminRequests").path("alterConsumerGroupOffsets").asDouble();
-            }
-            out.heap = sextant.heap();
-            out.alive = sextant.isAlive();
-            out.outOfMemory = sextant.outOfMemory();
-            if (!out.alive) {
-                Bench.log("%s: Sextant (pid %d) was no longer running at the end%s; see %s", tag, sextant.pid(),
-                        out.outOfMemory ? ", out of memory" : "", sextant.logFile());
-            }
-            ProcStats.Sample s = ProcStats.sample(sextant.pid());
-            if (s.cpuSeconds() >= 0) { // a process that is gone has no /proc entry left to read
-                out.cpuSeconds = s.cpuSeconds();
-                out.peakRssMb = s.peakRssMb();
-            }
+            finish(sextant, out, tag);
         }
         return out;
+    }
+
+    private Map<String, String> sextantConfig(String applicationId, Path runDir, int threads) {
+        Map<String, String> config = new LinkedHashMap<>();
+        config.put("source.bootstrap.servers", session.sourceBootstrap());
+        config.put("destination.bootstrap.servers", session.destinationBootstrap());
+        config.put("application.id", applicationId);
+        config.put("state.dir", runDir.resolve("state").toAbsolutePath().toString());
+        config.put("groups.include", "bench-tp-.*");
+        config.put("query.listen", "127.0.0.1:0");
+        config.put("streams.num.stream.threads", Integer.toString(threads));
+        config.putAll(cfg.sextantConfig());
+        return config;
+    }
+
+    /**
+     * Samples the instance's metrics into {@code out.curve} every 100 ms, and its stream thread's figures while it
+     * runs, until it has read every commit, the time ran out or it is gone.
+     */
+    private void sample(SextantChild sextant, Outcome out, long start, String tag) {
+        long deadline = start + cfg.tpTimeoutSeconds() * 1_000_000_000L;
+        double read = 0;
+        long lastProgress = System.nanoTime();
+        while (read < out.commits && System.nanoTime() < deadline && sextant.isAlive()) {
+            Bench.sleep(100);
+            JsonNode m = sextant.metrics();
+            if (m == null) {
+                continue;
+            }
+            double t = Bench.seconds(System.nanoTime() - start);
+            read = m.path("commitsRead").asDouble();
+            out.curve.add(new double[] {t, read, m.path("adminRequestsTotal").asDouble(),
+                    m.path("wireAdminRequests").asDouble()});
+            if ("RUNNING".equals(m.path("state").asText())) {
+                m.path("streamThread").fields().forEachRemaining(e -> {
+                    if (e.getKey().matches(STREAM_THREAD_FIGURES)) {
+                        out.streamThread.put(e.getKey(), Report.round(e.getValue().asDouble(), 3));
+                    }
+                });
+            }
+            if (System.nanoTime() - lastProgress > 15_000_000_000L) {
+                Bench.log("%s: %,.0f of %,d commits read", tag, read, out.commits);
+                lastProgress = System.nanoTime();
+            }
+        }
+    }
+
+    /** Seconds from launch to the first sample with a commit read; NaN when none was read. */
+    private static double firstRead(List<double[]> curve) {
+        for (double[] point : curve) {
+            if (point[1] > 0) {
+                return point[0];
+            }
+        }
+        return Double.NaN;
+    }
+
+    /** The steady part: from 10% to 90% of what was read (all of it, unless the time ran out). */
+    private static void steadyRates(Outcome out, double read) {
+        double[] a = null;
+        double[] b = null;
+        for (double[] point : out.curve) {
+            if (a == null && point[1] >= 0.1 * read) {
+                a = point;
+            }
+            if (b == null && point[1] >= 0.9 * read) {
+                b = point;
+            }
+        }
+        if (a != null && b != null && b[0] > a[0]) {
+            out.commitsPerSec = (b[1] - a[1]) / (b[0] - a[0]);
+            out.countedRequestsPerSec = (b[2] - a[2]) / (b[0] - a[0]);
+            out.wireRequestsPerSec = (b[3] - a[3]) / (b[0] - a[0]);
+        }
+    }
+
+    /** What the instance shows at the end of the run: its write requests, heap, CPU, and whether it still runs. */
+    private static void finish(SextantChild sextant, Outcome out, String tag) {
+        JsonNode m = sextant.metrics();
+        if (m != null) {
+            out.alterRequests = m.path("adminRequests").path("alterConsumerGroupOffsets").asDouble();
+        }
+        out.heap = sextant.heap();
+        out.alive = sextant.isAlive();
+        out.outOfMemory = sextant.outOfMemory();
+        if (!out.alive) {
+            Bench.log("%s: Sextant (pid %d) was no longer running at the end%s; see %s", tag, sextant.pid(),
+                    out.outOfMemory ? ", out of memory" : "", sextant.logFile());
+        }
+        ProcStats.Sample s = ProcStats.sample(sextant.pid());
+        if (s.cpuSeconds() >= 0) { // a process that is gone has no /proc entry left to read
+            out.cpuSeconds = s.cpuSeconds();
+            out.peakRssMb = s.peakRssMb();
+        }
     }
 
     /** Deletes every prefill group on the destination (they have no members there), so the next run starts empty. */
@@ -254,12 +291,12 @@ final class ThroughputScenario {
             for (int g = from; g < Math.min(groups, from + perCall); g++) {
                 names.add(groupName(g));
             }
-            for (Map.Entry<String, org.apache.kafka.common.KafkaFuture<Void>> e : session.destinationAdmin
+            for (Map.Entry<String, KafkaFuture<Void>> e : session.destinationAdmin
                     .deleteConsumerGroups(names).deletedGroups().entrySet()) {
                 try {
                     e.getValue().get(60, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException ex) {
-                    if (!(ex.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException)) {
+                } catch (ExecutionException ex) {
+                    if (!(ex.getCause() instanceof GroupIdNotFoundException)) {
                         throw ex;
                     }
                     missing++; // never written (the previous run did not get that far): nothing to delete

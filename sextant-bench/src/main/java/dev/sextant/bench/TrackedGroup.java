@@ -2,6 +2,7 @@ package dev.sextant.bench;
 
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.function.LongConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -100,7 +101,7 @@ final class TrackedGroup {
      * @param resolved called with the latency in nanoseconds of each resolved commit
      */
     synchronized void observe(long[] seenSrc, long[] seenDest, long sentNanos, long receivedNanos,
-                              Translator best, ChangeObserver observer, java.util.function.LongConsumer resolved) {
+                              Translator best, ChangeObserver observer, LongConsumer resolved) {
         for (int p = 0; p < partitions; p++) {
             if (seenSrc[p] != src[p] || seenDest[p] != dest[p]) {
                 src[p] = seenSrc[p];

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -55,8 +57,8 @@ class BenchSettingsTest {
 
     @Test
     void theSettingsDumpKeepsItsFieldsAndAddsTheNewOnes() {
-        java.util.Map<String, Object> dump = Report.json().convertValue(settings(),
-                new com.fasterxml.jackson.core.type.TypeReference<java.util.Map<String, Object>>() { });
+        Map<String, Object> dump = Report.json().convertValue(settings(),
+                new TypeReference<Map<String, Object>>() { });
         assertEquals("sequential", dump.get("mode"));
         assertEquals(1, dump.get("sextant_threads"));
         assertEquals(List.of(1, 2), dump.get("sextant_thread_counts"));

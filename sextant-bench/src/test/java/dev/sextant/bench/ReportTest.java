@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,8 @@ class ReportTest {
         assertTrue(md.contains("| sync latency p50 | n/a | 1.5 s | 480 ms | n/a | 3.1× |"), md);
         assertTrue(md.contains("| replay, caught-up groups (max records) | n/a | 600 | 60 | n/a | 10× |"), md);
         assertTrue(md.contains("MM2 default was not run"), md);
-        assertTrue(md.contains("| initial sync: every group on the destination (s) | n/a | 9.0 | 4.5 | n/a | 2.0× |"), md);
+        assertTrue(md.contains("| initial sync: every group on the destination (s) | n/a | 9.0 | 4.5 | n/a | 2.0× |"),
+                md);
         assertTrue(md.contains("| p99 sync latency ≤ 1 s at 1,000 groups | p99 900 ms | yes |"), md);
     }
 
@@ -116,7 +118,7 @@ class ReportTest {
     @Test
     void throughputHasOneColumnPerThreadCount() throws Exception {
         Report.Results r = sample();
-        List<Report.Run> runs = new java.util.ArrayList<>(r.runs());
+        List<Report.Run> runs = new ArrayList<>(r.runs());
         runs.add(throughputRun(1, 14_511.0, 120.0));
         runs.add(throughputRun(2, 21_000.0, 150.0));
         Report.Results withTp = new Report.Results(r.date(), r.command(), r.machine(), r.settings(), runs,

@@ -3,6 +3,7 @@ package dev.sextant.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SamplesTest {
@@ -44,7 +45,7 @@ class SamplesTest {
         assertEquals(50, c.p50());
         assertEquals(600, c.p99());
         assertEquals(700, c.max());
-        assertEquals(java.util.List.of("p99", "max"), c.lowerBounds());
+        assertEquals(List.of("p99", "max"), c.lowerBounds());
         assertTrue(Samples.Censored.of(resolved, new Samples()).lowerBounds().isEmpty());
     }
 

@@ -38,7 +38,8 @@ import org.apache.kafka.common.TopicPartition;
  * props.put("bootstrap.servers", "destination-broker:9092");
  * props.put("group.id", "billing");
  * props.put("auto.offset.reset", "latest");                          // mirror topics: never re-read from the start
- * try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
+ * try (KafkaConsumer<String, String> consumer =
+ *              new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer())) {
  *     FailoverSeek.assignAndSeek(consumer, offsets);                // before the first poll
  *     while (running) {
  *         for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(500))) {

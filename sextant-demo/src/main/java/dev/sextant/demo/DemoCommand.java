@@ -4,6 +4,7 @@ import dev.sextant.Version;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalMirrorMaker;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -34,7 +35,7 @@ public final class DemoCommand implements Callable<Integer> {
         boolean toFile = !"stderr".equals(System.getenv("SEXTANT_DEMO_LOG"));
         if (System.getProperty("logback.configurationFile") == null && toFile) {
             String log = System.getenv("SEXTANT_DEMO_LOG") != null ? System.getenv("SEXTANT_DEMO_LOG")
-                    : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                    : Path.of(System.getProperty("java.io.tmpdir"),
                             "sextant-demo-" + System.currentTimeMillis() + ".log").toString();
             System.setProperty("sextant.demo.log", log);
             System.setProperty("logback.configurationFile", "logback-demo.xml");

@@ -159,7 +159,8 @@ public final class FailoverDemo {
                     + "destination before its first poll.");
             report.addAll(resumeConsumerGroup(clusters, group, offsets, sourcePositions.get(group), ends));
         }
-        say("Share group '" + SHARE + "': its start offsets were synced to the destination; a share consumer joins it.");
+        say("Share group '" + SHARE + "': its start offsets were synced to the destination; a share consumer "
+                + "joins it.");
         report.addAll(resumeShareGroup(clusters, sourcePositions.get(SHARE), ends));
         printReport(report);
         return report;

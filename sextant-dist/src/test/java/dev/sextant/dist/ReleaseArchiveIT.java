@@ -11,7 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,7 +72,8 @@ class ReleaseArchiveIT {
                 "config/sextant.properties");
         assertEquals(0, check.exit(), check.output());
         Path broken = dir.resolve("broken.properties");
-        Files.writeString(broken, "source.bootstrap.servers=a:1\ndestination.bootstrap.servers=b:1\nsync.intervall.ms=5\n");
+        Files.writeString(broken,
+                "source.bootstrap.servers=a:1\ndestination.bootstrap.servers=b:1\nsync.intervall.ms=5\n");
         Run refused = run(home, env, bin.resolve("bash").toString(), "bin/sextant", "config", "check", "-c",
                 broken.toString());
         assertEquals(2, refused.exit(), refused.output());
@@ -108,11 +114,15 @@ class ReleaseArchiveIT {
         Files.writeString(src.resolve("UnderscorePolicy.java"), """
                 package com.example.sextant;
 
+                import java.util.HashMap;
+                import java.util.Map;
+                import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
+
                 /** Names mirrored topics source_orders instead of source.orders. */
-                public class UnderscorePolicy extends org.apache.kafka.connect.mirror.DefaultReplicationPolicy {
+                public class UnderscorePolicy extends DefaultReplicationPolicy {
                     @Override
-                    public void configure(java.util.Map<String, ?> props) {
-                        java.util.Map<String, Object> p = new java.util.HashMap<>(props);
+                    public void configure(Map<String, ?> props) {
+                        Map<String, Object> p = new HashMap<>(props);
                         p.put(SEPARATOR_CONFIG, "_");
                         super.configure(p);
                     }
@@ -122,16 +132,16 @@ class ReleaseArchiveIT {
         String classpath;
         try (Stream<Path> jars = Files.list(lib)) {
             classpath = jars.map(Path::toString).filter(n -> n.contains("connect-mirror-client")
-                    || n.contains("kafka-clients")).collect(java.util.stream.Collectors.joining(":"));
+                    || n.contains("kafka-clients")).collect(Collectors.joining(":"));
         }
-        javax.tools.JavaCompiler compiler = javax.tools.ToolProvider.getSystemJavaCompiler();
+        JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
         int compiled = compiler.run(null, null, null, "-classpath", classpath, "-d", classes.toString(),
                 src.resolve("UnderscorePolicy.java").toString());
         assertEquals(0, compiled, "the custom policy compiles");
         Path jar = dir.resolve("custom-policy.jar");
-        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+        try (var out = new JarOutputStream(Files.newOutputStream(jar))) {
             Path cls = classes.resolve("com/example/sextant/UnderscorePolicy.class");
-            out.putNextEntry(new java.util.jar.JarEntry("com/example/sextant/UnderscorePolicy.class"));
+            out.putNextEntry(new JarEntry("com/example/sextant/UnderscorePolicy.class"));
             out.write(Files.readAllBytes(cls));
             out.closeEntry();
         }

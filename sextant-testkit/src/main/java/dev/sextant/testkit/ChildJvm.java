@@ -102,10 +102,10 @@ public final class ChildJvm {
 
     /** This JVM's classpath with absolute entries, for a child that runs the same code in another directory. */
     public static List<Path> thisClasspath() {
-        List<Path> entries = new java.util.ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+        List<Path> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (!entry.isBlank()) {
-                entries.add(java.nio.file.Paths.get(entry).toAbsolutePath());
+                entries.add(Paths.get(entry).toAbsolutePath());
             }
         }
         return entries;

@@ -1,21 +1,33 @@
 package dev.sextant.testkit;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.consumer.AcknowledgeType;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.KafkaShareConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -97,8 +109,8 @@ public final class Clients {
         Map<String, Object> props = new HashMap<>(source.clientProperties());
         List<Long> upstream = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props,
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             TopicPartition tp = new TopicPartition(syncTopic, 0);
             consumer.assign(List.of(tp));
             consumer.seekToBeginning(List.of(tp));
@@ -108,12 +120,12 @@ public final class Clients {
                     // MirrorMaker 2's OffsetSync layout, read here independently of Sextant's decoder:
                     // key = int16 topic length, topic UTF-8, int32 partition; value = int64 upstream, int64 downstream
                     try {
-                        java.nio.ByteBuffer key = java.nio.ByteBuffer.wrap(r.key());
+                        ByteBuffer key = ByteBuffer.wrap(r.key());
                         byte[] name = new byte[key.getShort()];
                         key.get(name);
-                        if (new String(name, java.nio.charset.StandardCharsets.UTF_8).equals(topic)
+                        if (new String(name, StandardCharsets.UTF_8).equals(topic)
                                 && key.getInt() == partition) {
-                            upstream.add(java.nio.ByteBuffer.wrap(r.value()).getLong());
+                            upstream.add(ByteBuffer.wrap(r.value()).getLong());
                         }
                     } catch (RuntimeException e) {
                         // not an offset sync MirrorMaker 2 wrote (a test may put poison there): not one of its syncs
@@ -152,7 +164,7 @@ public final class Clients {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot read offsets of " + group, e);
         }
     }
@@ -193,15 +205,15 @@ public final class Clients {
     /** Sets the group config share.auto.offset.reset=earliest, so a new share group starts at the log start. */
     public static void shareFromEarliest(LocalClusters clusters, LocalKafkaBroker cluster, String group) {
         try (Admin admin = clusters.admin(cluster)) {
-            var resource = new org.apache.kafka.common.config.ConfigResource(
-                    org.apache.kafka.common.config.ConfigResource.Type.GROUP, group);
-            var op = new org.apache.kafka.clients.admin.AlterConfigOp(new org.apache.kafka.clients.admin.ConfigEntry(
-                    "share.auto.offset.reset", "earliest"), org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
+            var resource = new ConfigResource(
+                    ConfigResource.Type.GROUP, group);
+            var op = new AlterConfigOp(new ConfigEntry(
+                    "share.auto.offset.reset", "earliest"), AlterConfigOp.OpType.SET);
             admin.incrementalAlterConfigs(Map.of(resource, List.of(op))).all().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot configure share group " + group, e);
         }
     }
@@ -210,15 +222,15 @@ public final class Clients {
      * A share consumer in {@code group} receives and acknowledges (ACCEPT) records of {@code topic} until it has
      * acknowledged at least {@code atLeast}, then commits and closes. Returns the acknowledged offsets per partition.
      */
-    public static Map<Integer, java.util.SortedSet<Long>> consumeShare(LocalKafkaBroker cluster, String group,
+    public static Map<Integer, SortedSet<Long>> consumeShare(LocalKafkaBroker cluster, String group,
                                                                        String topic, int atLeast) {
         Map<String, Object> props = new HashMap<>(cluster.clientProperties());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         props.put("share.acknowledgement.mode", "explicit");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 200);
-        Map<Integer, java.util.SortedSet<Long>> acked = new HashMap<>();
+        Map<Integer, SortedSet<Long>> acked = new HashMap<>();
         int total = 0;
-        try (var consumer = new org.apache.kafka.clients.consumer.KafkaShareConsumer<String, String>(props,
+        try (var consumer = new KafkaShareConsumer<String, String>(props,
                 new StringDeserializer(), new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
@@ -227,8 +239,8 @@ public final class Clients {
                     throw new AssertionError("share group " + group + " received only " + total + " records");
                 }
                 for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                    consumer.acknowledge(r, org.apache.kafka.clients.consumer.AcknowledgeType.ACCEPT);
-                    acked.computeIfAbsent(r.partition(), p -> new java.util.TreeSet<>()).add(r.offset());
+                    consumer.acknowledge(r, AcknowledgeType.ACCEPT);
+                    acked.computeIfAbsent(r.partition(), p -> new TreeSet<>()).add(r.offset());
                     total++;
                 }
                 consumer.commitSync();
@@ -238,7 +250,7 @@ public final class Clients {
     }
 
     /** The first offset not in {@code acked} (the contiguous acknowledged prefix from 0). */
-    public static long contiguousPrefix(java.util.SortedSet<Long> acked) {
+    public static long contiguousPrefix(SortedSet<Long> acked) {
         long next = 0;
         for (long offset : acked) {
             if (offset != next) {
@@ -254,7 +266,7 @@ public final class Clients {
                                                        String topic) {
         try (Admin admin = clusters.admin(cluster)) {
             Map<Integer, Long> out = new HashMap<>();
-            admin.listShareGroupOffsets(Map.of(group, new org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec()))
+            admin.listShareGroupOffsets(Map.of(group, new ListShareGroupOffsetsSpec()))
                     .partitionsToOffsetInfo(group).get(30, TimeUnit.SECONDS).forEach((tp, info) -> {
                         if (info != null && tp.topic().equals(topic)) {
                             out.put(tp.partition(), info.startOffset());
@@ -264,7 +276,7 @@ public final class Clients {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot list share offsets of " + group, e);
         }
     }

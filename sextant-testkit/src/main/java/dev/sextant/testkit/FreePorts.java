@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +31,7 @@ public final class FreePorts {
     private static InetAddress ipv4Loopback() {
         try {
             return InetAddress.getByAddress("127.0.0.1", new byte[] {127, 0, 0, 1});
-        } catch (java.net.UnknownHostException e) {
+        } catch (UnknownHostException e) {
             throw new ExceptionInInitializerError(e);
         }
     }

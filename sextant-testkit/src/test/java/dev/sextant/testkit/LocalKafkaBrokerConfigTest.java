@@ -148,6 +148,7 @@ class LocalKafkaBrokerConfigTest {
     @Test
     void builderRejectsNamesThatAreNotFileNames() {
         assertThrows(IllegalArgumentException.class, () -> LocalKafkaBroker.builder("../evil"));
-        assertThrows(IllegalArgumentException.class, () -> LocalKafkaBroker.builder("source").offsetsTopicPartitions(0));
+        assertThrows(IllegalArgumentException.class,
+                () -> LocalKafkaBroker.builder("source").offsetsTopicPartitions(0));
     }
 }

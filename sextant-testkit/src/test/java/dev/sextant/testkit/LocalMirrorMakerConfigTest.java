@@ -4,7 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.io.StringReader;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class LocalMirrorMakerConfigTest {
@@ -79,19 +84,19 @@ class LocalMirrorMakerConfigTest {
     void jvmOptionsAndExtraClasspathDefaultToTheSmallHeapAndNothing() {
         LocalMirrorMaker.Options defaults = LocalMirrorMaker.Options.defaults();
         assertEquals(null, defaults.jvmOptions());
-        assertEquals(java.util.List.of(), defaults.extraClasspath());
+        assertEquals(List.of(), defaults.extraClasspath());
 
         LocalMirrorMaker.Options options = LocalMirrorMaker.Options.builder()
-                .jvmOptions(java.util.List.of("-Xmx512m"))
-                .extraClasspath(java.nio.file.Path.of("/tmp/classes"))
+                .jvmOptions(List.of("-Xmx512m"))
+                .extraClasspath(Path.of("/tmp/classes"))
                 .build();
-        assertEquals(java.util.List.of("-Xmx512m"), options.jvmOptions());
-        assertEquals(java.util.List.of(java.nio.file.Path.of("/tmp/classes")), options.extraClasspath());
+        assertEquals(List.of("-Xmx512m"), options.jvmOptions());
+        assertEquals(List.of(Path.of("/tmp/classes")), options.extraClasspath());
     }
 
     @Test
     void clientConfigOfEachClusterGoesUnderItsAlias() {
-        Map<String, Object> source = new java.util.LinkedHashMap<>();
+        Map<String, Object> source = new LinkedHashMap<>();
         source.put("bootstrap.servers", "127.0.0.1:1");
         source.put("security.protocol", "SASL_SSL");
         source.put("sasl.mechanism", "SCRAM-SHA-512");
@@ -111,8 +116,8 @@ class LocalMirrorMakerConfigTest {
         assertEquals("/tmp/admin.p12", p.get("destination.ssl.keystore.location"));
         assertEquals(null, p.get("security.protocol"), "never unprefixed: it would apply to both clusters");
         // the round trip through a properties file keeps the JAAS string intact
-        java.util.Properties loaded = new java.util.Properties();
-        assertDoesNotThrow(() -> loaded.load(new java.io.StringReader(PropertiesFiles.render("", p))));
+        Properties loaded = new Properties();
+        assertDoesNotThrow(() -> loaded.load(new StringReader(PropertiesFiles.render("", p))));
         assertEquals(p.get("source.sasl.jaas.config"), loaded.getProperty("source.sasl.jaas.config"));
         assertThrows(IllegalArgumentException.class, () -> LocalMirrorMaker.mm2Properties(Map.of(), destination,
                 LocalMirrorMaker.Options.defaults()));

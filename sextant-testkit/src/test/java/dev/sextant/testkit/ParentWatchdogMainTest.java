@@ -89,7 +89,8 @@ class ParentWatchdogMainTest {
                     .map(p -> p.getFileName().toString()).toList());
         }
         assertEquals("/jars/a.jar", classpath.get(1));
-        Path ourClasses = Paths.get(ParentWatchdogMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path ourClasses = Paths.get(
+                ParentWatchdogMain.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         assertFalse(classpath.contains(ourClasses.toString()));
         assertEquals(List.of(ParentWatchdogMain.class.getName(), "x.Main", "arg"),
                 command.subList(command.size() - 3, command.size()));

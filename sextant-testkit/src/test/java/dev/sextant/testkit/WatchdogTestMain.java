@@ -1,5 +1,7 @@
 package dev.sextant.testkit;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -18,8 +20,8 @@ public final class WatchdogTestMain {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 Files.writeString(markers.resolve("hook-ran"), "yes");
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         }));
         Files.writeString(markers.resolve("started"), "yes");

@@ -1,5 +1,6 @@
 package dev.sextant.acl;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -67,7 +68,7 @@ public record RequiredAcl(Cluster cluster, ResourceType resourceType, String nam
     }
 
     /** "Read, Describe": the operations as {@code kafka-acls} spells them. */
-    static String operationNames(java.util.Collection<AclOperation> operations) {
+    static String operationNames(Collection<AclOperation> operations) {
         return operations.stream().map(SecurityUtils::operationName).collect(Collectors.joining(", "));
     }
 }

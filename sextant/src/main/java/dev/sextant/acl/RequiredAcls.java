@@ -22,7 +22,6 @@ import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * Every permission Sextant needs, per cluster, for a given configuration: the least privilege it runs with. This list
@@ -48,8 +47,8 @@ public final class RequiredAcls {
     public static List<RequiredAcl> of(SextantConfig config) {
         List<RequiredAcl> acls = new ArrayList<>();
         String app = config.applicationId();
-        acls.add(source(ResourceType.TOPIC, Topic.GROUP_METADATA_TOPIC_NAME, PatternType.LITERAL, List.of(READ, DESCRIBE),
-                "the consumer-group commits Sextant reads"));
+        acls.add(source(ResourceType.TOPIC, Topic.GROUP_METADATA_TOPIC_NAME, PatternType.LITERAL,
+                List.of(READ, DESCRIBE), "the consumer-group commits Sextant reads"));
         if (config.syncShareGroups()) {
             acls.add(source(ResourceType.TOPIC, Topic.SHARE_GROUP_STATE_TOPIC_NAME, PatternType.LITERAL,
                     List.of(READ, DESCRIBE), "the share-group start offsets Sextant reads"));

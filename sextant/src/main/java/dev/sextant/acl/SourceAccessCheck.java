@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +38,8 @@ public final class SourceAccessCheck {
     }
 
     /**
-     * @param principal shown in the commands (Kafka does not tell a client its own principal), e.g. {@code User:sextant}
+     * @param principal shown in the commands (Kafka does not tell a client its own principal), e.g.
+     *                  {@code User:sextant}
      * @throws NotAuthorizedException naming every missing permission it found
      */
     public static void verify(Admin admin, List<RequiredAcl> required, String principal, Duration timeout) {

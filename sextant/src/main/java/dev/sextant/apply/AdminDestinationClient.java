@@ -1,21 +1,36 @@
 package dev.sextant.apply;
 
+import dev.sextant.domain.GroupKind;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
+import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupState;
@@ -52,9 +67,9 @@ public final class AdminDestinationClient implements DestinationClient {
     private final WriteConcurrencyLimit limit;
     private final WriteDispatcher<Admin> dispatcher;
     // the writers created so far, not the main client when it writes itself (maxWrites 1)
-    private final List<Admin> writers = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private final List<AutoCloseable> binders = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private io.micrometer.core.instrument.MeterRegistry registry; // guarded by this
+    private final List<Admin> writers = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> binders = new CopyOnWriteArrayList<>();
+    private MeterRegistry registry; // guarded by this
     private boolean closed; // guarded by this
 
     public AdminDestinationClient(Map<String, Object> clientConfig) {
@@ -110,9 +125,9 @@ public final class AdminDestinationClient implements DestinationClient {
      * Binds the Admin clients' own metrics (requests, latency, connections), tagged with their client ids; writers
      * created later are bound as they are created.
      */
-    public synchronized void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+    public synchronized void bindMetrics(MeterRegistry registry) {
         this.registry = registry;
-        java.util.Set<Admin> all = new java.util.LinkedHashSet<>(writers);
+        Set<Admin> all = new LinkedHashSet<>(writers);
         all.add(admin);
         all.add(auditor);
         for (Admin client : all) {
@@ -121,10 +136,10 @@ public final class AdminDestinationClient implements DestinationClient {
     }
 
     private synchronized void bind(Admin client) {
-        if (registry == null || !(client instanceof org.apache.kafka.clients.admin.AdminClient adminClient)) {
+        if (registry == null || !(client instanceof AdminClient adminClient)) {
             return; // not bound (yet), or a test double
         }
-        var binder = new io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics(adminClient);
+        var binder = new KafkaClientMetrics(adminClient);
         binder.bindTo(registry);
         binders.add(binder);
     }
@@ -167,11 +182,11 @@ public final class AdminDestinationClient implements DestinationClient {
     }
 
     /** "classic", "consumer", "share", ...: how a group's type is shown. */
-    private static final Map<GroupType, String> KIND_LABELS = new java.util.EnumMap<>(GroupType.class);
+    private static final Map<GroupType, String> KIND_LABELS = new EnumMap<>(GroupType.class);
 
     static {
         for (GroupType kind : GroupType.values()) {
-            KIND_LABELS.put(kind, kind.toString().toLowerCase(java.util.Locale.ROOT));
+            KIND_LABELS.put(kind, kind.toString().toLowerCase(Locale.ROOT));
         }
     }
 
@@ -182,12 +197,12 @@ public final class AdminDestinationClient implements DestinationClient {
         for (GroupListing listing : listings) {
             GroupType kind = listing.type().orElse(GroupType.UNKNOWN);
             String protocol = listing.protocol();
-            dev.sextant.domain.GroupKind phase = switch (kind) {
-                case CONSUMER -> dev.sextant.domain.GroupKind.CONSUMER;
+            GroupKind phase = switch (kind) {
+                case CONSUMER -> GroupKind.CONSUMER;
                 // classic groups with another protocol type (connect, ...) are not consumer groups
                 case CLASSIC -> protocol == null || protocol.isEmpty() || protocol.equals("consumer")
-                        ? dev.sextant.domain.GroupKind.CONSUMER : null;
-                case SHARE -> dev.sextant.domain.GroupKind.SHARE;
+                        ? GroupKind.CONSUMER : null;
+                case SHARE -> GroupKind.SHARE;
                 default -> null;
             };
             GroupState state = listing.groupState().orElse(GroupState.UNKNOWN);
@@ -195,7 +210,8 @@ public final class AdminDestinationClient implements DestinationClient {
             String label = kind == GroupType.CLASSIC && protocol != null && !protocol.isEmpty()
                     ? classicLabels.computeIfAbsent(protocol, p -> KIND_LABELS.get(GroupType.CLASSIC) + "/" + p)
                     : KIND_LABELS.get(kind);
-            groups.put(listing.groupId(), new DestinationGroup(listing.groupId(), phase, label, active, state.toString()));
+            groups.put(listing.groupId(),
+                    new DestinationGroup(listing.groupId(), phase, label, active, state.toString()));
         }
         return groups;
     }
@@ -206,15 +222,15 @@ public final class AdminDestinationClient implements DestinationClient {
             return CompletableFuture.completedFuture(Map.of());
         }
         Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics,
-                new org.apache.kafka.clients.admin.DescribeTopicsOptions().timeoutMs(READ_TIMEOUT_MS)).topicNameValues();
-        Map<String, Integer> counts = new java.util.concurrent.ConcurrentHashMap<>();
+                new DescribeTopicsOptions().timeoutMs(READ_TIMEOUT_MS)).topicNameValues();
+        Map<String, Integer> counts = new ConcurrentHashMap<>();
         CompletableFuture<?>[] all = futures.entrySet().stream()
                 .map(e -> toCompletable(e.getValue())
                         .handle((desc, err) -> {
                             if (desc != null) {
                                 counts.put(e.getKey(), desc.partitions().size());
                             } else if (!(unwrap(err) instanceof UnknownTopicOrPartitionException)) {
-                                throw new java.util.concurrent.CompletionException(unwrap(err));
+                                throw new CompletionException(unwrap(err));
                             }
                             return null;
                         }))
@@ -228,9 +244,9 @@ public final class AdminDestinationClient implements DestinationClient {
             return CompletableFuture.completedFuture(Map.of());
         }
         var result = admin.listOffsets(partitions.stream().collect(Collectors.toMap(tp -> tp,
-                tp -> org.apache.kafka.clients.admin.OffsetSpec.latest())),
-                new org.apache.kafka.clients.admin.ListOffsetsOptions().timeoutMs(READ_TIMEOUT_MS));
-        Map<TopicPartition, Long> ends = new java.util.concurrent.ConcurrentHashMap<>();
+                tp -> OffsetSpec.latest())),
+                new ListOffsetsOptions().timeoutMs(READ_TIMEOUT_MS));
+        Map<TopicPartition, Long> ends = new ConcurrentHashMap<>();
         CompletableFuture<?>[] each = partitions.stream().map(tp -> toCompletable(result.partitionResult(tp))
                 .handle((info, err) -> {
                     if (info != null) {
@@ -258,8 +274,9 @@ public final class AdminDestinationClient implements DestinationClient {
         if (partitionsByGroup.isEmpty()) {
             return Map.of();
         }
-        Map<String, ListConsumerGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream().collect(
-                Collectors.toMap(Map.Entry::getKey, e -> new ListConsumerGroupOffsetsSpec().topicPartitions(e.getValue())));
+        Map<String, ListConsumerGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey,
+                        e -> new ListConsumerGroupOffsetsSpec().topicPartitions(e.getValue())));
         ListConsumerGroupOffsetsResult result = client.listConsumerGroupOffsets(specs);
         Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> out = new HashMap<>();
         for (String group : partitionsByGroup.keySet()) {
@@ -301,8 +318,8 @@ public final class AdminDestinationClient implements DestinationClient {
      */
     private static CompletableFuture<Map<TopicPartition, Throwable>> perPartition(
             Set<TopicPartition> partitions,
-            java.util.function.Function<TopicPartition, CompletableFuture<Void>> resultOf) {
-        Map<TopicPartition, Throwable> errors = new java.util.concurrent.ConcurrentHashMap<>();
+            Function<TopicPartition, CompletableFuture<Void>> resultOf) {
+        Map<TopicPartition, Throwable> errors = new ConcurrentHashMap<>();
         CompletableFuture<?>[] perPartition = partitions.stream()
                 .map(tp -> resultOf.apply(tp).handle((ok, err) -> {
                     if (err != null) {
@@ -359,8 +376,8 @@ public final class AdminDestinationClient implements DestinationClient {
     }
 
     static Throwable unwrap(Throwable t) {
-        while ((t instanceof java.util.concurrent.CompletionException
-                || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
+        while ((t instanceof CompletionException
+                || t instanceof ExecutionException) && t.getCause() != null) {
             t = t.getCause();
         }
         return t;

@@ -1,9 +1,14 @@
 package dev.sextant.apply;
 
+import dev.sextant.acl.AccessDenials;
+import dev.sextant.acl.RequiredAcl;
 import dev.sextant.apply.GroupOutcome.PartitionOutcome;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -11,19 +16,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
-import dev.sextant.acl.AccessDenials;
-import dev.sextant.acl.RequiredAcl;
-import org.apache.kafka.common.errors.FencedMemberEpochException;
-import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.FencedMemberEpochException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.IllegalGenerationException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -45,9 +49,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Invariants: it never writes an offset over one Sextant did not write, nor over one that carries a newer source
  * commit ({@link OffsetOwnership.Mark}), as far as the read just before the write shows; it sends offsets only under
- * a valid {@link WriteLease}, so a task that was revoked or frozen meanwhile does not write what it read before. Everything
- * runs on Admin futures, the caller's thread never blocks; every plan gets exactly one {@link GroupOutcome}, also
- * when the destination cannot be reached ({@code retry}), so no position is dropped.
+ * a valid {@link WriteLease}, so a task that was revoked or frozen meanwhile does not write what it read before.
+ * Everything runs on Admin futures, the caller's thread never blocks; every plan gets exactly one
+ * {@link GroupOutcome}, also when the destination cannot be reached ({@code retry}), so no position is dropped.
  */
 public final class ConsumerGroupApplier implements GroupApplier {
 
@@ -69,7 +73,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
      */
     public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds,
                                 boolean adoptForward) {
-        this(client, ownership, followRewinds, adoptForward, new AccessDenials(java.time.Clock.systemUTC()));
+        this(client, ownership, followRewinds, adoptForward, new AccessDenials(Clock.systemUTC()));
     }
 
     /** @param denials where the destination's authorization errors are reported (they are retried too) */
@@ -102,13 +106,40 @@ public final class ConsumerGroupApplier implements GroupApplier {
 
     private CompletableFuture<GroupOutcome> write(String group, List<PlannedPartition> parts,
                                                   Map<TopicPartition, OffsetAndMetadata> existing, WriteLease lease) {
-        Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
-        Map<TopicPartition, OffsetAndMetadata> writes = new HashMap<>();
-        Map<TopicPartition, PositionKey> keys = new HashMap<>();
-        Set<String> foreign = new HashSet<>();
-        Set<String> adopted = new HashSet<>();
+        GroupWrite w = new GroupWrite();
         for (PlannedPartition part : parts) {
-            OffsetAndMetadata now = existing.get(part.destination());
+            w.add(part, existing.get(part.destination()));
+        }
+        if (!w.foreign.isEmpty()) {
+            return CompletableFuture.completedFuture(diverged(group, parts, existing, w.foreign));
+        }
+        if (!w.adopted.isEmpty()) {
+            log.atInfo().addKeyValue("group", group).log("Taking over group {} (sync.foreign.offsets=adopt-forward): "
+                    + "offsets Sextant did not write, moved forward to the translation: {}", group,
+                    String.join(", ", w.adopted));
+        }
+        if (w.writes.isEmpty()) {
+            return CompletableFuture.completedFuture(new GroupOutcome(group, null, false, null, w.outcomes));
+        }
+        // the client checks the lease when it sends, which may be after earlier groups' writes are absorbed
+        return client.alterConsumerGroupOffsets(group, w.writes, lease).thenApply(errors -> {
+            errors.forEach((tp, err) -> w.outcomes.put(w.keys.get(tp), written(group, tp, err, w.writes.get(tp))));
+            return new GroupOutcome(group, null, false, null, w.outcomes);
+        });
+    }
+
+    /** One group's partitions sorted into the offsets to write and the outcomes settled without a write. */
+    private final class GroupWrite {
+        final Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
+        final Map<TopicPartition, OffsetAndMetadata> writes = new HashMap<>();
+        final Map<TopicPartition, PositionKey> keys = new HashMap<>();
+        /** partitions whose destination offset someone else committed, and that stay theirs */
+        final Set<String> foreign = new HashSet<>();
+        /** partitions whose destination offset someone else committed, taken over by adopt-forward */
+        final Set<String> adopted = new HashSet<>();
+
+        /** @param now the destination's committed offset of the partition, null when it has none */
+        void add(PlannedPartition part, OffsetAndMetadata now) {
             boolean theirs = now != null && !ownership.owns(now.metadata());
             if (theirs && (!adoptForward || part.translatedOffset() < now.offset())) {
                 foreign.add(part.destination() + "=" + now.offset()
@@ -119,9 +150,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
                 // adopt-forward: the group has no members (the planner's guard, and the broker refuses the write
                 // otherwise) and the translation does not move it backwards; from now on the offset is Sextant's
                 adopted.add(part.destination() + "=" + now.offset() + " -> " + part.translatedOffset());
-                writes.put(part.destination(), new OffsetAndMetadata(part.translatedOffset(),
-                        ownership.metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound())));
-                keys.put(part.destination(), part.key());
+                write(part);
             } else if (now != null && newer(now.metadata(), part)) {
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.SUPERSEDED, now.offset()));
             } else if (now != null && now.offset() == part.translatedOffset()) {
@@ -129,51 +158,45 @@ public final class ConsumerGroupApplier implements GroupApplier {
             } else if (now != null && part.translatedOffset() < now.offset() && !followRewinds) {
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.REWIND_SKIPPED, now.offset()));
             } else {
-                writes.put(part.destination(),
-                        new OffsetAndMetadata(part.translatedOffset(),
-                                ownership.metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound())));
-                keys.put(part.destination(), part.key());
+                write(part);
             }
         }
-        if (!foreign.isEmpty()) {
-            // A group someone else committed on is theirs: leave every partition alone, not just those.
-            Map<PositionKey, PartitionOutcome> diverged = new HashMap<>();
-            for (PlannedPartition part : parts) {
-                OffsetAndMetadata now = existing.get(part.destination());
-                diverged.put(part.key(), new PartitionOutcome(PositionStatus.DESTINATION_DIVERGED,
-                        now == null ? -1 : now.offset()));
-            }
-            return CompletableFuture.completedFuture(new GroupOutcome(group, Reason.DESTINATION_DIVERGED, false,
-                    "offsets on the destination were committed by someone other than Sextant: "
-                            + String.join(", ", foreign), diverged));
+
+        private void write(PlannedPartition part) {
+            writes.put(part.destination(), new OffsetAndMetadata(part.translatedOffset(),
+                    ownership.metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound())));
+            keys.put(part.destination(), part.key());
         }
-        if (!adopted.isEmpty()) {
-            log.atInfo().addKeyValue("group", group).log("Taking over group {} (sync.foreign.offsets=adopt-forward): "
-                    + "offsets Sextant did not write, moved forward to the translation: {}", group,
-                    String.join(", ", adopted));
+    }
+
+    /** A group someone else committed on is theirs: every partition is left alone, not just those. */
+    private static GroupOutcome diverged(String group, List<PlannedPartition> parts,
+                                         Map<TopicPartition, OffsetAndMetadata> existing, Set<String> foreign) {
+        Map<PositionKey, PartitionOutcome> diverged = new HashMap<>();
+        for (PlannedPartition part : parts) {
+            OffsetAndMetadata now = existing.get(part.destination());
+            diverged.put(part.key(), new PartitionOutcome(PositionStatus.DESTINATION_DIVERGED,
+                    now == null ? -1 : now.offset()));
         }
-        if (writes.isEmpty()) {
-            return CompletableFuture.completedFuture(new GroupOutcome(group, null, false, null, outcomes));
+        return new GroupOutcome(group, Reason.DESTINATION_DIVERGED, false,
+                "offsets on the destination were committed by someone other than Sextant: "
+                        + String.join(", ", foreign), diverged);
+    }
+
+    /** One partition's write as the destination answered it: {@code err} null when it took the offset. */
+    private PartitionOutcome written(String group, TopicPartition tp, Throwable err, OffsetAndMetadata written) {
+        if (err == null) {
+            denials.succeeded(RequiredAcl.Cluster.DESTINATION, group);
+            return new PartitionOutcome(PositionStatus.APPLIED, written.offset(), true);
+        } else if (err instanceof UnknownTopicOrPartitionException) {
+            return new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1);
+        } else if (err instanceof TopicAuthorizationException denied) {
+            denials.denied(RequiredAcl.Cluster.DESTINATION, denied, group);
+            return new PartitionOutcome(PositionStatus.PENDING, -1);
+        } else {
+            log.debug("Writing {} of group {} failed, will retry: {}", tp, group, err.toString());
+            return new PartitionOutcome(PositionStatus.PENDING, -1);
         }
-        // the client checks the lease when it sends, which may be after earlier groups' writes are absorbed
-        return client.alterConsumerGroupOffsets(group, writes, lease).thenApply(errors -> {
-            errors.forEach((tp, err) -> {
-                PositionKey key = keys.get(tp);
-                if (err == null) {
-                    outcomes.put(key, new PartitionOutcome(PositionStatus.APPLIED, writes.get(tp).offset(), true));
-                    denials.succeeded(RequiredAcl.Cluster.DESTINATION, group);
-                } else if (err instanceof UnknownTopicOrPartitionException) {
-                    outcomes.put(key, new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1));
-                } else if (err instanceof TopicAuthorizationException denied) {
-                    denials.denied(RequiredAcl.Cluster.DESTINATION, denied, group);
-                    outcomes.put(key, new PartitionOutcome(PositionStatus.PENDING, -1));
-                } else {
-                    log.debug("Writing {} of group {} failed, will retry: {}", tp, group, err.toString());
-                    outcomes.put(key, new PartitionOutcome(PositionStatus.PENDING, -1));
-                }
-            });
-            return new GroupOutcome(group, null, false, null, outcomes);
-        });
     }
 
     @Override
@@ -187,7 +210,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        List<PositionKey> older = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<PositionKey> older = Collections.synchronizedList(new ArrayList<>());
         CompletableFuture<?>[] each = applied.entrySet().stream().map(e -> current.get(e.getKey())
                 .thenAccept(existing -> e.getValue().forEach(part -> {
                     OffsetAndMetadata now = existing.get(part.destination());
@@ -218,7 +241,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
     }
 
     private static final long LEASE_LOG_INTERVAL_MS = 10_000;
-    private final java.util.concurrent.atomic.AtomicLong leaseExpiredSinceLog = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong leaseExpiredSinceLog = new AtomicLong();
     private volatile long lastLeaseExpiredLog;
 
     private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,7 +37,7 @@ public final class DestinationView {
     private CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
     private volatile Map<String, DestinationGroup> groups = Map.of();
     private volatile Map<String, Integer> partitionCounts = Map.of();
-    private volatile Map<org.apache.kafka.common.TopicPartition, Long> endOffsets = Map.of();
+    private volatile Map<TopicPartition, Long> endOffsets = Map.of();
     private volatile boolean ready;
     private volatile String lastError;
     /** When refreshes started failing, epoch ms; -1 while the last one succeeded. */
@@ -85,15 +86,15 @@ public final class DestinationView {
      * one refresh interval: used to count positions applied ahead of the mirror, never to decide anything.
      */
     public long endOffset(String topic, int partition) {
-        return endOffsets.getOrDefault(new org.apache.kafka.common.TopicPartition(topic, partition), -1L);
+        return endOffsets.getOrDefault(new TopicPartition(topic, partition), -1L);
     }
 
     /**
      * The log end offsets of these destination partitions now (one Admin request, not the cached view); a partition
      * that does not exist is left out. Read-only.
      */
-    public CompletableFuture<Map<org.apache.kafka.common.TopicPartition, Long>> fetchEndOffsets(
-            Set<org.apache.kafka.common.TopicPartition> partitions) {
+    public CompletableFuture<Map<TopicPartition, Long>> fetchEndOffsets(
+            Set<TopicPartition> partitions) {
         return client.endOffsets(partitions);
     }
 
@@ -162,10 +163,10 @@ public final class DestinationView {
                     return merged;
                 })
                 .thenCompose(counts -> {
-                    Set<org.apache.kafka.common.TopicPartition> partitions = new HashSet<>();
+                    Set<TopicPartition> partitions = new HashSet<>();
                     counts.forEach((topic, n) -> {
                         for (int p = 0; p < n; p++) {
-                            partitions.add(new org.apache.kafka.common.TopicPartition(topic, p));
+                            partitions.add(new TopicPartition(topic, p));
                         }
                     });
                     return client.endOffsets(partitions);

@@ -3,6 +3,8 @@ package dev.sextant.apply;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -18,9 +20,9 @@ public record GroupOutcome(String group, Reason reason, boolean retry, String de
                            Map<PositionKey, PartitionOutcome> partitions) {
 
     /** Every planned partition refused for the same group-level reason. */
-    static GroupOutcome refused(String group, java.util.List<PlannedPartition> parts, Reason reason,
+    static GroupOutcome refused(String group, List<PlannedPartition> parts, Reason reason,
                                 PositionStatus status, Throwable cause) {
-        Map<PositionKey, PartitionOutcome> outcomes = new java.util.HashMap<>();
+        Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
         parts.forEach(p -> outcomes.put(p.key(), new PartitionOutcome(status, -1)));
         return new GroupOutcome(group, reason, false, cause.getClass().getSimpleName() + ": " + cause.getMessage(),
                 outcomes);

@@ -7,7 +7,9 @@ import java.util.regex.Pattern;
 /**
  * The mark Sextant leaves in the metadata of every offset it commits on the destination:
  *
- * <pre>  sextant/&lt;application.id&gt; t=&lt;source commit time, epoch ms&gt; b=&lt;replay bound&gt; src=&lt;source offset&gt;</pre>
+ * <pre>
+ *   sextant/&lt;application.id&gt; t=&lt;source commit time, epoch ms&gt; b=&lt;replay bound&gt;
+ *       src=&lt;source offset&gt;</pre>
  *
  * It tells Sextant's own commits from a consumer's (a consumer that ran on the destination, or another tool), which
  * Sextant never overwrites; and it names the source commit the offset carries, so that a write of an older commit

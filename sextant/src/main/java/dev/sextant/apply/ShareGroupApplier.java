@@ -1,17 +1,18 @@
 package dev.sextant.apply;
 
+import dev.sextant.acl.AccessDenials;
+import dev.sextant.acl.RequiredAcl;
 import dev.sextant.apply.GroupOutcome.PartitionOutcome;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
-import dev.sextant.acl.AccessDenials;
-import dev.sextant.acl.RequiredAcl;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
@@ -38,7 +39,7 @@ public final class ShareGroupApplier implements GroupApplier {
     private final AccessDenials denials;
 
     public ShareGroupApplier(DestinationClient client) {
-        this(client, new AccessDenials(java.time.Clock.systemUTC()));
+        this(client, new AccessDenials(Clock.systemUTC()));
     }
 
     /** @param denials where the destination's authorization errors are reported (they are retried too) */
@@ -63,7 +64,8 @@ public final class ShareGroupApplier implements GroupApplier {
                         errors.forEach((tp, err) -> {
                             PlannedPartition p = byPartition.get(tp);
                             if (err == null) {
-                                outcomes.put(p.key(), new PartitionOutcome(PositionStatus.APPLIED, p.translatedOffset(), true));
+                                outcomes.put(p.key(),
+                                        new PartitionOutcome(PositionStatus.APPLIED, p.translatedOffset(), true));
                                 denials.succeeded(RequiredAcl.Cluster.DESTINATION, group);
                             } else if (err instanceof UnknownTopicOrPartitionException) {
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.TOPIC_NOT_MIRRORED, -1));
@@ -71,7 +73,8 @@ public final class ShareGroupApplier implements GroupApplier {
                                 denials.denied(RequiredAcl.Cluster.DESTINATION, denied, group);
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.PENDING, -1));
                             } else {
-                                log.debug("Writing {} of share group {} failed, will retry: {}", tp, group, err.toString());
+                                log.debug("Writing {} of share group {} failed, will retry: {}", tp, group,
+                                        err.toString());
                                 outcomes.put(p.key(), new PartitionOutcome(PositionStatus.PENDING, -1));
                             }
                         });
@@ -97,8 +100,8 @@ public final class ShareGroupApplier implements GroupApplier {
             denials.denied(RequiredAcl.Cluster.DESTINATION, denied.get(), group); // logged there, once a minute
             return GroupOutcome.retry(group, err);
         }
-        log.atWarn().addKeyValue("group", group).log("Cannot apply share group {} on the destination now, will retry: {}",
-                group, err.toString());
+        log.atWarn().addKeyValue("group", group)
+                .log("Cannot apply share group {} on the destination now, will retry: {}", group, err.toString());
         return GroupOutcome.retry(group, err);
     }
 }

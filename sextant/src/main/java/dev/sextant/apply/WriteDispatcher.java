@@ -53,7 +53,8 @@ final class WriteDispatcher<W> {
      * Sends {@code send} through an idle writer now if the limit allows, else once earlier writes complete.
      *
      * @return completes as {@code send}'s future does; fails with {@link WriteLeaseExpiredException} when the lease
-     *         ran out before the write was sent, and with {@link IllegalStateException} when the dispatcher closed first
+     *         ran out before the write was sent, and with {@link IllegalStateException} when the dispatcher closed
+     *         first
      */
     <T> CompletableFuture<T> submit(WriteLease lease, Function<W, CompletableFuture<T>> send) {
         Write<W, T> write = new Write<>(lease, send);

@@ -82,7 +82,8 @@ final class AdoptCommand implements Callable<Integer> {
         }
         out.flush();
         boolean clean = result.stream().allMatch(g -> g.verdict() == GroupAdoption.Verdict.ADOPTABLE
-                || g.verdict() == GroupAdoption.Verdict.ADOPTED || g.verdict() == GroupAdoption.Verdict.ALREADY_SEXTANT);
+                || g.verdict() == GroupAdoption.Verdict.ADOPTED
+                || g.verdict() == GroupAdoption.Verdict.ALREADY_SEXTANT);
         return clean ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
     }
 }

@@ -1,5 +1,7 @@
 package dev.sextant.cli;
 
+import dev.sextant.acl.RequiredAcl;
+import dev.sextant.acl.RequiredAcls;
 import dev.sextant.config.ConfigDocs;
 import dev.sextant.config.SextantConfig;
 import java.util.concurrent.Callable;
@@ -74,13 +76,13 @@ final class ConfigCommand implements Runnable {
 
         static String commands(SextantConfig loaded, String sourcePrincipal, String destinationPrincipal) {
             StringBuilder out = new StringBuilder();
-            for (dev.sextant.acl.RequiredAcl.Cluster cluster : dev.sextant.acl.RequiredAcl.Cluster.values()) {
-                String principal = cluster == dev.sextant.acl.RequiredAcl.Cluster.SOURCE ? sourcePrincipal
+            for (RequiredAcl.Cluster cluster : RequiredAcl.Cluster.values()) {
+                String principal = cluster == RequiredAcl.Cluster.SOURCE ? sourcePrincipal
                         : destinationPrincipal;
                 out.append("# ").append(cluster.label()).append(" cluster: $").append(cluster.name())
                         .append("_BOOTSTRAP, with an admin's client settings in $").append(cluster.name())
                         .append("_ADMIN_CONFIG\n");
-                for (dev.sextant.acl.RequiredAcl acl : dev.sextant.acl.RequiredAcls.of(loaded, cluster)) {
+                for (RequiredAcl acl : RequiredAcls.of(loaded, cluster)) {
                     out.append("# ").append(acl.why()).append('\n').append(acl.command(principal)).append('\n');
                 }
                 out.append('\n');

@@ -1,5 +1,6 @@
 package dev.sextant.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.deadletter.DeadLetterReader;
@@ -29,7 +30,8 @@ final class ConflictsCommand implements Callable<Integer> {
     @Option(names = "--group", description = "Only records of this group.")
     String group;
 
-    @Option(names = "--limit", defaultValue = "50", description = "At most this many records, newest last (default ${DEFAULT-VALUE}).")
+    @Option(names = "--limit", defaultValue = "50",
+            description = "At most this many records, newest last (default ${DEFAULT-VALUE}).")
     int limit;
 
     @Option(names = {"-f", "--follow"}, description = "Keep printing new records until interrupted.")
@@ -87,7 +89,7 @@ final class ConflictsCommand implements Callable<Integer> {
         if (json) {
             try {
                 out.println(JSON.writeValueAsString(r));
-            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            } catch (JsonProcessingException e) {
                 throw new IllegalStateException(e);
             }
         } else {

@@ -110,23 +110,7 @@ final class FailoverCommand implements Callable<Integer> {
             group = selection.group;
             return fromSource();
         }
-        Predicate<String> selected;
-        if (selection.group != null) {
-            if (selection.group.isEmpty()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--group must not be empty");
-            }
-            selected = selection.group::equals;
-        } else if (selection.groups != null) {
-            try {
-                Pattern pattern = Pattern.compile(selection.groups);
-                selected = g -> pattern.matcher(g).matches();
-            } catch (PatternSyntaxException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--groups: not a regular expression: "
-                        + e.getDescription());
-            }
-        } else {
-            selected = g -> true;
-        }
+        Predicate<String> selected = selected();
         SextantConfig loaded = config.load();
         Optional<SextantClient> instance = instance(loaded);
         PrintWriter out = spec.commandLine().getOut();
@@ -152,6 +136,25 @@ final class FailoverCommand implements Callable<Integer> {
         out.flush();
         err.flush();
         return report.clean() ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
+    }
+
+    /** The groups {@code --group} or {@code --groups} selects; every group without either. */
+    private Predicate<String> selected() {
+        if (selection.group != null) {
+            if (selection.group.isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--group must not be empty");
+            }
+            return selection.group::equals;
+        } else if (selection.groups != null) {
+            try {
+                Pattern pattern = Pattern.compile(selection.groups);
+                return g -> pattern.matcher(g).matches();
+            } catch (PatternSyntaxException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--groups: not a regular expression: "
+                        + e.getDescription());
+            }
+        }
+        return g -> true;
     }
 
     private String instanceUrl;
@@ -239,8 +242,8 @@ final class FailoverCommand implements Callable<Integer> {
             }
         } else {
             exit = SextantCommand.EXIT_FAILURE;
-            err.println("sextant failover: " + (result.status() == ManualFailover.Status.REFUSED ? "refused: " : "failed: ")
-                    + result.message());
+            err.println("sextant failover: "
+                    + (result.status() == ManualFailover.Status.REFUSED ? "refused: " : "failed: ") + result.message());
         }
         out.flush();
         err.flush();
@@ -272,8 +275,9 @@ final class FailoverCommand implements Callable<Integer> {
     }
 
     private static void printTable(PrintWriter out, ManualFailover.Plan plan, ManualFailover.Result result) {
-        out.printf("Group %s: %d partition(s), translation %s%s%n", plan.group(), plan.rows().size(), plan.translation(),
-                plan.translation().equals("identity") ? "" : " (" + plan.historySize() + " offset syncs in Sextant's history)");
+        out.printf("Group %s: %d partition(s), translation %s%s%n", plan.group(), plan.rows().size(),
+                plan.translation(), plan.translation().equals("identity") ? ""
+                        : " (" + plan.historySize() + " offset syncs in Sextant's history)");
         String format = "%-34s %14s  %-34s %18s  %-9s %6s%s%n";
         out.printf(format, "SOURCE", "SOURCE OFFSET", "DESTINATION", "DESTINATION OFFSET", "PRECISION", "BOUND",
                 result == null ? "" : "  STATUS");

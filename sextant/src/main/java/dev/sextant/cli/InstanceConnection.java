@@ -24,7 +24,9 @@ final class InstanceConnection {
     private InstanceConnection() {
     }
 
-    /** {@code query.advertised} of {@code config} as a URL, or empty when its port is 0 (known only to the instance). */
+    /**
+     * {@code query.advertised} of {@code config} as a URL, or empty when its port is 0 (known only to the instance).
+     */
     static Optional<String> advertisedUrl(SextantConfig config) {
         HostAndPort advertised = config.queryAdvertised();
         if (advertised.port() == 0) {

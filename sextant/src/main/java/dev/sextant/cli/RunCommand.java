@@ -1,6 +1,7 @@
 package dev.sextant.cli;
 
 import dev.sextant.SextantApplication;
+import dev.sextant.acl.NotAuthorizedException;
 import dev.sextant.config.SextantConfig;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -35,7 +36,7 @@ final class RunCommand implements Callable<Integer> {
         }
         Throwable failure = app.awaitStop();
         app.close();
-        if (failure instanceof dev.sextant.acl.NotAuthorizedException) {
+        if (failure instanceof NotAuthorizedException) {
             spec.commandLine().getErr().println("Not authorized: " + failure.getMessage());
             return SextantCommand.EXIT_NOT_AUTHORIZED;
         }

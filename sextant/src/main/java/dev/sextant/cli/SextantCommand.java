@@ -1,6 +1,7 @@
 package dev.sextant.cli;
 
 import dev.sextant.Version;
+import dev.sextant.acl.NotAuthorizedException;
 import dev.sextant.config.InvalidConfigurationException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,11 +13,11 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = SextantCommand.VersionProvider.class,
         description = "Syncs consumer-group and share-group offsets from a Kafka cluster to its mirror.",
-        footer = {"", "The narrated demo (two local clusters, MirrorMaker 2, a failover) is not part of the application "
-                + "jar: run it with 'bin/sextant demo' from a source checkout."},
+        footer = {"", "The narrated demo (two local clusters, MirrorMaker 2, a failover) is not part of the "
+                + "application jar: run it with 'bin/sextant demo' from a source checkout."},
         subcommands = {RunCommand.class, OffsetsCommand.class, TranslateCommand.class,
-                StatusCommand.class, FailoverCommand.class, AdoptCommand.class, ConflictsCommand.class, ConfigCommand.class,
-                CompletionCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})
+                StatusCommand.class, FailoverCommand.class, AdoptCommand.class, ConflictsCommand.class,
+                ConfigCommand.class, CompletionCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})
 public final class SextantCommand implements Runnable {
 
     static final int EXIT_OK = 0;
@@ -45,7 +46,7 @@ public final class SextantCommand implements Runnable {
                 commandLine.getErr().println("Invalid configuration: " + e.getMessage());
                 return EXIT_USAGE;
             }
-            if (e instanceof dev.sextant.acl.NotAuthorizedException) {
+            if (e instanceof NotAuthorizedException) {
                 commandLine.getErr().println("Not authorized: " + e.getMessage());
                 return EXIT_NOT_AUTHORIZED;
             }

@@ -53,7 +53,8 @@ final class StatusCommand implements Callable<Integer> {
         Optional<SextantClient.GroupSummary> worstBound = groups.stream().filter(g -> g.worstReplayBound() != null)
                 .max(Comparator.comparingLong(SextantClient.GroupSummary::worstReplayBound));
         Optional<SextantClient.GroupSummary> worstLag = groups.stream()
-                .filter(g -> !IN_SYNC.equals(g.state()) && !NO_OFFSETS.equals(g.state()) && g.lastSourceCommit() != null)
+                .filter(g -> !IN_SYNC.equals(g.state()) && !NO_OFFSETS.equals(g.state())
+                        && g.lastSourceCommit() != null)
                 .min(Comparator.comparingLong(SextantClient.GroupSummary::lastSourceCommit));
         Status status = new Status(instances, groups.size(),
                 groups.stream().filter(g -> IN_SYNC.equals(g.state())).count(),

@@ -18,7 +18,8 @@ final class TranslateCommand implements Callable<Integer> {
     @Option(names = "--partition", required = true, description = "Source partition.")
     int partition;
 
-    @Option(names = "--offset", required = true, description = "Source offset (a committed offset: the next record to read).")
+    @Option(names = "--offset", required = true,
+            description = "Source offset (a committed offset: the next record to read).")
     long offset;
 
     @Option(names = "--json", description = "JSON instead of text.")

@@ -14,7 +14,8 @@ final class VersionCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        spec.commandLine().getOut().println("sextant " + Version.current() + " (Kafka clients " + Version.kafka() + ")");
+        spec.commandLine().getOut()
+                .println("sextant " + Version.current() + " (Kafka clients " + Version.kafka() + ")");
         return SextantCommand.EXIT_OK;
     }
 }

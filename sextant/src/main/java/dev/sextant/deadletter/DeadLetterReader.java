@@ -2,11 +2,13 @@ package dev.sextant.deadletter;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -55,7 +57,7 @@ public final class DeadLetterReader implements AutoCloseable {
             }
             out.addAll(poll(Duration.ofMillis(200)));
         }
-        out.sort(java.util.Comparator.comparingLong(DeadLetterRecord::detectedAt));
+        out.sort(Comparator.comparingLong(DeadLetterRecord::detectedAt));
         return out;
     }
 
@@ -76,6 +78,6 @@ public final class DeadLetterReader implements AutoCloseable {
 
     @Override
     public void close() {
-        consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
+        consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
     }
 }

@@ -2,6 +2,7 @@ package dev.sextant.deadletter;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -30,7 +31,7 @@ public final class DeadLetterSerde implements Serde<DeadLetterRecord> {
                 return bytes == null ? null : JSON.readValue(bytes, DeadLetterRecord.class);
             } catch (IOException e) {
                 throw new SerializationException("not a dead-letter record: " + new String(bytes,
-                        java.nio.charset.StandardCharsets.UTF_8), e);
+                        StandardCharsets.UTF_8), e);
             }
         };
     }

@@ -44,7 +44,8 @@ import org.apache.kafka.coordinator.group.generated.StreamsGroupTargetAssignment
 import org.apache.kafka.coordinator.group.generated.StreamsGroupTopologyKey;
 
 /**
- * Decodes {@code __consumer_offsets} records (Kafka 4.4 layout: docs/kafka-internals.md, "__consumer_offsets records") with Kafka's generated classes.
+ * Decodes {@code __consumer_offsets} records (Kafka 4.4 layout: docs/kafka-internals.md, "__consumer_offsets
+ * records") with Kafka's generated classes.
  *
  * <p>Contract: {@link #decode} returns a non-null {@link ConsumerOffsetsRecord} or throws
  * {@link UndecodableRecordException}; nothing else escapes. Key type ids 9 and 18 (unused in 4.4; 9 was a 4.0 share
@@ -73,7 +74,8 @@ public final class ConsumerOffsetsDecoder {
      * @param key   the record key; never legitimately null
      * @param value the record value, or null for a tombstone
      * @return what the record means; never null
-     * @throws UndecodableRecordException if the record cannot be decoded (see {@link UndecodableRecordException.Problem})
+     * @throws UndecodableRecordException if the record cannot be decoded (see
+     *                                     {@link UndecodableRecordException.Problem})
      */
     public static ConsumerOffsetsRecord decode(byte[] key, byte[] value) throws UndecodableRecordException {
         ByteBuffer keyBuf = CoordinatorBytes.keyBuffer(key, TOPIC);
@@ -164,34 +166,9 @@ public final class ConsumerOffsetsDecoder {
     private static ConsumerOffsetsRecord memberRecord(KnownType type, ByteBuffer keyBuf, byte[] value)
             throws UndecodableRecordException {
         GroupMemberRecord record = switch (type.id()) {
-            case 4 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupPartitionMetadataKey::new, type)
-                    .groupId());
-            case 5 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupMemberMetadataKey::new, type)
-                    .groupId());
-            case 6 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupTargetAssignmentMetadataKey::new, type)
-                    .groupId());
-            case 7 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupTargetAssignmentMemberKey::new, type)
-                    .groupId());
-            case 8 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupCurrentMemberAssignmentKey::new, type)
-                    .groupId());
-            case 16 -> consumer(CoordinatorBytes.readKey(keyBuf, ConsumerGroupRegularExpressionKey::new, type)
-                    .groupId());
-            case 10 -> share(CoordinatorBytes.readKey(keyBuf, ShareGroupMemberMetadataKey::new, type).groupId());
-            case 12 -> share(CoordinatorBytes.readKey(keyBuf, ShareGroupTargetAssignmentMetadataKey::new, type)
-                    .groupId());
-            case 13 -> share(CoordinatorBytes.readKey(keyBuf, ShareGroupTargetAssignmentMemberKey::new, type)
-                    .groupId());
-            case 14 -> share(CoordinatorBytes.readKey(keyBuf, ShareGroupCurrentMemberAssignmentKey::new, type)
-                    .groupId());
-            case 19 -> streams(CoordinatorBytes.readKey(keyBuf, StreamsGroupMemberMetadataKey::new, type)
-                    .groupId());
-            case 20 -> streams(CoordinatorBytes.readKey(keyBuf, StreamsGroupTargetAssignmentMetadataKey::new, type)
-                    .groupId());
-            case 21 -> streams(CoordinatorBytes.readKey(keyBuf, StreamsGroupTargetAssignmentMemberKey::new, type)
-                    .groupId());
-            case 22 -> streams(CoordinatorBytes.readKey(keyBuf, StreamsGroupCurrentMemberAssignmentKey::new, type)
-                    .groupId());
-            case 23 -> streams(CoordinatorBytes.readKey(keyBuf, StreamsGroupTopologyKey::new, type).groupId());
+            case 4, 5, 6, 7, 8, 16 -> consumer(consumerGroupId(type, keyBuf));
+            case 10, 12, 13, 14 -> share(shareGroupId(type, keyBuf));
+            case 19, 20, 21, 22, 23 -> streams(streamsGroupId(type, keyBuf));
             // A type a newer kafka-group-coordinator jar defines but this code does not handle yet.
             default -> throw UndecodableRecordException.unknownType(TOPIC, type.id());
         };
@@ -199,6 +176,45 @@ public final class ConsumerOffsetsDecoder {
             CoordinatorBytes.valueBuffer(value, type, record.group());
         }
         return record;
+    }
+
+    /** The group id in the key of a consumer group's member or assignment record (types 4–8, 16). */
+    private static String consumerGroupId(KnownType type, ByteBuffer keyBuf) throws UndecodableRecordException {
+        return switch (type.id()) {
+            case 4 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupPartitionMetadataKey::new, type).groupId();
+            case 5 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupMemberMetadataKey::new, type).groupId();
+            case 6 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupTargetAssignmentMetadataKey::new, type)
+                    .groupId();
+            case 7 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupTargetAssignmentMemberKey::new, type).groupId();
+            case 8 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupCurrentMemberAssignmentKey::new, type).groupId();
+            case 16 -> CoordinatorBytes.readKey(keyBuf, ConsumerGroupRegularExpressionKey::new, type).groupId();
+            default -> throw UndecodableRecordException.unknownType(TOPIC, type.id());
+        };
+    }
+
+    /** The group id in the key of a share group's member or assignment record (types 10, 12–14). */
+    private static String shareGroupId(KnownType type, ByteBuffer keyBuf) throws UndecodableRecordException {
+        return switch (type.id()) {
+            case 10 -> CoordinatorBytes.readKey(keyBuf, ShareGroupMemberMetadataKey::new, type).groupId();
+            case 12 -> CoordinatorBytes.readKey(keyBuf, ShareGroupTargetAssignmentMetadataKey::new, type).groupId();
+            case 13 -> CoordinatorBytes.readKey(keyBuf, ShareGroupTargetAssignmentMemberKey::new, type).groupId();
+            case 14 -> CoordinatorBytes.readKey(keyBuf, ShareGroupCurrentMemberAssignmentKey::new, type).groupId();
+            default -> throw UndecodableRecordException.unknownType(TOPIC, type.id());
+        };
+    }
+
+    /** The group id in the key of a streams group's member, assignment or topology record (types 19–23). */
+    private static String streamsGroupId(KnownType type, ByteBuffer keyBuf) throws UndecodableRecordException {
+        return switch (type.id()) {
+            case 19 -> CoordinatorBytes.readKey(keyBuf, StreamsGroupMemberMetadataKey::new, type).groupId();
+            case 20 -> CoordinatorBytes.readKey(keyBuf, StreamsGroupTargetAssignmentMetadataKey::new, type)
+                    .groupId();
+            case 21 -> CoordinatorBytes.readKey(keyBuf, StreamsGroupTargetAssignmentMemberKey::new, type).groupId();
+            case 22 -> CoordinatorBytes.readKey(keyBuf, StreamsGroupCurrentMemberAssignmentKey::new, type)
+                    .groupId();
+            case 23 -> CoordinatorBytes.readKey(keyBuf, StreamsGroupTopologyKey::new, type).groupId();
+            default -> throw UndecodableRecordException.unknownType(TOPIC, type.id());
+        };
     }
 
     private static GroupMemberRecord consumer(String group) {

@@ -5,9 +5,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Decodes records of MirrorMaker 2's {@code mm2-offset-syncs.<alias>.internal} topic (docs/kafka-internals.md, "MirrorMaker 2 offset syncs"; layout of
- * {@code OffsetSync.KEY_SCHEMA} / {@code VALUE_SCHEMA} in connect-mirror 4.3.1, old-style {@code Schema}, no version
- * header):
+ * Decodes records of MirrorMaker 2's {@code mm2-offset-syncs.<alias>.internal} topic (docs/kafka-internals.md,
+ * "MirrorMaker 2 offset syncs"; layout of {@code OffsetSync.KEY_SCHEMA} / {@code VALUE_SCHEMA} in connect-mirror
+ * 4.3.1, old-style {@code Schema}, no version header):
  * <pre>
  *   key   = topic STRING (int16 length ≥ 0, then UTF-8 bytes), partition INT32
  *   value = upstreamOffset INT64, offset INT64 (downstream)

@@ -37,7 +37,8 @@ public final class ShareStateDecoder {
      * @param key   the record key; never legitimately null
      * @param value the record value, or null for a tombstone
      * @return what the record means; never null
-     * @throws UndecodableRecordException if the record cannot be decoded (see {@link UndecodableRecordException.Problem})
+     * @throws UndecodableRecordException if the record cannot be decoded (see
+     *                                     {@link UndecodableRecordException.Problem})
      */
     public static ShareStateRecord decode(byte[] key, byte[] value) throws UndecodableRecordException {
         ByteBuffer keyBuf = CoordinatorBytes.keyBuffer(key, TOPIC);

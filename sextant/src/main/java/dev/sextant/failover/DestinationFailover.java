@@ -24,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -90,7 +92,8 @@ public final class DestinationFailover {
     public record Report(List<GroupState> groups, String instance, String instanceProblem, long tookMs) {
 
         public boolean clean() {
-            return groups.stream().noneMatch(g -> g.result() == GroupResult.REFUSED || g.result() == GroupResult.FAILED);
+            return groups.stream()
+                    .noneMatch(g -> g.result() == GroupResult.REFUSED || g.result() == GroupResult.FAILED);
         }
     }
 
@@ -125,7 +128,8 @@ public final class DestinationFailover {
                     .sorted(Comparator.comparing(DestinationGroup::groupId))
                     .forEach(g -> groups.put(g.groupId(), g));
             progress.accept("reading the offsets of " + groups.size() + " group(s)");
-            Map<String, Map<TopicPartition, OffsetAndMetadata>> consumerOffsets = consumerOffsets(admin, groups, timeout);
+            Map<String, Map<TopicPartition, OffsetAndMetadata>> consumerOffsets =
+                    consumerOffsets(admin, groups, timeout);
             Map<String, Map<TopicPartition, Long>> shareOffsets = shareOffsets(admin, groups, timeout);
 
             Map<String, List<SextantClient.Partition>> known = new HashMap<>();
@@ -226,42 +230,65 @@ public final class DestinationFailover {
     private static GroupState state(DestinationGroup group, Map<TopicPartition, OffsetAndMetadata> consumer,
                                     Map<TopicPartition, Long> share, List<SextantClient.Partition> known,
                                     OffsetOwnership ownership, long now) {
-        Map<TopicPartition, SextantClient.Partition> pending = new HashMap<>();
-        for (SextantClient.Partition p : known) {
-            if (p.translatedOffset() != null && !"APPLIED".equals(p.status())) {
-                pending.put(new TopicPartition(p.destinationTopic(), p.partition()), p);
-            }
-        }
-        Map<TopicPartition, PartitionState> rows = new java.util.TreeMap<>(
+        Map<TopicPartition, PartitionState> rows = new TreeMap<>(
                 Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
-        boolean foreign = false;
         if (group.type() == GroupKind.CONSUMER) {
-            for (Map.Entry<TopicPartition, OffsetAndMetadata> e : consumer.entrySet()) {
-                Optional<OffsetOwnership.Mark> mark = ownership.mark(e.getValue().metadata());
-                boolean ours = ownership.owns(e.getValue().metadata());
-                foreign |= !ours;
-                long bound = mark.map(OffsetOwnership.Mark::bound).orElse(-1L);
-                long committedAt = mark.map(OffsetOwnership.Mark::commitTimestamp).orElse(-1L);
-                rows.put(e.getKey(), new PartitionState(e.getKey().topic(), e.getKey().partition(),
-                        e.getValue().offset(), bound < 0 ? null : bound == 0 ? "exact" : "bounded",
-                        bound < 0 ? null : bound, committedAt < 0 ? null : Math.max(0, now - committedAt), null,
-                        ours ? PartitionStatus.IN_SYNC : PartitionStatus.NOT_SEXTANT));
-            }
+            consumer.forEach((tp, om) -> rows.put(tp, committedRow(tp, om, ownership, now)));
         } else {
             share.forEach((tp, offset) -> rows.put(tp, new PartitionState(tp.topic(), tp.partition(), offset, null,
                     null, null, null, PartitionStatus.IN_SYNC)));
         }
-        pending.forEach((tp, p) -> {
+        boolean foreign = rows.values().stream().anyMatch(r -> r.status() == PartitionStatus.NOT_SEXTANT);
+        notApplied(known).forEach((tp, p) -> {
             PartitionState there = rows.get(tp);
             if (there != null && there.offset() != null && there.offset().equals(p.translatedOffset())) {
                 return; // the destination already holds it
             }
-            rows.put(tp, new PartitionState(tp.topic(), tp.partition(), there == null ? null : there.offset(),
-                    p.precision(), p.bound(), p.commitTimestamp() == null ? null : Math.max(0, now - p.commitTimestamp()),
-                    p.translatedOffset(), there != null && there.status() == PartitionStatus.NOT_SEXTANT
-                    ? PartitionStatus.NOT_SEXTANT : PartitionStatus.PENDING));
+            rows.put(tp, pendingRow(tp, p, there, now));
         });
-        List<PartitionState> partitions = List.copyOf(rows.values());
+        return judge(group, foreign, List.copyOf(rows.values()));
+    }
+
+    /** A position the instance has translated and not applied yet. */
+    private static boolean notApplied(SextantClient.Partition p) {
+        return p.translatedOffset() != null && !"APPLIED".equals(p.status());
+    }
+
+    /** The positions the instance has translated and not applied yet, by destination partition. */
+    private static Map<TopicPartition, SextantClient.Partition> notApplied(List<SextantClient.Partition> known) {
+        Map<TopicPartition, SextantClient.Partition> pending = new HashMap<>();
+        for (SextantClient.Partition p : known) {
+            if (notApplied(p)) {
+                pending.put(new TopicPartition(p.destinationTopic(), p.partition()), p);
+            }
+        }
+        return pending;
+    }
+
+    /** A consumer group's committed offset on the destination, with what Sextant's mark in its metadata says. */
+    private static PartitionState committedRow(TopicPartition tp, OffsetAndMetadata om, OffsetOwnership ownership,
+                                               long now) {
+        Optional<OffsetOwnership.Mark> mark = ownership.mark(om.metadata());
+        boolean ours = ownership.owns(om.metadata());
+        long bound = mark.map(OffsetOwnership.Mark::bound).orElse(-1L);
+        long committedAt = mark.map(OffsetOwnership.Mark::commitTimestamp).orElse(-1L);
+        return new PartitionState(tp.topic(), tp.partition(),
+                om.offset(), bound < 0 ? null : bound == 0 ? "exact" : "bounded",
+                bound < 0 ? null : bound, committedAt < 0 ? null : Math.max(0, now - committedAt), null,
+                ours ? PartitionStatus.IN_SYNC : PartitionStatus.NOT_SEXTANT);
+    }
+
+    /** A translation the instance holds and the destination does not; {@code there} is what the destination has. */
+    private static PartitionState pendingRow(TopicPartition tp, SextantClient.Partition p, PartitionState there,
+                                             long now) {
+        Long age = p.commitTimestamp() == null ? null : Math.max(0, now - p.commitTimestamp());
+        return new PartitionState(tp.topic(), tp.partition(), there == null ? null : there.offset(),
+                p.precision(), p.bound(), age, p.translatedOffset(),
+                there != null && there.status() == PartitionStatus.NOT_SEXTANT
+                        ? PartitionStatus.NOT_SEXTANT : PartitionStatus.PENDING);
+    }
+
+    private static GroupState judge(DestinationGroup group, boolean foreign, List<PartitionState> partitions) {
         boolean hasPending = partitions.stream().anyMatch(p -> p.status() == PartitionStatus.PENDING);
         GroupResult result;
         String detail = null;
@@ -288,7 +315,7 @@ public final class DestinationFailover {
     private static List<PlannedPartition> plans(String group, List<SextantClient.Partition> known) {
         List<PlannedPartition> plans = new ArrayList<>();
         for (SextantClient.Partition p : known) {
-            if (p.translatedOffset() != null && !"APPLIED".equals(p.status())) {
+            if (notApplied(p)) {
                 plans.add(new PlannedPartition(new PositionKey(group, p.topic(), p.partition()),
                         new TopicPartition(p.destinationTopic(), p.partition()), p.sourceOffset(),
                         p.commitTimestamp() == null ? -1 : p.commitTimestamp(), p.translatedOffset(),
@@ -342,29 +369,42 @@ public final class DestinationFailover {
                 partitions.add(p);
                 continue;
             }
-            boolean written = outcome.partitions().entrySet().stream().anyMatch(e ->
-                    e.getKey().partition() == p.partition()
-                            && (e.getValue().status() == PositionStatus.APPLIED
-                            || e.getValue().status() == PositionStatus.SUPERSEDED
-                            || e.getValue().status() == PositionStatus.REWIND_SKIPPED)
-                            && e.getValue().destinationOffset() == (long) p.pendingOffset());
+            boolean written = written(outcome, p);
             failed |= !written;
-            partitions.add(new PartitionState(p.topic(), p.partition(), written ? p.pendingOffset() : p.offset(),
-                    p.precision(), p.bound(), p.lastSyncAgeMs(), written ? null : p.pendingOffset(),
-                    written ? PartitionStatus.WRITTEN : PartitionStatus.NOT_WRITTEN));
+            partitions.add(written ? written(p) : notWritten(p));
         }
         return new GroupState(state.group(), state.groupType(), state.destinationState(),
                 failed ? GroupResult.FAILED : GroupResult.APPLIED, failed ? "not every position was written" : null,
                 partitions);
     }
 
-    private static List<PartitionState> notWritten(List<PartitionState> partitions) {
-        return partitions.stream().map(p -> p.status() != PartitionStatus.PENDING ? p
-                : new PartitionState(p.topic(), p.partition(), p.offset(), p.precision(), p.bound(), p.lastSyncAgeMs(),
-                        p.pendingOffset(), PartitionStatus.NOT_WRITTEN)).toList();
+    /** Whether the outcome says the pending position of {@code p} is on the destination now. */
+    private static boolean written(GroupOutcome outcome, PartitionState p) {
+        return outcome.partitions().entrySet().stream().anyMatch(e ->
+                e.getKey().partition() == p.partition()
+                        && (e.getValue().status() == PositionStatus.APPLIED
+                        || e.getValue().status() == PositionStatus.SUPERSEDED
+                        || e.getValue().status() == PositionStatus.REWIND_SKIPPED)
+                        && e.getValue().destinationOffset() == (long) p.pendingOffset());
     }
 
-    private static <T> T get(java.util.concurrent.CompletableFuture<T> future, Duration timeout, String what) {
+    private static List<PartitionState> notWritten(List<PartitionState> partitions) {
+        return partitions.stream().map(p -> p.status() != PartitionStatus.PENDING ? p : notWritten(p)).toList();
+    }
+
+    /** A pending position the destination confirmed: its offset is the one written. */
+    private static PartitionState written(PartitionState p) {
+        return new PartitionState(p.topic(), p.partition(), p.pendingOffset(), p.precision(), p.bound(),
+                p.lastSyncAgeMs(), null, PartitionStatus.WRITTEN);
+    }
+
+    /** A pending position the destination did not take: still pending, with the offset it had. */
+    private static PartitionState notWritten(PartitionState p) {
+        return new PartitionState(p.topic(), p.partition(), p.offset(), p.precision(), p.bound(), p.lastSyncAgeMs(),
+                p.pendingOffset(), PartitionStatus.NOT_WRITTEN);
+    }
+
+    private static <T> T get(CompletableFuture<T> future, Duration timeout, String what) {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

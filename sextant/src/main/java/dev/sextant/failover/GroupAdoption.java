@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -37,8 +38,8 @@ import org.apache.kafka.common.TopicPartition;
  * above what the destination has.
  *
  * <pre>
- *   destination: listGroups, committed offsets ─▶ offsets not Sextant's
- *   instance:    GET /v1/groups/{group}        ─▶ translations ─▶ ADOPTABLE | REFUSED | WAITING ─▶ apply (adopt-forward)
+ * destination: listGroups, committed offsets ─▶ offsets not Sextant's
+ * instance:    GET /v1/groups/{group}        ─▶ translations ─▶ ADOPTABLE | REFUSED | WAITING ─▶ apply (adopt-forward)
  * </pre>
  */
 public final class GroupAdoption {
@@ -103,15 +104,7 @@ public final class GroupAdoption {
             there.forEach((tp, om) -> partitions.add(new Partition(tp.topic(), tp.partition(), om.offset(), null)));
             return new Group(group.groupId(), Verdict.ALREADY_SEXTANT, null, sorted(partitions));
         }
-        Map<TopicPartition, SextantClient.Partition> known = new HashMap<>();
-        try {
-            instance.group(group.groupId()).partitions().forEach(p ->
-                    known.put(new TopicPartition(p.destinationTopic(), p.partition()), p));
-        } catch (SextantClientException e) {
-            if (e.status() != 404) {
-                throw new IllegalStateException("the Sextant instance did not answer: " + e.getMessage(), e);
-            }
-        }
+        Map<TopicPartition, SextantClient.Partition> known = translations(instance, group.groupId());
         List<PlannedPartition> plan = new ArrayList<>();
         List<String> below = new ArrayList<>();
         List<String> missing = new ArrayList<>();
@@ -124,9 +117,7 @@ public final class GroupAdoption {
             } else if (!ownership.owns(om.metadata()) && translated < om.offset()) {
                 below.add(tp + " " + translated + " < " + om.offset());
             } else {
-                plan.add(new PlannedPartition(new PositionKey(group.groupId(), p.topic(), p.partition()), tp,
-                        p.sourceOffset(), p.commitTimestamp() == null ? -1 : p.commitTimestamp(), translated,
-                        p.bound() == null ? -1 : p.bound()));
+                plan.add(planned(group.groupId(), tp, p));
             }
         });
         if (group.active()) {
@@ -145,15 +136,35 @@ public final class GroupAdoption {
         return new Group(group.groupId(), Verdict.ADOPTABLE, null, sorted(partitions));
     }
 
+    /** What the instance translates for the group, by destination partition; nothing when it does not know it. */
+    private static Map<TopicPartition, SextantClient.Partition> translations(SextantClient instance, String group) {
+        Map<TopicPartition, SextantClient.Partition> known = new HashMap<>();
+        try {
+            instance.group(group).partitions().forEach(p ->
+                    known.put(new TopicPartition(p.destinationTopic(), p.partition()), p));
+        } catch (SextantClientException e) {
+            if (e.status() != 404) {
+                throw new IllegalStateException("the Sextant instance did not answer: " + e.getMessage(), e);
+            }
+        }
+        return known;
+    }
+
+    private static PlannedPartition planned(String group, TopicPartition destination, SextantClient.Partition p) {
+        return new PlannedPartition(new PositionKey(group, p.topic(), p.partition()), destination,
+                p.sourceOffset(), p.commitTimestamp() == null ? -1 : p.commitTimestamp(), p.translatedOffset(),
+                p.bound() == null ? -1 : p.bound());
+    }
+
     private static List<Partition> sorted(List<Partition> partitions) {
         partitions.sort(Comparator.comparing(Partition::topic).thenComparingInt(Partition::partition));
         return List.copyOf(partitions);
     }
 
-    private Map<String, GroupOutcome> write(AdminDestinationClient destination, Map<String, List<PlannedPartition>> plans,
-                                            Duration timeout) {
-        ConsumerGroupApplier applier = new ConsumerGroupApplier(destination, new OffsetOwnership(config.applicationId()),
-                config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, true);
+    private Map<String, GroupOutcome> write(AdminDestinationClient destination,
+                                            Map<String, List<PlannedPartition>> plans, Duration timeout) {
+        ConsumerGroupApplier applier = new ConsumerGroupApplier(destination,
+                new OffsetOwnership(config.applicationId()), config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, true);
         Map<String, GroupOutcome> outcomes = new ConcurrentHashMap<>();
         CountDownLatch done = new CountDownLatch(plans.size());
         applier.apply(plans, outcome -> {
@@ -180,7 +191,7 @@ public final class GroupAdoption {
         return new Group(group.group(), Verdict.ADOPTED, null, group.partitions());
     }
 
-    private static <T> T get(java.util.concurrent.CompletableFuture<T> future, Duration timeout) {
+    private static <T> T get(CompletableFuture<T> future, Duration timeout) {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {

@@ -239,16 +239,22 @@ public final class ManualFailover {
         }
         Map<TopicPartition, PositionStatus> statuses = new LinkedHashMap<>();
         outcome.partitions().forEach((key, result) -> statuses.put(byKey.get(key), result.status()));
+        return result(plan, outcome, statuses);
+    }
+
+    /** What the destination's answer to the write means for the group's failover. */
+    private static Result result(Plan plan, GroupOutcome outcome, Map<TopicPartition, PositionStatus> statuses) {
         if (outcome.retry()) {
-            return new Result(Status.FAILED, null, "the destination could not be written: " + outcome.detail(), statuses);
+            return new Result(Status.FAILED, null, "the destination could not be written: " + outcome.detail(),
+                    statuses);
         }
         if (outcome.reason() == Reason.GROUP_ACTIVE) {
             return refusedActive(plan.group(), "joined while writing: " + outcome.detail(), statuses);
         }
         if (outcome.reason() == Reason.DESTINATION_DIVERGED) {
-            return new Result(Status.REFUSED, Reason.DESTINATION_DIVERGED, "group '" + plan.group() + "' has offsets on "
-                    + "the destination that Sextant did not write (" + outcome.detail() + "): it already runs there, "
-                    + "or another tool moved it; nothing written", statuses);
+            return new Result(Status.REFUSED, Reason.DESTINATION_DIVERGED, "group '" + plan.group()
+                    + "' has offsets on the destination that Sextant did not write (" + outcome.detail()
+                    + "): it already runs there, or another tool moved it; nothing written", statuses);
         }
         if (outcome.reason() != null) {
             return new Result(Status.REFUSED, outcome.reason(), outcome.detail() + "; nothing written", statuses);

@@ -3,14 +3,19 @@ package dev.sextant.metrics;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.Reason;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
+import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Sextant's own meters (Kafka Streams' client metrics are bound next to them by the application). Counters are
@@ -22,10 +27,10 @@ public final class SextantMetrics {
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<GroupKind, Timer> latency = new ConcurrentHashMap<>();
     private final AtomicLong groupsTracked = new AtomicLong();
-    private final Map<GroupKind, io.micrometer.core.instrument.DistributionSummary> replayBounds =
+    private final Map<GroupKind, DistributionSummary> replayBounds =
             new ConcurrentHashMap<>();
 
-    private final Map<GroupKind, Counter> commitsRead = new java.util.EnumMap<>(GroupKind.class);
+    private final Map<GroupKind, Counter> commitsRead = new EnumMap<>(GroupKind.class);
 
     public SextantMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -131,23 +136,23 @@ public final class SextantMetrics {
      * Age of the oldest source commit not yet written to the destination (Prometheus
      * {@code sextant_sync_oldest_pending_age_seconds}): the one to alert on, it keeps rising while nothing applies.
      */
-    public void oldestPendingAge(java.util.function.DoubleSupplier seconds) {
-        io.micrometer.core.instrument.Gauge.builder("sextant.sync.oldest.pending.age", seconds::getAsDouble)
+    public void oldestPendingAge(DoubleSupplier seconds) {
+        Gauge.builder("sextant.sync.oldest.pending.age", seconds::getAsDouble)
                 .baseUnit("seconds")
                 .description("Age of the oldest source commit not yet written to the destination")
                 .register(registry);
     }
 
     /** 1 while the destination answers (its last refresh succeeded), else 0 ({@code sextant_destination_up}). */
-    public void destinationUp(java.util.function.BooleanSupplier up) {
-        io.micrometer.core.instrument.Gauge.builder("sextant.destination.up", () -> up.getAsBoolean() ? 1 : 0)
+    public void destinationUp(BooleanSupplier up) {
+        Gauge.builder("sextant.destination.up", () -> up.getAsBoolean() ? 1 : 0)
                 .description("1 while the destination answers, else 0")
                 .register(registry);
     }
 
     /** Groups of one kind in one sync state ({@code sextant_groups{group_type,state}}): in_sync, pending, refused. */
-    public void groupsInState(GroupKind type, String state, java.util.function.LongSupplier count) {
-        io.micrometer.core.instrument.Gauge.builder("sextant.groups", count::getAsLong)
+    public void groupsInState(GroupKind type, String state, LongSupplier count) {
+        Gauge.builder("sextant.groups", count::getAsLong)
                 .description("Groups by sync state: in_sync, pending (a commit still to write), refused (a dead-letter "
                         + "reason stands)")
                 .tags("group_type", type.label(), "state", state)
@@ -155,8 +160,8 @@ public final class SextantMetrics {
     }
 
     /** Partitions with a source commit not on the destination yet ({@code sextant_positions_pending}). */
-    public void positionsPending(java.util.function.LongSupplier count) {
-        io.micrometer.core.instrument.Gauge.builder("sextant.positions.pending", count::getAsLong)
+    public void positionsPending(LongSupplier count) {
+        Gauge.builder("sextant.positions.pending", count::getAsLong)
                 .description("Partitions with a source commit not written to the destination yet")
                 .register(registry);
     }
@@ -167,16 +172,16 @@ public final class SextantMetrics {
      * ({@code sextant_destination_writes_in_flight}) and how many wait for the limit
      * ({@code sextant_destination_writes_queued}).
      */
-    public void destinationWrites(java.util.function.LongSupplier limit, java.util.function.LongSupplier inFlight,
-                                  java.util.function.LongSupplier queued) {
-        io.micrometer.core.instrument.Gauge.builder("sextant.destination.write.limit", limit::getAsLong)
+    public void destinationWrites(LongSupplier limit, LongSupplier inFlight,
+                                  LongSupplier queued) {
+        Gauge.builder("sextant.destination.write.limit", limit::getAsLong)
                 .description("Offset writes that may be in flight to the destination now (adaptive, at most "
                         + "sync.write.parallelism)")
                 .register(registry);
-        io.micrometer.core.instrument.Gauge.builder("sextant.destination.writes.in.flight", inFlight::getAsLong)
+        Gauge.builder("sextant.destination.writes.in.flight", inFlight::getAsLong)
                 .description("Offset writes sent to the destination and not answered yet")
                 .register(registry);
-        io.micrometer.core.instrument.Gauge.builder("sextant.destination.writes.queued", queued::getAsLong)
+        Gauge.builder("sextant.destination.writes.queued", queued::getAsLong)
                 .description("Offset writes waiting for the write limit")
                 .register(registry);
     }

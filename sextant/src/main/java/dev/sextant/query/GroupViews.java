@@ -28,7 +28,8 @@ final class GroupViews {
         return record == null ? "consumer" : record.type().label();
     }
 
-    static Views.PartitionView partition(PositionKey key, PartitionPosition pos, UnaryOperator<String> destinationTopic) {
+    static Views.PartitionView partition(PositionKey key, PartitionPosition pos,
+                                         UnaryOperator<String> destinationTopic) {
         boolean translated = pos.hasTranslation();
         return new Views.PartitionView(key.topic(), key.partition(), destinationTopic.apply(key.topic()),
                 pos.sourceOffset(),

@@ -1,5 +1,6 @@
 package dev.sextant.query;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.config.HostAndPort;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,6 +15,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.apache.kafka.common.internals.Topic;
@@ -44,7 +46,7 @@ public final class QueryApi {
     public static final int MAX_CONFLICTS_LIMIT = 10_000;
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
     private static final ObjectMapper JSON = new ObjectMapper()
-            .configure(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
     /**
      * One request, as the transport hands it over.
@@ -112,10 +114,8 @@ public final class QueryApi {
             return this::metrics;
         } else if (p.equals(List.of("v1", "groups"))) {
             return this::groups;
-        } else if (p.size() == 3 && p.get(0).equals("v1") && p.get(1).equals("groups")) {
-            return () -> groupDetail(p.get(2), r);
-        } else if (p.size() == 4 && p.get(0).equals("v1") && p.get(1).equals("groups") && p.get(3).equals("offsets")) {
-            return () -> offsets(p.get(2), r);
+        } else if (p.size() > 2 && p.get(0).equals("v1") && p.get(1).equals("groups")) {
+            return groupRoute(p, r);
         } else if (p.equals(List.of("v1", "translate"))) {
             return () -> translate(r.params());
         } else if (p.equals(List.of("v1", "conflicts"))) {
@@ -124,6 +124,16 @@ public final class QueryApi {
             return () -> Reply.ok(new Views.InstanceList(router.instances()));
         } else if (p.equals(List.of("internal", "v1", "local-groups"))) {
             return () -> Reply.ok(localGroups());
+        }
+        return null;
+    }
+
+    /** {@code /v1/groups/<group>} and {@code /v1/groups/<group>/offsets}. */
+    private Supplier<Reply> groupRoute(List<String> p, Request r) {
+        if (p.size() == 3) {
+            return () -> groupDetail(p.get(2), r);
+        } else if (p.size() == 4 && p.get(3).equals("offsets")) {
+            return () -> offsets(p.get(2), r);
         }
         return null;
     }
@@ -206,7 +216,7 @@ public final class QueryApi {
                 Thread.currentThread().interrupt();
                 throw QueryException.unavailable("interrupted while asking the other instances");
             } catch (Exception e) {
-                Throwable cause = e instanceof java.util.concurrent.ExecutionException || e instanceof CompletionException
+                Throwable cause = e instanceof ExecutionException || e instanceof CompletionException
                         ? e.getCause() : e;
                 failures.add(cause.getMessage());
             }

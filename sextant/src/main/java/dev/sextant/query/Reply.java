@@ -34,7 +34,8 @@ public record Reply(int status, String contentType, Map<String, String> headers,
 
     public static Reply error(QueryException e) {
         Reply reply = json(e.status(), new Views.ErrorBody(e.getMessage()));
-        return e.retryAfterSeconds() == null ? reply : reply.withHeader("Retry-After", e.retryAfterSeconds().toString());
+        return e.retryAfterSeconds() == null ? reply
+                : reply.withHeader("Retry-After", e.retryAfterSeconds().toString());
     }
 
     public Reply withHeader(String name, String value) {

@@ -3,6 +3,7 @@ package dev.sextant.query;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,7 +25,7 @@ final class StatusPage {
     }
 
     private static Map<String, byte[]> load() {
-        Map<String, byte[]> content = new java.util.HashMap<>();
+        Map<String, byte[]> content = new HashMap<>();
         for (String name : FILES.keySet()) {
             try (InputStream in = StatusPage.class.getResourceAsStream("ui/" + name)) {
                 if (in == null) {

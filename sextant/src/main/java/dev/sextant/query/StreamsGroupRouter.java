@@ -1,7 +1,7 @@
 package dev.sextant.query;
 
-import dev.sextant.state.CoordinatorPartitioner;
 import dev.sextant.config.HostAndPort;
+import dev.sextant.state.CoordinatorPartitioner;
 import dev.sextant.state.PositionStore;
 import java.util.ArrayList;
 import java.util.Comparator;

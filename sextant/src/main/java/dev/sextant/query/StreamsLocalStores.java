@@ -39,7 +39,8 @@ public final class StreamsLocalStores implements LocalStores {
      * @param destinationTopic the replication policy: source topic to its mirror's name
      * @param identity         true with {@code translation=identity} (no offset-sync history store)
      */
-    public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic, boolean identity) {
+    public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic,
+                              boolean identity) {
         this.streams = streams;
         this.destinationTopic = destinationTopic;
         this.identity = identity;

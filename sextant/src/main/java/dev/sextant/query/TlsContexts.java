@@ -41,7 +41,8 @@ public final class TlsContexts {
             factory.configure(parsed);
             return factory.sslContext();
         } catch (RuntimeException e) {
-            throw new InvalidConfigurationException(keyForErrors, String.valueOf(sslConfigs.get("ssl.keystore.location")),
+            throw new InvalidConfigurationException(keyForErrors,
+                    String.valueOf(sslConfigs.get("ssl.keystore.location")),
                     "Cannot load the HTTP API's TLS stores (query.tls.*): " + e.getMessage()
                             + ". Fix: check the locations, types and passwords of query.tls.keystore.* and "
                             + "query.tls.truststore.*.", e);

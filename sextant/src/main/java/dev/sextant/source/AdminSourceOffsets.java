@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
@@ -60,7 +62,7 @@ public final class AdminSourceOffsets implements SourceOffsets {
                         if (unwrap(err) instanceof UnknownTopicOrPartitionException) {
                             return CompletableFuture.completedFuture(Map.<TopicPartition, Long>of());
                         }
-                        throw new java.util.concurrent.CompletionException(unwrap(err));
+                        throw new CompletionException(unwrap(err));
                     }
                     Set<TopicPartition> partitions = described.get(topic).partitions().stream()
                             .map(p -> new TopicPartition(topic, p.partition())).collect(Collectors.toSet());
@@ -102,13 +104,13 @@ public final class AdminSourceOffsets implements SourceOffsets {
         }
         ListOffsetsResult result = admin.listOffsets(partitions.stream()
                 .collect(Collectors.toMap(tp -> tp, tp -> spec)), options);
-        Map<TopicPartition, Long> starts = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<TopicPartition, Long> starts = new ConcurrentHashMap<>();
         CompletableFuture<?>[] each = partitions.stream().map(tp -> result.partitionResult(tp).toCompletionStage()
                 .toCompletableFuture().handle((info, err) -> {
                     if (info != null) {
                         starts.put(tp, info.offset());
                     } else if (!(unwrap(err) instanceof UnknownTopicOrPartitionException)) {
-                        throw new java.util.concurrent.CompletionException(unwrap(err));
+                        throw new CompletionException(unwrap(err));
                     }
                     return null; // a partition that does not exist (a deleted topic): left out
                 })).toArray(CompletableFuture[]::new);
@@ -118,8 +120,9 @@ public final class AdminSourceOffsets implements SourceOffsets {
     private CompletableFuture<Map<TopicPartition, Long>> lowestCommitted(Set<TopicPartition> partitions) {
         return admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().toCompletionStage().toCompletableFuture()
                 .thenCompose(groups -> {
-                    Map<String, ListConsumerGroupOffsetsSpec> specs = included(groups).stream().collect(
-                            Collectors.toMap(g -> g, g -> new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)));
+                    Map<String, ListConsumerGroupOffsetsSpec> specs = included(groups).stream()
+                            .collect(Collectors.toMap(g -> g,
+                                    g -> new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)));
                     if (specs.isEmpty()) {
                         return CompletableFuture.completedFuture(Map.of());
                     }
@@ -141,7 +144,7 @@ public final class AdminSourceOffsets implements SourceOffsets {
     }
 
     private static Throwable unwrap(Throwable t) {
-        return t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+        return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
     }
 
     @Override

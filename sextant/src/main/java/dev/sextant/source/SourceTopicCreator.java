@@ -2,6 +2,7 @@ package dev.sextant.source;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -9,6 +10,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.internals.Topic;
@@ -62,11 +64,11 @@ public final class SourceTopicCreator implements AutoCloseable {
                     admin.createTopics(List.of(topic)).all().get(TIMEOUT_S, TimeUnit.SECONDS);
                     log.info("Created topic {} on the source cluster", topic.name());
                 } catch (ExecutionException e) {
-                    if (e.getCause() instanceof org.apache.kafka.common.errors.TopicAuthorizationException denied
+                    if (e.getCause() instanceof TopicAuthorizationException denied
                             && denied.unauthorizedTopics().isEmpty()) {
                         // the broker names no topic when it refuses a creation: name it, for the message
-                        throw new ExecutionException(new org.apache.kafka.common.errors.TopicAuthorizationException(
-                                "not authorized to create topic " + topic.name(), java.util.Set.of(topic.name())));
+                        throw new ExecutionException(new TopicAuthorizationException(
+                                "not authorized to create topic " + topic.name(), Set.of(topic.name())));
                     }
                     if (!(e.getCause() instanceof TopicExistsException)) {
                         throw e;

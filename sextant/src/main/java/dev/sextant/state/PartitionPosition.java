@@ -37,8 +37,8 @@ public record PartitionPosition(
     }
 
     public PartitionPosition withTranslation(OffsetTranslation translation) {
-        return new PartitionPosition(sourceOffset, commitTimestamp, translation.destinationOffset(), translation.bound(),
-                appliedOffset, appliedSourceOffset, appliedAt, pendingSince, status);
+        return new PartitionPosition(sourceOffset, commitTimestamp, translation.destinationOffset(),
+                translation.bound(), appliedOffset, appliedSourceOffset, appliedAt, pendingSince, status);
     }
 
     public PartitionPosition withStatus(PositionStatus newStatus, long now) {

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.NoSuchElementException;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
@@ -253,7 +254,7 @@ public final class WriteBehindKeyValueStore extends WrappedStateStore<KeyValueSt
         @Override
         public KeyValue<Bytes, byte[]> next() {
             if (next == null) {
-                throw new java.util.NoSuchElementException();
+                throw new NoSuchElementException();
             }
             KeyValue<Bytes, byte[]> kv = KeyValue.pair(next.getKey(), next.getValue());
             next = entries.hasNext() ? entries.next() : null;
@@ -263,7 +264,7 @@ public final class WriteBehindKeyValueStore extends WrappedStateStore<KeyValueSt
         @Override
         public Bytes peekNextKey() {
             if (next == null) {
-                throw new java.util.NoSuchElementException();
+                throw new NoSuchElementException();
             }
             return next.getKey();
         }

@@ -2,7 +2,10 @@ package dev.sextant.translate;
 
 import java.util.Optional;
 
-/** For offset-preserving mirrors (Cluster Linking, Kafka Cluster Mirroring): the destination offset is the source offset. */
+/**
+ * For offset-preserving mirrors (Cluster Linking, Kafka Cluster Mirroring): the destination offset is the source
+ * offset.
+ */
 public final class IdentityTranslator implements OffsetTranslator {
 
     @Override

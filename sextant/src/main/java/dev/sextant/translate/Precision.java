@@ -1,5 +1,7 @@
 package dev.sextant.translate;
 
+import java.util.Locale;
+
 /**
  * How close a translated offset is to the record the source consumer would read next.
  *
@@ -13,6 +15,6 @@ public enum Precision {
     BOUNDED;
 
     public String label() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
 import dev.sextant.testing.InMemoryDestination;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -78,8 +80,8 @@ class ConsumerGroupApplierTest {
                 "billing", List.of(planned(0, 100, 1_000), planned(1, 100, 1_000)),
                 "audit", List.of(new PlannedPartition(new PositionKey("audit", "orders", 0), P0, 100, 1_000, 100)));
 
-        assertEquals(java.util.Set.of(new PositionKey("billing", "orders", 0), new PositionKey("billing", "orders", 1)),
-                java.util.Set.copyOf(adopting.overwritten(applied).get(5, TimeUnit.SECONDS)),
+        assertEquals(Set.of(new PositionKey("billing", "orders", 0), new PositionKey("billing", "orders", 1)),
+                Set.copyOf(adopting.overwritten(applied).get(5, TimeUnit.SECONDS)),
                 "behind, or the same offset under another writer's name: written (and taken over) again; ahead: "
                         + "left for the next commit to decide");
         assertEquals(List.of(), applier.overwritten(applied).get(5, TimeUnit.SECONDS),
@@ -95,7 +97,7 @@ class ConsumerGroupApplierTest {
                 P0, new OffsetAndMetadata(90, ""), P1, new OffsetAndMetadata(100, ""))));
 
         GroupOutcome below = apply(adopting, List.of(planned(0, 95, 1_000), planned(1, 99, 1_000)));
-        assertEquals(dev.sextant.domain.Reason.DESTINATION_DIVERGED, below.reason(),
+        assertEquals(Reason.DESTINATION_DIVERGED, below.reason(),
                 "partition 1 would move back from 100 to 99: the whole group stays refused");
         assertEquals(90L, destination.committed("billing", "source.orders", 0), "nothing written");
 
@@ -108,7 +110,7 @@ class ConsumerGroupApplierTest {
         destination.offsets.put("audit", new ConcurrentHashMap<>(Map.of(P0, new OffsetAndMetadata(10, ""))));
         GroupOutcome refused = apply(applier, List.of(new PlannedPartition(new PositionKey("audit", "orders", 0),
                 P0, 50, 1_000, 50)), "audit");
-        assertEquals(dev.sextant.domain.Reason.DESTINATION_DIVERGED, refused.reason(), "refuse: the default");
+        assertEquals(Reason.DESTINATION_DIVERGED, refused.reason(), "refuse: the default");
         assertEquals(10L, destination.committed("audit", "source.orders", 0));
     }
 

@@ -14,6 +14,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.Test;
 
@@ -109,7 +111,7 @@ class WriteDispatcherTest {
         assertEquals(4, sent.size());
 
         // an answer about the group: not the destination's load
-        sent.get(1).answer().completeExceptionally(new org.apache.kafka.common.errors.GroupNotEmptyException("x"));
+        sent.get(1).answer().completeExceptionally(new GroupNotEmptyException("x"));
         assertEquals(3, limit.limit());
         assertEquals(5, sent.size(), "its slot goes to the next write");
     }
@@ -142,14 +144,14 @@ class WriteDispatcherTest {
         AtomicBoolean broken = new AtomicBoolean(true);
         WriteDispatcher<String> flaky = new WriteDispatcher<>(limit, () -> {
             if (broken.getAndSet(false)) {
-                throw new org.apache.kafka.common.KafkaException("Failed to create new KafkaAdminClient");
+                throw new KafkaException("Failed to create new KafkaAdminClient");
             }
             return "writer";
         }, err -> Outcome.NEUTRAL);
         CompletableFuture<String> first = flaky.submit(WriteLease.ALWAYS, w -> CompletableFuture.completedFuture(w));
         CompletableFuture<String> second = flaky.submit(WriteLease.ALWAYS, w -> CompletableFuture.completedFuture(w));
 
-        assertInstanceOf(org.apache.kafka.common.KafkaException.class,
+        assertInstanceOf(KafkaException.class,
                 assertThrows(ExecutionException.class, first::get).getCause());
         assertEquals("writer", second.get());
         assertEquals(0, limit.inFlight(), "the failed write gave its permit back");

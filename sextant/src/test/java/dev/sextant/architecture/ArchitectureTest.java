@@ -19,6 +19,7 @@ import dev.sextant.SextantApplication;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +49,7 @@ class ArchitectureTest {
 
         @Override
         public boolean test(JavaMethodCall call) {
-            return call.getTargetOwner().isAssignableTo(org.apache.kafka.clients.admin.Admin.class)
+            return call.getTargetOwner().isAssignableTo(Admin.class)
                     && writes.matcher(call.getName()).matches();
         }
     };

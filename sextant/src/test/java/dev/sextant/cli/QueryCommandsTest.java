@@ -28,7 +28,8 @@ class QueryCommandsTest {
     void start() {
         backend = new FakeBackend(new SimpleMeterRegistry());
         backend.groups.put("billing", new Views.GroupDetail("billing", "consumer", List.of(
-                new Views.PartitionView("orders", 0, "source.orders", 1234, 1230L, "bounded", 3L, 1230L, 9L, "APPLIED"))));
+                new Views.PartitionView("orders", 0, "source.orders", 1234, 1230L, "bounded", 3L, 1230L, 9L,
+                        "APPLIED"))));
         backend.translations.put("orders-0@1234", new Views.TranslationView("orders", 0, 1234, "source.orders", 1230,
                 "bounded", 3));
     }
@@ -91,7 +92,8 @@ class QueryCommandsTest {
     @Test
     void theDefaultUrlComesFromTheConfiguration(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("sextant.properties");
-        Files.writeString(config, "source.bootstrap.servers=127.0.0.1:9092\ndestination.bootstrap.servers=127.0.0.1:9093\n"
+        Files.writeString(config, "source.bootstrap.servers=127.0.0.1:9092\n"
+                + "destination.bootstrap.servers=127.0.0.1:9093\n"
                 + "query.listen=" + backend.url().substring("http://".length()) + "\n");
         assertEquals(0, run("offsets", "--group", "billing", "-c", config.toString()));
     }
@@ -126,7 +128,8 @@ class QueryCommandsTest {
     @Test
     void failoverWithoutAGroupIsAUsageError(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("sextant.properties");
-        Files.writeString(config, "source.bootstrap.servers=127.0.0.1:9092\ndestination.bootstrap.servers=127.0.0.1:9093\n");
+        Files.writeString(config, "source.bootstrap.servers=127.0.0.1:9092\n"
+                + "destination.bootstrap.servers=127.0.0.1:9093\n");
         assertEquals(2, run("failover", "-c", config.toString()));
     }
 

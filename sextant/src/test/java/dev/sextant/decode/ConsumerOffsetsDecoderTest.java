@@ -52,7 +52,10 @@ class ConsumerOffsetsDecoderTest {
 
     private static final Uuid TOPIC_ID = Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ");
 
-    /** Bytes as Kafka 4.4.0's own serializer writes them (docs/kafka-internals.md): type 1, group "g1", topic "t", partition 3. */
+    /**
+     * Bytes as Kafka 4.4.0's own serializer writes them (docs/kafka-internals.md): type 1, group "g1", topic "t",
+     * partition 3.
+     */
     private static final String RECORDED_KEY = "0001 0002 6731 0001 74 00000003";
 
     private static OffsetCommitKey commitKey() {

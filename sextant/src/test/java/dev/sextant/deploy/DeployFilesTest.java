@@ -5,16 +5,31 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.config.SextantConfigLoader;
+import dev.sextant.query.FakeBackend;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -73,7 +88,7 @@ class DeployFilesTest {
     }
 
     /** Variables the launcher and the logging read, not configuration keys. */
-    private static final java.util.Set<String> LAUNCHER_VARIABLES = java.util.Set.of("SEXTANT_JAVA_OPTS",
+    private static final Set<String> LAUNCHER_VARIABLES = Set.of("SEXTANT_JAVA_OPTS",
             "SEXTANT_CLASSPATH", "SEXTANT_LOG_LEVEL", "SEXTANT_KAFKA_LOG_LEVEL", "SEXTANT_LOG_FORMAT", "SEXTANT_DEBUG");
 
     @Test
@@ -82,14 +97,14 @@ class DeployFilesTest {
                 + Files.readString(DEPLOY.resolve("kubernetes/secret.yaml"))
                 + Files.readString(DEPLOY.resolve("Dockerfile"));
         Matcher m = Pattern.compile("\\b(SEXTANT_[A-Z0-9_]+)").matcher(manifests);
-        java.util.Map<String, String> env = new java.util.TreeMap<>();
+        Map<String, String> env = new TreeMap<>();
         List<String> unknown = new ArrayList<>();
         while (m.find()) {
             String name = m.group(1);
             if (LAUNCHER_VARIABLES.contains(name)) {
                 continue;
             }
-            java.util.Optional<String> key = dev.sextant.config.SextantConfigLoader.keyForEnvironmentVariable(name);
+            Optional<String> key = SextantConfigLoader.keyForEnvironmentVariable(name);
             if (key.isEmpty() || !realKey(key.get())) {
                 unknown.add(name + (key.isEmpty() ? "" : " -> " + key.get()));
             }
@@ -98,7 +113,7 @@ class DeployFilesTest {
         assertEquals(List.of(), unknown, "SEXTANT_* variables that set no configuration key");
         assertTrue(env.containsKey("SEXTANT_QUERY_ADVERTISED"), env.toString());
 
-        java.util.Map<String, String> file = new java.util.LinkedHashMap<>();
+        Map<String, String> file = new LinkedHashMap<>();
         boolean inFile = false;
         for (String line : Files.readAllLines(DEPLOY.resolve("kubernetes/configmap.yaml"))) {
             if (line.trim().equals("sextant.properties: |")) {
@@ -109,20 +124,20 @@ class DeployFilesTest {
             }
         }
         assertTrue(file.containsKey("source.bootstrap.servers"), file.toString());
-        dev.sextant.config.SextantConfig loaded = dev.sextant.config.SextantConfigLoader.load(file, env);
+        SextantConfig loaded = SextantConfigLoader.load(file, env);
         assertEquals("sextant-0.sextant.kafka.svc.cluster.local", loaded.queryAdvertised().host());
     }
 
     private static boolean realKey(String key) {
-        if (dev.sextant.config.SextantConfig.configDef().names().contains(key)) {
+        if (SextantConfig.configDef().names().contains(key)) {
             return true;
         }
         if (key.startsWith("source.") || key.startsWith("destination.")) {
             String client = key.substring(key.indexOf('.') + 1);
-            return org.apache.kafka.clients.admin.AdminClientConfig.configNames().contains(client);
+            return AdminClientConfig.configNames().contains(client);
         }
         return key.startsWith("streams.")
-                && org.apache.kafka.streams.StreamsConfig.configDef().names().contains(key.substring(8));
+                && StreamsConfig.configDef().names().contains(key.substring(8));
     }
 
     private static String sample(String name) {
@@ -132,7 +147,8 @@ class DeployFilesTest {
             case "SEXTANT_STATE_DIR" -> "/var/lib/sextant";
             case "SEXTANT_SOURCE_SECURITY_PROTOCOL", "SEXTANT_DESTINATION_SECURITY_PROTOCOL" -> "SASL_SSL";
             case "SEXTANT_SOURCE_SASL_MECHANISM", "SEXTANT_DESTINATION_SASL_MECHANISM" -> "SCRAM-SHA-512";
-            default -> "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"p\";";
+            default -> "org.apache.kafka.common.security.scram.ScramLoginModule required "
+                    + "username=\"u\" password=\"p\";";
         };
     }
 
@@ -145,12 +161,12 @@ class DeployFilesTest {
             paths.add(m.group(1));
         }
         assertEquals(new TreeSet<>(List.of("/health/live", "/health/ready")), paths);
-        try (dev.sextant.query.FakeBackend backend = new dev.sextant.query.FakeBackend(
-                new io.micrometer.core.instrument.simple.SimpleMeterRegistry())) {
-            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        try (FakeBackend backend = new FakeBackend(
+                new SimpleMeterRegistry())) {
+            HttpClient http = HttpClient.newHttpClient();
             for (String path : paths) {
-                int status = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(backend.url() + path))
-                        .build(), java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+                int status = http.send(HttpRequest.newBuilder(URI.create(backend.url() + path))
+                        .build(), HttpResponse.BodyHandlers.discarding()).statusCode();
                 assertTrue(status == 200 || status == 503, path + " answered " + status);
             }
         }

@@ -14,8 +14,8 @@ class CoordinatorPartitionsTest {
         for (int i = 0; i < 10_000; i++) {
             String group = Long.toString(random.nextLong(), 36) + "-" + i;
             int partitions = 1 + random.nextInt(100);
-            assertEquals(Utils.abs(group.hashCode()) % partitions, CoordinatorPartitions.partitionFor(group, partitions),
-                    group);
+            assertEquals(Utils.abs(group.hashCode()) % partitions,
+                    CoordinatorPartitions.partitionFor(group, partitions), group);
         }
         assertEquals(Integer.MIN_VALUE, "polygenelubricants".hashCode());
         assertEquals(0, CoordinatorPartitions.partitionFor("polygenelubricants", 50));

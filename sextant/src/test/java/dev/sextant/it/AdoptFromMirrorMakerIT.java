@@ -3,27 +3,36 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sextant.client.SextantClient;
+import dev.sextant.client.SextantClientException;
 import dev.sextant.deadletter.DeadLetterReader;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
-import dev.sextant.testing.Cli;
 import dev.sextant.testing.BackwardsSampler;
+import dev.sextant.testing.Cli;
 import dev.sextant.testing.DeadLetters;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalMirrorMaker;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Switching from MirrorMaker 2's group sync: MirrorMaker 2 syncs the groups for a while
@@ -53,7 +62,7 @@ class AdoptFromMirrorMakerIT {
      * {@code --apply} takes them; from then on the sync keeps them.
      */
     @Test
-    void theAdoptCommandShowsThenTakesOverTheGroups(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+    void theAdoptCommandShowsThenTakesOverTheGroups(@TempDir Path dir)
             throws Exception {
         try (LocalClusters clusters = LocalClusters.builder().mirrorMaker(withGroupSync()).start()) {
             adopt(clusters, true, dir);
@@ -65,7 +74,7 @@ class AdoptFromMirrorMakerIT {
                 .syncGroupOffsetsEnabled(true).build();
     }
 
-    private void adopt(LocalClusters clusters, boolean byCommand, java.nio.file.Path dir) throws Exception {
+    private void adopt(LocalClusters clusters, boolean byCommand, Path dir) throws Exception {
         clusters.createTopic(clusters.source(), TOPIC, 2);
         // MirrorMaker 2's first sync of each partition before the rest: under load it coalesces the first syncs, and
         // an offset below a partition's oldest sync has no translation (seen here: every group's partition 0 stayed
@@ -112,94 +121,26 @@ class AdoptFromMirrorMakerIT {
                         adoptByCommand(clusters, sextant, dir, sampler);
                         return;
                     }
-                    // every group seen taken over by Sextant, each at some moment: MirrorMaker 2's old checkpoint
-                    // tasks may still write a group after its restart (see the README), which Sextant takes over
-                    // again at its next commit, or the takeover audit at its next round (5 s). 120 s: a 2-core CI
-                    // machine took longer than 60 s once
-                    java.util.Set<String> adopted = new java.util.HashSet<>();
-                    try {
-                        Await.until(Duration.ofSeconds(120), "every group written by Sextant", () -> {
-                            Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
-                            for (int g = 0; g < GROUPS; g++) {
-                                Map<Integer, OffsetAndMetadata> parts = there.get(group(g));
-                                if (parts != null && parts.size() == 2 && parts.values().stream().allMatch(om ->
-                                        om.metadata().startsWith("sextant/sextant-it-adopt "))) {
-                                    adopted.add(group(g));
-                                }
-                            }
-                            return adopted.size() == GROUPS;
-                        });
-                    } catch (AssertionError e) {
-                        Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
-                        dev.sextant.client.SextantClient client = dev.sextant.client.SextantClient.builder(
-                                "http://" + sextant.app().queryAddress()).deadline(Duration.ofSeconds(10)).build();
-                        StringBuilder missing = new StringBuilder();
-                        for (int g = 0; g < GROUPS; g++) {
-                            if (!adopted.contains(group(g))) {
-                                missing.append("; ").append(group(g)).append(": the destination ")
-                                        .append(there.get(group(g))).append(", Sextant ").append(client.group(group(g)));
-                            }
-                        }
-                        throw new AssertionError(e.getMessage() + missing, e);
-                    }
-                    DeadLetterRecord refused = DeadLetters.await(clusters, REWOUND, Reason.DESTINATION_DIVERGED,
-                            Duration.ofSeconds(90)); // on 2 busy cores the first refusal can take a while
-                    assertTrue(refused.detail().contains("below"), refused.detail());
-                    Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
-                    assertEquals(byMirrorMaker.get(REWOUND), there.get(REWOUND).get(0).offset(),
-                            "the rewound group keeps what MirrorMaker 2 wrote");
-                    try (DeadLetterReader reader = new DeadLetterReader(clusters.source().clientProperties(),
-                            "sextant.conflicts")) {
-                        List<DeadLetterRecord> diverged = reader.readToEnd(Duration.ofSeconds(10)).stream()
-                                .filter(r -> r.reason() == Reason.DESTINATION_DIVERGED && !REWOUND.equals(r.group()))
-                                .toList();
-                        assertEquals(List.of(), diverged, "no adopted group was ever refused");
-                    }
-                    List<String> backwards = sampler.backwards();
-                    System.out.printf("adopt-forward: %d groups MirrorMaker 2 had synced taken over (%d moved on, "
-                                    + "%d at the commit MirrorMaker 2 synced); 1 rewound group refused; backwards "
-                                    + "moves seen: %d%n", GROUPS, GROUPS / 2, GROUPS / 2, backwards.size());
-                    assertEquals(List.of(), backwards);
+                    adoptForward(clusters, sextant, destination, mirrored, byMirrorMaker, sampler);
                 }
             }
         }
     }
 
-    private void adoptByCommand(LocalClusters clusters, SextantInstance sextant, java.nio.file.Path dir,
+    private void adoptByCommand(LocalClusters clusters, SextantInstance sextant, Path dir,
                                 BackwardsSampler sampler) throws Exception {
-        dev.sextant.client.SextantClient client = dev.sextant.client.SextantClient.builder(
+        SextantClient client = SextantClient.builder(
                 "http://" + sextant.app().queryAddress()).deadline(Duration.ofSeconds(10)).build();
-        java.util.Map<String, String> untranslated = new java.util.TreeMap<>();
-        try {
-            Await.until(Duration.ofSeconds(60), "the instance translated every group", () -> {
-                // the rewound group is left out: what it shows depends on whether its refusal came yet
-                untranslated.clear();
-                for (int g = 0; g < GROUPS; g++) {
-                    String name = group(g);
-                    try {
-                        dev.sextant.client.SextantClient.GroupPositions view = client.group(name);
-                        List<dev.sextant.client.SextantClient.Partition> parts = view.partitions();
-                        if (parts.size() != 2 || parts.stream().anyMatch(p -> p.translatedOffset() == null)) {
-                            untranslated.put(name, view.toString());
-                        }
-                    } catch (dev.sextant.client.SextantClientException e) {
-                        untranslated.put(name, e.toString());
-                    }
-                }
-                return untranslated.isEmpty();
-            });
-        } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "; not translated: " + untranslated, e);
-        }
-        java.nio.file.Path config = dir.resolve("sextant.properties");
-        java.nio.file.Files.writeString(config, String.join("\n",
+        awaitEveryGroupTranslated(client);
+        Path config = dir.resolve("sextant.properties");
+        Files.writeString(config, String.join("\n",
                 "source.bootstrap.servers=" + clusters.source().bootstrapServers(),
                 "destination.bootstrap.servers=" + clusters.destination().bootstrapServers(),
                 "application.id=sextant-it-adopt", "groups.include=adopt-.*", ""));
         String url = "http://" + sextant.app().queryAddress();
         Cli.Run dry = Cli.run("adopt", "-c", config.toString(), "--groups", "adopt-.*", "--url", url, "--json");
         assertEquals(1, dry.exit(), "the rewound group is refused: " + dry.out() + dry.err());
-        java.util.Map<String, String> verdicts = verdicts(dry.out());
+        Map<String, String> verdicts = verdicts(dry.out());
         assertTrue(List.of("REFUSED", "WAITING").contains(verdicts.get(REWOUND)), dry.out());
         for (int g = 0; g < GROUPS; g++) {
             assertEquals("ADOPTABLE", verdicts.get(group(g)), dry.out());
@@ -211,7 +152,7 @@ class AdoptFromMirrorMakerIT {
 
             Cli.Run applied = Cli.run("adopt", "-c", config.toString(), "--groups", "adopt-.*", "--url", url, "--json",
                     "--apply");
-            java.util.Map<String, String> after = verdicts(applied.out());
+            Map<String, String> after = verdicts(applied.out());
             for (int g = 0; g < GROUPS; g++) {
                 assertEquals("ADOPTED", after.get(group(g)), applied.out() + applied.err());
             }
@@ -224,38 +165,126 @@ class AdoptFromMirrorMakerIT {
             try (Admin source = clusters.admin(clusters.source())) {
                 commit(source, group(1), 1_700, 1_700);
             }
-            try {
-                // synced: Sextant applied its translation of the new commit on every partition, and the destination
-                // holds exactly that under Sextant's mark. A partition whose translation did not move (MirrorMaker
-                // emitted no sync between the old and the new commit) is not written again: its mark keeps the
-                // older commit, so the mark alone cannot tell.
-                Await.until(Duration.ofSeconds(60), group(1) + " synced after the take-over", () -> {
-                    Map<Integer, OffsetAndMetadata> parts = offsets(destination, mirrored).get(group(1));
-                    List<dev.sextant.client.SextantClient.Partition> positions;
-                    try {
-                        positions = client.group(group(1)).partitions();
-                    } catch (dev.sextant.client.SextantClientException e) {
-                        return false; // not answering this moment: ask again
-                    }
-                    return parts != null && parts.size() == 2 && positions.size() == 2 && positions.stream()
-                            .allMatch(p -> p.sourceOffset() == 1_700 && "APPLIED".equals(p.status())
-                                    && parts.get(p.partition()) != null && p.appliedOffset() != null
-                                    && p.appliedOffset() == parts.get(p.partition()).offset()
-                                    && parts.get(p.partition()).metadata().startsWith("sextant/sextant-it-adopt "));
-                });
-            } catch (AssertionError e) {
-                throw new AssertionError(e.getMessage() + "; Sextant has " + client.group(group(1)) + "; the "
-                        + "destination " + offsets(destination, mirrored).get(group(1)), e);
-            }
+            awaitSyncedAfterTakeOver(client, destination, mirrored);
         }
         assertEquals(List.of(), sampler.backwards());
         System.out.printf("adopt command: %d groups ADOPTABLE then ADOPTED, 1 REFUSED (rewound); the sync keeps them "
                 + "afterwards; backwards moves seen: 0%n", GROUPS);
     }
 
-    private static java.util.Map<String, String> verdicts(String json) throws Exception {
-        java.util.Map<String, String> out = new java.util.HashMap<>();
-        new com.fasterxml.jackson.databind.ObjectMapper().readTree(json).path("groups")
+    /** sync.foreign.offsets=adopt-forward: Sextant takes every group over, refuses the rewound one, moves none back. */
+    private static void adoptForward(LocalClusters clusters, SextantInstance sextant, Admin destination,
+                                     String mirrored, Map<String, Long> byMirrorMaker, BackwardsSampler sampler)
+            throws Exception {
+        awaitEveryGroupAdopted(sextant, destination, mirrored);
+        DeadLetterRecord refused = DeadLetters.await(clusters, REWOUND, Reason.DESTINATION_DIVERGED,
+                Duration.ofSeconds(90)); // on 2 busy cores the first refusal can take a while
+        assertTrue(refused.detail().contains("below"), refused.detail());
+        Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
+        assertEquals(byMirrorMaker.get(REWOUND), there.get(REWOUND).get(0).offset(),
+                "the rewound group keeps what MirrorMaker 2 wrote");
+        try (DeadLetterReader reader = new DeadLetterReader(clusters.source().clientProperties(),
+                "sextant.conflicts")) {
+            List<DeadLetterRecord> diverged = reader.readToEnd(Duration.ofSeconds(10)).stream()
+                    .filter(r -> r.reason() == Reason.DESTINATION_DIVERGED && !REWOUND.equals(r.group()))
+                    .toList();
+            assertEquals(List.of(), diverged, "no adopted group was ever refused");
+        }
+        List<String> backwards = sampler.backwards();
+        System.out.printf("adopt-forward: %d groups MirrorMaker 2 had synced taken over (%d moved on, "
+                + "%d at the commit MirrorMaker 2 synced); 1 rewound group refused; backwards "
+                + "moves seen: %d%n", GROUPS, GROUPS / 2, GROUPS / 2, backwards.size());
+        assertEquals(List.of(), backwards);
+    }
+
+    /**
+     * Every group seen taken over by Sextant, each at some moment: MirrorMaker 2's old checkpoint tasks may still
+     * write a group after its restart (see the README), which Sextant takes over again at its next commit, or the
+     * takeover audit at its next round (5 s). 120 s: a 2-core CI machine took longer than 60 s once.
+     */
+    private static void awaitEveryGroupAdopted(SextantInstance sextant, Admin destination, String mirrored) {
+        Set<String> adopted = new HashSet<>();
+        try {
+            Await.until(Duration.ofSeconds(120), "every group written by Sextant", () -> {
+                Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
+                for (int g = 0; g < GROUPS; g++) {
+                    Map<Integer, OffsetAndMetadata> parts = there.get(group(g));
+                    if (parts != null && parts.size() == 2 && parts.values().stream().allMatch(om ->
+                            om.metadata().startsWith("sextant/sextant-it-adopt "))) {
+                        adopted.add(group(g));
+                    }
+                }
+                return adopted.size() == GROUPS;
+            });
+        } catch (AssertionError e) {
+            Map<String, Map<Integer, OffsetAndMetadata>> there = offsets(destination, mirrored);
+            SextantClient client = SextantClient.builder(
+                    "http://" + sextant.app().queryAddress()).deadline(Duration.ofSeconds(10)).build();
+            StringBuilder missing = new StringBuilder();
+            for (int g = 0; g < GROUPS; g++) {
+                if (!adopted.contains(group(g))) {
+                    missing.append("; ").append(group(g)).append(": the destination ")
+                            .append(there.get(group(g))).append(", Sextant ").append(client.group(group(g)));
+                }
+            }
+            throw new AssertionError(e.getMessage() + missing, e);
+        }
+    }
+
+    private static void awaitEveryGroupTranslated(SextantClient client) {
+        Map<String, String> untranslated = new TreeMap<>();
+        try {
+            Await.until(Duration.ofSeconds(60), "the instance translated every group", () -> {
+                // the rewound group is left out: what it shows depends on whether its refusal came yet
+                untranslated.clear();
+                for (int g = 0; g < GROUPS; g++) {
+                    String name = group(g);
+                    try {
+                        SextantClient.GroupPositions view = client.group(name);
+                        List<SextantClient.Partition> parts = view.partitions();
+                        if (parts.size() != 2 || parts.stream().anyMatch(p -> p.translatedOffset() == null)) {
+                            untranslated.put(name, view.toString());
+                        }
+                    } catch (SextantClientException e) {
+                        untranslated.put(name, e.toString());
+                    }
+                }
+                return untranslated.isEmpty();
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; not translated: " + untranslated, e);
+        }
+    }
+
+    private static void awaitSyncedAfterTakeOver(SextantClient client, Admin destination, String mirrored) {
+        try {
+            // synced: Sextant applied its translation of the new commit on every partition, and the destination
+            // holds exactly that under Sextant's mark. A partition whose translation did not move (MirrorMaker
+            // emitted no sync between the old and the new commit) is not written again: its mark keeps the
+            // older commit, so the mark alone cannot tell.
+            Await.until(Duration.ofSeconds(60), group(1) + " synced after the take-over", () -> {
+                Map<Integer, OffsetAndMetadata> parts = offsets(destination, mirrored).get(group(1));
+                List<SextantClient.Partition> positions;
+                try {
+                    positions = client.group(group(1)).partitions();
+                } catch (SextantClientException e) {
+                    return false; // not answering this moment: ask again
+                }
+                return parts != null && parts.size() == 2 && positions.size() == 2 && positions.stream()
+                        .allMatch(p -> p.sourceOffset() == 1_700 && "APPLIED".equals(p.status())
+                                && parts.get(p.partition()) != null && p.appliedOffset() != null
+                                && p.appliedOffset() == parts.get(p.partition()).offset()
+                                && parts.get(p.partition()).metadata().startsWith("sextant/sextant-it-adopt "));
+            });
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "; Sextant has " + client.group(group(1)) + "; the "
+                    + "destination " + offsets(destination, mirrored).get(group(1)), e);
+        }
+    }
+
+    private static Map<String, String> verdicts(String json) throws Exception {
+        Map<String, String> out = new HashMap<>();
+        new ObjectMapper().readTree(json).path("groups")
                 .forEach(g -> out.put(g.path("group").asText(), g.path("verdict").asText()));
         return out;
     }

@@ -3,9 +3,11 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.cli.SextantCommand;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
 import dev.sextant.testing.DeadLetters;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
@@ -13,6 +15,10 @@ import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import dev.sextant.testkit.OrdersTopic;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -53,7 +59,8 @@ class ConsumerGroupSyncIT {
         clusters.createTopic(clusters.source(), "orders-lag", 1);
         Clients.produceNumbered(clusters.source(), "orders-lag", 1, 20_000, 4_000);
         clusters.awaitMirrored("orders-lag", Duration.ofSeconds(60));
-        sextant = SextantInstance.start(clusters, "sextant-it", Map.of("groups.include", "(billing|laggard|latency).*"));
+        sextant = SextantInstance.start(clusters, "sextant-it",
+                Map.of("groups.include", "(billing|laggard|latency).*"));
     }
 
     @AfterAll
@@ -110,7 +117,8 @@ class ConsumerGroupSyncIT {
             assertTrue(first <= sourceCommit, "no record after the commit is skipped");
             // MirrorMaker 2 keeps to offset.lag.max only while it keeps up (it delays syncs beyond 10 in flight);
             // the replay is bounded by the spacing it actually emitted, which is offset.lag.max on a quiet machine
-            assertTrue(replayed < Math.max(spacing, SPACING + 1), "replayed " + replayed + " > sync spacing " + spacing);
+            assertTrue(replayed < Math.max(spacing, SPACING + 1),
+                    "replayed " + replayed + " > sync spacing " + spacing);
             for (int i = 0; i < values.size(); i++) {
                 assertEquals(first + i, values.get(i), "records arrive without a gap");
             }
@@ -136,7 +144,8 @@ class ConsumerGroupSyncIT {
         assertTrue(replay < spacing, "replay " + replay + " > sync spacing " + spacing);
         // Sextant reads the same syncs: it translates with MirrorMaker 2's newest sync at or below the commit, or a
         // closer one (the topic is compacted; Sextant's history is complete)
-        assertTrue(replay <= committed - floor, "replay " + replay + " > " + (committed - floor) + " (sync at " + floor + ")");
+        assertTrue(replay <= committed - floor,
+                "replay " + replay + " > " + (committed - floor) + " (sync at " + floor + ")");
         PartitionPosition position = positionOf("laggard", "orders-lag", 0);
         assertTrue(position.bound() < spacing, "reported bound " + position.bound());
         assertTrue(replay <= position.bound() || position.bound() == 0 && replay == 0);
@@ -144,7 +153,7 @@ class ConsumerGroupSyncIT {
 
     private static PartitionPosition positionOf(String group, String topic, int partition) {
         return Await.value(SYNCED, "position of " + group, () -> sextant.app().positions()
-                .get(new dev.sextant.state.PositionKey(group, topic, partition)));
+                .get(new PositionKey(group, topic, partition)));
     }
 
     @Test
@@ -217,17 +226,17 @@ class ConsumerGroupSyncIT {
         assertTrue(destinationOffsets(group, "source.orders").isEmpty(), "nothing written across types");
 
         // and the operator sees it with `sextant conflicts`
-        java.nio.file.Path config = java.nio.file.Files.createTempFile("sextant-it", ".properties");
-        java.nio.file.Files.writeString(config, "source.bootstrap.servers=" + clusters.source().bootstrapServers()
+        Path config = Files.createTempFile("sextant-it", ".properties");
+        Files.writeString(config, "source.bootstrap.servers=" + clusters.source().bootstrapServers()
                 + "\ndestination.bootstrap.servers=" + clusters.destination().bootstrapServers() + "\n");
-        java.io.StringWriter table = new java.io.StringWriter();
-        picocli.CommandLine cli = dev.sextant.cli.SextantCommand.commandLine();
-        cli.setOut(new java.io.PrintWriter(table));
+        StringWriter table = new StringWriter();
+        picocli.CommandLine cli = SextantCommand.commandLine();
+        cli.setOut(new PrintWriter(table));
         assertEquals(0, cli.execute("conflicts", "-c", config.toString(), "--group", group));
         assertTrue(table.toString().contains("TYPE_CONFLICT") && table.toString().contains(group), table.toString());
-        java.io.StringWriter json = new java.io.StringWriter();
-        cli = dev.sextant.cli.SextantCommand.commandLine();
-        cli.setOut(new java.io.PrintWriter(json));
+        StringWriter json = new StringWriter();
+        cli = SextantCommand.commandLine();
+        cli.setOut(new PrintWriter(json));
         assertEquals(0, cli.execute("conflicts", "-c", config.toString(), "--group", group, "--json"));
         assertTrue(json.toString().contains("\"reason\":\"TYPE_CONFLICT\""), json.toString());
     }
@@ -237,7 +246,8 @@ class ConsumerGroupSyncIT {
         int groups = 50;
         Map<String, Long> committedAt = new HashMap<>();
         Map<String, Long> visibleAt = new HashMap<>();
-        try (Admin source = clusters.admin(clusters.source()); Admin destination = clusters.admin(clusters.destination())) {
+        try (Admin source = clusters.admin(clusters.source());
+             Admin destination = clusters.admin(clusters.destination())) {
             for (int i = 0; i < groups; i++) {
                 String group = String.format("latency-%02d", i);
                 source.alterConsumerGroupOffsets(group, Map.of(new TopicPartition("orders", 0),

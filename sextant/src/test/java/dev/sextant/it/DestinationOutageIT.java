@@ -3,8 +3,8 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sextant.testing.Cli;
 import dev.sextant.testing.AlertRules;
+import dev.sextant.testing.Cli;
 import dev.sextant.testing.GroupCommitter;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
@@ -20,6 +20,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
@@ -71,7 +73,7 @@ class DestinationOutageIT {
 
             long pid = mirror.pid();
             // what Prometheus would scrape, every 15 s: fed to the alert rules' unit test at the end
-            java.util.List<double[]> scrapes = new java.util.ArrayList<>();
+            List<double[]> scrapes = new ArrayList<>();
             scrapes.add(new double[] {gauge(sextant, "sextant.destination.up"),
                     gauge(sextant, "sextant.sync.oldest.pending.age")});
             long stoppedAt = System.nanoTime();

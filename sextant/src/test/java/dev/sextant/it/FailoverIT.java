@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.cli.SextantCommand;
 import dev.sextant.client.FailoverSeek;
 import dev.sextant.client.SextantClient;
+import dev.sextant.client.SextantClientException;
 import dev.sextant.testing.Cli;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
@@ -36,7 +37,10 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
-/** Failing a consumer over to the destination: with the Java client while Sextant runs, and with the CLI while it does not. */
+/**
+ * Failing a consumer over to the destination: with the Java client while Sextant runs, and with the CLI while it
+ * does not.
+ */
 @ExtendWith(LocalClustersExtension.class)
 class FailoverIT {
 
@@ -52,7 +56,8 @@ class FailoverIT {
         Clients.produceNumbered(clusters.source(), topic, 2, perPartition, 3_000);
         clusters.awaitMirrored(topic, Duration.ofSeconds(60));
         // Under load MirrorMaker 2 can coalesce a partition's first syncs, and an offset below the oldest sync has no
-        // translation (nor in MirrorMaker 2): commit at 1,234 and 2,222, or just past the oldest sync if that is higher.
+        // translation (nor in MirrorMaker 2): commit at 1,234 and 2,222, or just past the oldest sync if that is
+        // higher.
         Map<Integer, Long> committed = new HashMap<>();
         for (int partition : List.of(0, 1)) {
             long oldest = Await.value(SYNCED, "a MirrorMaker 2 sync of " + topic + "-" + partition, () ->
@@ -78,7 +83,8 @@ class FailoverIT {
             StringWriter out = new StringWriter();
             picocli.CommandLine cli = SextantCommand.commandLine();
             cli.setOut(new PrintWriter(out));
-            assertEquals(0, cli.execute("offsets", "--group", group, "--url", "http://" + sextant.app().queryAddress()));
+            assertEquals(0, cli.execute("offsets", "--group", group, "--url",
+                    "http://" + sextant.app().queryAddress()));
             offsets.forEach((tp, o) -> assertTrue(out.toString().matches("(?s).*" + tp.topic() + "\\s+" + tp.partition()
                     + "\\s+" + o + "\\b.*"), out.toString()));
 
@@ -106,8 +112,8 @@ class FailoverIT {
                 long source = committed.get(p.partition());
                 int first = values.get(0);
                 long replayed = source - first;
-                System.out.printf("failover %s-%d: committed %d, resumed at record %d, replayed %d, reported bound %d%n",
-                        topic, p.partition(), source, first, replayed, p.bound());
+                System.out.printf("failover %s-%d: committed %d, resumed at record %d, replayed %d, "
+                        + "reported bound %d%n", topic, p.partition(), source, first, replayed, p.bound());
                 assertTrue(first <= source, "the committed record is not skipped: 0 lost");
                 assertTrue(replayed <= p.bound(), "replayed " + replayed + " <= reported bound " + p.bound());
                 for (int i = 0; i < values.size(); i++) {
@@ -148,7 +154,7 @@ class FailoverIT {
                 try {
                     return client.translate(topic, 0, syncAbove).bound() == 0
                             ? client.translate(topic, 0, committed) : null;
-                } catch (dev.sextant.client.SextantClientException e) {
+                } catch (SextantClientException e) {
                     return null; // 404 until a sync covers it
                 }
             });
@@ -190,7 +196,8 @@ class FailoverIT {
         member.start();
         try {
             awaitDestinationState(clusters, group, GroupState.STABLE);
-            Cli.Run refused = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply");
+            Cli.Run refused = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", group,
+                    "--apply");
             assertEquals(1, refused.exit(), refused.toString());
             assertTrue(refused.err().contains("refused") && refused.err().contains("active on the destination"),
                     refused.err());
@@ -203,7 +210,8 @@ class FailoverIT {
 
         // someone else's commit on the destination: refused as diverged
         Clients.commit(clusters.destination(), group, "source." + topic, Map.of(0, 10L));
-        Cli.Run diverged = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply", "--json");
+        Cli.Run diverged = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", group,
+                "--apply", "--json");
         assertEquals(1, diverged.exit(), diverged.toString());
         assertEquals("DESTINATION_DIVERGED", JSON.readTree(diverged.out()).get("reason").asText());
         assertEquals(10L, destinationOffsets(clusters, group).get(mirror).offset());
@@ -226,7 +234,8 @@ class FailoverIT {
         }
     }
 
-    private static void runDestinationMember(LocalClusters clusters, String group, String topic, AtomicBoolean running) {
+    private static void runDestinationMember(LocalClusters clusters, String group, String topic,
+                                             AtomicBoolean running) {
         Map<String, Object> props = new HashMap<>(clusters.destination().clientProperties());
         props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);

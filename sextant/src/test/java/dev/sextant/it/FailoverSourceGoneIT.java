@@ -76,15 +76,7 @@ class FailoverSourceGoneIT {
             for (int g = 0; g < GROUPS; g++) {
                 commit(sourceAdmin, g, first(g));
             }
-            Await.until(Duration.ofSeconds(60), "every group synced", () -> {
-                Map<String, Long> there = offsets(target);
-                for (int g = 0; g < GROUPS; g++) {
-                    if (!Long.valueOf(first(g)).equals(there.get(group(g)))) {
-                        return false;
-                    }
-                }
-                return true;
-            });
+            Await.until(Duration.ofSeconds(60), "every group synced", () -> everyGroupSynced(target));
 
             // the instance's next writes never reach the destination: it holds them as not applied yet
             proxy.holdRequests(ApiKeys.OFFSET_COMMIT.id);
@@ -93,70 +85,88 @@ class FailoverSourceGoneIT {
             }
             SextantClient client = SextantClient.builder("http://" + sextant.app().queryAddress())
                     .deadline(Duration.ofSeconds(10)).build();
-            Await.until(Duration.ofSeconds(60), "the instance translated the new commits", () -> {
-                for (int g = 0; g < HELD; g++) {
-                    SextantClient.Partition p = client.group(group(g)).partitions().get(0);
-                    if (p.translatedOffset() == null || p.translatedOffset() != first(g) + 100) {
-                        return false;
-                    }
-                }
-                return true;
-            });
+            Await.until(Duration.ofSeconds(60), "the instance translated the new commits",
+                    () -> newCommitsTranslated(client));
             // the source is gone: frozen (SIGSTOP), it answers nothing, as a dead cluster; thawed at the end only so
             // that the instance can close cleanly instead of leaking threads that retry a deleted broker
             Cli.signal("STOP", source.pid());
             try {
-
-            Path config = dir.resolve("sextant.properties");
-            Files.writeString(config, String.join("\n",
-                    "source.bootstrap.servers=" + source.bootstrapServers(),
-                    "destination.bootstrap.servers=" + destination.bootstrapServers(),
-                    "application.id=sextant-it-gone", "translation=identity", "replication.policy=identity",
-                    "groups.include=gone-.*", "query.advertised=" + sextant.app().queryAddress(), ""));
-
-            long started = System.nanoTime();
-            Cli.Run dry = Cli.run("failover", "-c", config.toString(), "--all", "--json", "--no-instance");
-            long dryMs = (System.nanoTime() - started) / 1_000_000;
-            assertEquals(0, dry.exit(), dry.err());
-            JsonNode report = JSON.readTree(dry.out());
-            assertEquals(GROUPS, report.path("groups").asInt(), dry.out());
-            for (JsonNode g : report.path("results")) {
-                int n = Integer.parseInt(g.path("group").asText().substring("gone-g".length()));
-                JsonNode p = g.path("partitions").get(0);
-                assertEquals(first(n), p.path("offset").asLong(), g.toString());
-                assertEquals("exact", p.path("precision").asText(), g.toString());
-                assertEquals("IN_SYNC", p.path("status").asText(), g.toString());
-                assertTrue(p.path("lastSyncAgeMs").asLong() >= 0, g.toString());
-                assertEquals("READY", g.path("result").asText(), g.toString());
-            }
-            assertTrue(dryMs < 10_000, "answered in " + dryMs + " ms");
-
-            Cli.Run applied = Cli.run("failover", "-c", config.toString(), "--all", "--json", "--apply");
-            assertEquals(0, applied.exit(), applied.err() + applied.out());
-            JsonNode after = JSON.readTree(applied.out());
-            Set<String> written = new HashSet<>();
-            for (JsonNode g : after.path("results")) {
-                if (g.path("result").asText().equals("APPLIED")) {
-                    written.add(g.path("group").asText());
-                }
-            }
-            Set<String> expected = new HashSet<>();
-            for (int g = 0; g < HELD; g++) {
-                expected.add(group(g));
-            }
-            assertEquals(expected, written, applied.out());
-            Map<String, Long> there = offsets(target);
-            for (int g = 0; g < GROUPS; g++) {
-                assertEquals(g < HELD ? first(g) + 100 : first(g), there.get(group(g)), group(g));
-            }
-            System.out.printf("failover with the source gone: %d groups answered from the destination in %d ms; "
-                    + "--apply wrote the %d groups a Sextant instance held%n", GROUPS, dryMs, written.size());
+                failOverWithTheSourceGone(source, destination, sextant, target, dir);
             } finally {
                 Cli.signal("CONT", source.pid());
             }
         } finally {
             proxy.close(); // what the instance held never arrives
         }
+    }
+
+    /** The source frozen: a dry run answers from the destination alone; {@code --apply} writes what was held. */
+    private static void failOverWithTheSourceGone(LocalKafkaBroker source, LocalKafkaBroker destination,
+                                                  SextantInstance sextant, Admin target, Path dir) throws Exception {
+        Path config = dir.resolve("sextant.properties");
+        Files.writeString(config, String.join("\n",
+                "source.bootstrap.servers=" + source.bootstrapServers(),
+                "destination.bootstrap.servers=" + destination.bootstrapServers(),
+                "application.id=sextant-it-gone", "translation=identity", "replication.policy=identity",
+                "groups.include=gone-.*", "query.advertised=" + sextant.app().queryAddress(), ""));
+
+        long started = System.nanoTime();
+        Cli.Run dry = Cli.run("failover", "-c", config.toString(), "--all", "--json", "--no-instance");
+        long dryMs = (System.nanoTime() - started) / 1_000_000;
+        assertEquals(0, dry.exit(), dry.err());
+        JsonNode report = JSON.readTree(dry.out());
+        assertEquals(GROUPS, report.path("groups").asInt(), dry.out());
+        for (JsonNode g : report.path("results")) {
+            int n = Integer.parseInt(g.path("group").asText().substring("gone-g".length()));
+            JsonNode p = g.path("partitions").get(0);
+            assertEquals(first(n), p.path("offset").asLong(), g.toString());
+            assertEquals("exact", p.path("precision").asText(), g.toString());
+            assertEquals("IN_SYNC", p.path("status").asText(), g.toString());
+            assertTrue(p.path("lastSyncAgeMs").asLong() >= 0, g.toString());
+            assertEquals("READY", g.path("result").asText(), g.toString());
+        }
+        assertTrue(dryMs < 10_000, "answered in " + dryMs + " ms");
+
+        Cli.Run applied = Cli.run("failover", "-c", config.toString(), "--all", "--json", "--apply");
+        assertEquals(0, applied.exit(), applied.err() + applied.out());
+        JsonNode after = JSON.readTree(applied.out());
+        Set<String> written = new HashSet<>();
+        for (JsonNode g : after.path("results")) {
+            if (g.path("result").asText().equals("APPLIED")) {
+                written.add(g.path("group").asText());
+            }
+        }
+        Set<String> expected = new HashSet<>();
+        for (int g = 0; g < HELD; g++) {
+            expected.add(group(g));
+        }
+        assertEquals(expected, written, applied.out());
+        Map<String, Long> there = offsets(target);
+        for (int g = 0; g < GROUPS; g++) {
+            assertEquals(g < HELD ? first(g) + 100 : first(g), there.get(group(g)), group(g));
+        }
+        System.out.printf("failover with the source gone: %d groups answered from the destination in %d ms; "
+                + "--apply wrote the %d groups a Sextant instance held%n", GROUPS, dryMs, written.size());
+    }
+
+    private static boolean everyGroupSynced(Admin target) {
+        Map<String, Long> there = offsets(target);
+        for (int g = 0; g < GROUPS; g++) {
+            if (!Long.valueOf(first(g)).equals(there.get(group(g)))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean newCommitsTranslated(SextantClient client) {
+        for (int g = 0; g < HELD; g++) {
+            SextantClient.Partition p = client.group(group(g)).partitions().get(0);
+            if (p.translatedOffset() == null || p.translatedOffset() != first(g) + 100) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String group(int g) {

@@ -9,11 +9,13 @@ import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.SortedSet;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * {@code translation=identity} with {@code replication.policy=identity}: an offset-preserving mirror (Cluster
@@ -55,11 +57,11 @@ class IdentitySyncIT {
 
             // a share group: destination start offset == the effective source start offset
             Clients.shareFromEarliest(clusters, clusters.source(), shipping);
-            Map<Integer, java.util.SortedSet<Long>> acked = Clients.consumeShare(clusters.source(), shipping,
+            Map<Integer, SortedSet<Long>> acked = Clients.consumeShare(clusters.source(), shipping,
                     topic, 300);
-            Map<Integer, Long> effective = new java.util.HashMap<>();
+            Map<Integer, Long> effective = new HashMap<>();
             acked.forEach((p, offsets) -> effective.put(p, Clients.contiguousPrefix(offsets)));
-            Map<Integer, Long> lastSeen = new java.util.HashMap<>();
+            Map<Integer, Long> lastSeen = new HashMap<>();
             Await.until(Duration.ofSeconds(90), shipping + " synced " + effective + ", seen " + lastSeen, () -> {
                 lastSeen.clear();
                 lastSeen.putAll(Clients.shareStartOffsets(clusters, clusters.destination(), shipping, topic));

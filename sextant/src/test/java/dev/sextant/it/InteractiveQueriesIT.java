@@ -24,7 +24,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KafkaStreams;
@@ -83,8 +86,8 @@ class InteractiveQueriesIT {
         return out;
     }
 
-    private static java.util.Set<Integer> consumerOffsetsPartitions(SextantInstance instance) {
-        java.util.Set<Integer> out = new java.util.TreeSet<>();
+    private static Set<Integer> consumerOffsetsPartitions(SextantInstance instance) {
+        Set<Integer> out = new TreeSet<>();
         if (instance.app().streams().state() == KafkaStreams.State.RUNNING) {
             instance.app().streams().metadataForLocalThreads().forEach(t -> t.activeTasks().forEach(task ->
                     task.topicPartitions().stream().filter(tp -> tp.topic().equals("__consumer_offsets"))
@@ -112,11 +115,11 @@ class InteractiveQueriesIT {
                 instances.add(SextantInstance.start(clusters, APP, overrides));
             }
             Await.until(SETTLED, "the three instances share the partitions of __consumer_offsets", () -> {
-                List<java.util.Set<Integer>> owned = instances.stream()
+                List<Set<Integer>> owned = instances.stream()
                         .map(InteractiveQueriesIT::consumerOffsetsPartitions).toList();
-                java.util.Set<Integer> all = new java.util.TreeSet<>();
+                Set<Integer> all = new TreeSet<>();
                 owned.forEach(all::addAll);
-                return all.equals(java.util.Set.of(0, 1, 2)) && owned.stream().filter(o -> !o.isEmpty()).count() >= 2;
+                return all.equals(Set.of(0, 1, 2)) && owned.stream().filter(o -> !o.isEmpty()).count() >= 2;
             });
 
             Map<String, Map<Integer, Long>> committed = new LinkedHashMap<>();
@@ -130,56 +133,9 @@ class InteractiveQueriesIT {
             // The owner's answer, once every partition is APPLIED; then every instance must give the same one.
             Map<String, String> expected = new HashMap<>();
             for (String group : groups) {
-                SextantInstance owner = ownerOf(instances, group);
-                String body = Await.value(SETTLED, group + " applied, as its owner says", () -> {
-                    Answer a = get(owner, groupPath(group));
-                    return a.status() == 200 && allApplied(a.body()) ? a.body() : null;
-                });
-                JsonNode detail = JSON.readTree(body);
-                assertEquals(3, detail.get("partitions").size(), body);
-                for (JsonNode p : detail.get("partitions")) {
-                    long source = committed.get(group).get(p.get("partition").asInt());
-                    assertEquals(source, p.get("sourceOffset").asLong());
-                    assertEquals("source.orders", p.get("destinationTopic").asText());
-                    long translated = p.get("translatedOffset").asLong();
-                    assertTrue(translated <= source && source - translated <= p.get("bound").asLong() + 1, body);
-                }
-                expected.put(group, body);
+                expected.put(group, ownersAnswer(instances, group, committed.get(group)));
             }
-            for (String group : groups) {
-                for (SextantInstance instance : instances) {
-                    Answer a = settled(instance, groupPath(group));
-                    assertEquals(new Answer(200, expected.get(group)), a,
-                            group + " from " + instance.app().queryAddress());
-                    Answer offsets = settled(instance, groupPath(group) + "/offsets");
-                    assertEquals(200, offsets.status(), offsets.body());
-                    assertEquals(3, JSON.readTree(offsets.body()).get("offsets").size(), offsets.body());
-                }
-            }
-            String all = settled(instances.get(0), "/v1/groups").body();
-            for (SextantInstance instance : instances) {
-                Answer a = settled(instance, "/v1/groups");
-                assertEquals(new Answer(200, all), a, "/v1/groups from " + instance.app().queryAddress());
-            }
-            List<String> listed = new ArrayList<>();
-            JSON.readTree(all).get("groups").forEach(g -> listed.add(g.get("group").asText()));
-            assertEquals(groups.stream().sorted().toList(), listed);
-            Answer translation = settled(instances.get(0), "/v1/translate?topic=orders&partition=0&offset=1000");
-            assertEquals(200, translation.status(), translation.body());
-            for (SextantInstance instance : instances) {
-                assertEquals(translation, settled(instance, "/v1/translate?topic=orders&partition=0&offset=1000"));
-                Answer ready = settled(instance, "/health/ready");
-                assertEquals(200, ready.status(), ready.body());
-                JsonNode health = JSON.readTree(ready.body());
-                assertEquals("RUNNING", health.get("streamsState").asText());
-                assertTrue(health.get("destination").get("ready").asBoolean(), ready.body());
-                for (JsonNode missing : health.get("missingInputs")) {
-                    // only optional inputs may be missing: no share group ran on the source
-                    assertEquals("__share_group_state", missing.get("topic").asText(), ready.body());
-                    assertTrue(!missing.get("required").asBoolean(), ready.body());
-                }
-                assertEquals(200, get(instance, "/health/live").status());
-            }
+            assertEveryInstanceAnswersTheSame(instances, groups, expected);
 
             // Stop the owner of the first group: its partitions move to the survivors.
             SextantInstance stopped = ownerOf(instances, groups.get(0));
@@ -187,31 +143,100 @@ class InteractiveQueriesIT {
             instances.remove(stopped);
             Map<String, Integer> unavailable = new TreeMap<>();
             for (SextantInstance survivor : instances) {
-                for (String group : groups) {
-                    Await.until(SETTLED, group + " answered again by " + survivor.app().queryAddress(), () -> {
-                        Answer a = get(survivor, groupPath(group));
-                        if (a.status() == 503) {
-                            unavailable.merge(group, 1, Integer::sum);
-                            return false;
-                        }
-                        assertEquals(new Answer(200, expected.get(group)), a,
-                                "while rebalancing, an answer is right or a 503: " + group);
-                        return true;
-                    });
-                }
-                Answer merged = Await.value(SETTLED, "all groups from " + survivor.app().queryAddress(), () -> {
-                    Answer a = get(survivor, "/v1/groups");
-                    assertTrue(a.status() == 200 || a.status() == 503, a.toString());
-                    return a.status() == 200 ? a : null;
-                });
-                List<String> names = new ArrayList<>();
-                JSON.readTree(merged.body()).get("groups").forEach(g -> names.add(g.get("group").asText()));
-                assertEquals(groups.stream().sorted().toList(), names);
+                assertAnswersAgain(survivor, groups, expected, unavailable);
             }
             System.out.println("503 answers while the stopped instance's partitions moved, per group: " + unavailable);
         } finally {
             instances.forEach(SextantInstance::close);
         }
+    }
+
+    /** The group's detail as its owner gives it once every partition is APPLIED, checked against the commits. */
+    private String ownersAnswer(List<SextantInstance> instances, String group, Map<Integer, Long> committed)
+            throws IOException {
+        SextantInstance owner = ownerOf(instances, group);
+        String body = Await.value(SETTLED, group + " applied, as its owner says", () -> {
+            Answer a = get(owner, groupPath(group));
+            return a.status() == 200 && allApplied(a.body()) ? a.body() : null;
+        });
+        JsonNode detail = JSON.readTree(body);
+        assertEquals(3, detail.get("partitions").size(), body);
+        for (JsonNode p : detail.get("partitions")) {
+            long source = committed.get(p.get("partition").asInt());
+            assertEquals(source, p.get("sourceOffset").asLong());
+            assertEquals("source.orders", p.get("destinationTopic").asText());
+            long translated = p.get("translatedOffset").asLong();
+            assertTrue(translated <= source && source - translated <= p.get("bound").asLong() + 1, body);
+        }
+        return body;
+    }
+
+    /** Groups, their offsets, the group list, a translation and the health: every instance answers as the owner. */
+    private void assertEveryInstanceAnswersTheSame(List<SextantInstance> instances, List<String> groups,
+                                                   Map<String, String> expected) throws IOException {
+        for (String group : groups) {
+            for (SextantInstance instance : instances) {
+                Answer a = settled(instance, groupPath(group));
+                assertEquals(new Answer(200, expected.get(group)), a,
+                        group + " from " + instance.app().queryAddress());
+                Answer offsets = settled(instance, groupPath(group) + "/offsets");
+                assertEquals(200, offsets.status(), offsets.body());
+                assertEquals(3, JSON.readTree(offsets.body()).get("offsets").size(), offsets.body());
+            }
+        }
+        String all = settled(instances.get(0), "/v1/groups").body();
+        for (SextantInstance instance : instances) {
+            Answer a = settled(instance, "/v1/groups");
+            assertEquals(new Answer(200, all), a, "/v1/groups from " + instance.app().queryAddress());
+        }
+        List<String> listed = new ArrayList<>();
+        JSON.readTree(all).get("groups").forEach(g -> listed.add(g.get("group").asText()));
+        assertEquals(groups.stream().sorted().toList(), listed);
+        Answer translation = settled(instances.get(0), "/v1/translate?topic=orders&partition=0&offset=1000");
+        assertEquals(200, translation.status(), translation.body());
+        for (SextantInstance instance : instances) {
+            assertEquals(translation, settled(instance, "/v1/translate?topic=orders&partition=0&offset=1000"));
+            assertReady(instance);
+        }
+    }
+
+    private void assertReady(SextantInstance instance) throws IOException {
+        Answer ready = settled(instance, "/health/ready");
+        assertEquals(200, ready.status(), ready.body());
+        JsonNode health = JSON.readTree(ready.body());
+        assertEquals("RUNNING", health.get("streamsState").asText());
+        assertTrue(health.get("destination").get("ready").asBoolean(), ready.body());
+        for (JsonNode missing : health.get("missingInputs")) {
+            // only optional inputs may be missing: no share group ran on the source
+            assertEquals("__share_group_state", missing.get("topic").asText(), ready.body());
+            assertTrue(!missing.get("required").asBoolean(), ready.body());
+        }
+        assertEquals(200, get(instance, "/health/live").status());
+    }
+
+    /** While the stopped instance's partitions move, the survivor answers right or 503 (counted per group). */
+    private void assertAnswersAgain(SextantInstance survivor, List<String> groups, Map<String, String> expected,
+                                    Map<String, Integer> unavailable) throws IOException {
+        for (String group : groups) {
+            Await.until(SETTLED, group + " answered again by " + survivor.app().queryAddress(), () -> {
+                Answer a = get(survivor, groupPath(group));
+                if (a.status() == 503) {
+                    unavailable.merge(group, 1, Integer::sum);
+                    return false;
+                }
+                assertEquals(new Answer(200, expected.get(group)), a,
+                        "while rebalancing, an answer is right or a 503: " + group);
+                return true;
+            });
+        }
+        Answer merged = Await.value(SETTLED, "all groups from " + survivor.app().queryAddress(), () -> {
+            Answer a = get(survivor, "/v1/groups");
+            assertTrue(a.status() == 200 || a.status() == 503, a.toString());
+            return a.status() == 200 ? a : null;
+        });
+        List<String> names = new ArrayList<>();
+        JSON.readTree(merged.body()).get("groups").forEach(g -> names.add(g.get("group").asText()));
+        assertEquals(groups.stream().sorted().toList(), names);
     }
 
     private static boolean synced(LocalClusters clusters, String group, Map<Integer, Long> offsets) {
@@ -238,7 +263,7 @@ class InteractiveQueriesIT {
     private static SextantInstance ownerOf(List<SextantInstance> instances, String group) {
         return Await.value(SETTLED, "owner of " + group, () -> {
             var metadata = instances.get(0).app().streams().queryMetadataForKey("group-positions", group,
-                    (topic, key, value, n) -> java.util.Optional.of(java.util.Set.of(Utils.abs(key.hashCode()) % n)));
+                    (topic, key, value, n) -> Optional.of(Set.of(Utils.abs(key.hashCode()) % n)));
             for (SextantInstance instance : instances) {
                 if (metadata.activeHost().port() == instance.app().queryAddress().port()) {
                     return instance;

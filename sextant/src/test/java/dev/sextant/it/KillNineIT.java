@@ -3,6 +3,8 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.testing.BackwardsSampler;
 import dev.sextant.testing.GroupCommitter;
 import dev.sextant.testing.SextantProcess;
@@ -11,6 +13,9 @@ import dev.sextant.testkit.ChildJvm;
 import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -128,25 +133,25 @@ class KillNineIT {
     /** True once the instance's log holds {@code text} (its Kafka Streams state changes are logged). */
     private static boolean logged(Path log, String text) {
         try {
-            return java.nio.file.Files.exists(log) && java.nio.file.Files.readString(log).contains(text);
-        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return Files.exists(log) && Files.readString(log).contains(text);
+        } catch (IOException | UncheckedIOException e) {
             return false; // not written yet, or mid-write: the next poll reads it again
         }
     }
 
     /** SEXTANT_LOG_FORMAT=json: one JSON object per line, with level, logger and message. */
     private static void assertEveryLineIsJson(Path log) throws Exception {
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-        List<String> lines = java.nio.file.Files.readAllLines(log);
+        ObjectMapper json = new ObjectMapper();
+        List<String> lines = Files.readAllLines(log);
         int parsed = 0;
         for (String line : lines) {
             if (line.isBlank()) {
                 continue;
             }
-            com.fasterxml.jackson.databind.JsonNode node;
+            JsonNode node;
             try {
                 node = json.readTree(line);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new AssertionError("not JSON in " + log + ": " + line, e);
             }
             assertTrue(node.hasNonNull("level") && node.hasNonNull("loggerName") && node.has("formattedMessage"),

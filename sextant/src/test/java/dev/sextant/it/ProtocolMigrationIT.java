@@ -87,7 +87,8 @@ class ProtocolMigrationIT {
         Map<Integer, Long> seen = new HashMap<>();
         Await.until(Duration.ofSeconds(90), what + ": " + expected + " on the destination (seen " + seen + ")", () -> {
             seen.clear();
-            Clients.committed(clusters, clusters.destination(), GROUP, TOPIC).forEach((p, om) -> seen.put(p, om.offset()));
+            Clients.committed(clusters, clusters.destination(), GROUP, TOPIC)
+                    .forEach((p, om) -> seen.put(p, om.offset()));
             return seen.equals(expected);
         });
         // the destination answers first; Sextant settles the write at its next flush
@@ -132,7 +133,8 @@ class ProtocolMigrationIT {
 
     private static String get(SextantInstance sextant, String path) throws Exception {
         HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(
-                        URI.create("http://" + sextant.app().queryAddress() + path)).timeout(Duration.ofSeconds(10)).build(),
+                        URI.create("http://" + sextant.app().queryAddress() + path))
+                        .timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertEquals(200, response.statusCode(), path + ": " + response.body());
         return response.body();

@@ -28,7 +28,8 @@ class RestartAndScaleOutIT {
 
     private static boolean syncedTo(LocalClusters clusters, String group, String topic, long sourceOffset) {
         Map<Integer, OffsetAndMetadata> offsets = Clients.committed(clusters, clusters.destination(), group, topic);
-        return !offsets.isEmpty() && offsets.values().stream().allMatch(om -> om.metadata().endsWith("src=" + sourceOffset));
+        return !offsets.isEmpty()
+                && offsets.values().stream().allMatch(om -> om.metadata().endsWith("src=" + sourceOffset));
     }
 
     @Test
@@ -44,8 +45,9 @@ class RestartAndScaleOutIT {
         try (SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-restart", stateDir, overrides)) {
             Clients.commit(clusters.source(), "restart-laggard", "restart-events", Map.of(0, 1_234L));
             Clients.commit(clusters.source(), "restart-live", "restart-events", Map.of(0, 5_000L));
-            Await.until(SYNCED, "both synced", () -> syncedTo(clusters, "restart-laggard", "source.restart-events", 1_234)
-                    && syncedTo(clusters, "restart-live", "source.restart-events", 5_000));
+            Await.until(SYNCED, "both synced",
+                    () -> syncedTo(clusters, "restart-laggard", "source.restart-events", 1_234)
+                            && syncedTo(clusters, "restart-live", "source.restart-events", 5_000));
             laggardDestination = Clients.committed(clusters, clusters.destination(), "restart-laggard",
                     "source.restart-events").get(0).offset();
             laggardBound = sextant.app().positions().get(LAGGARD).bound();

@@ -27,6 +27,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -179,13 +180,13 @@ class SecureSyncIT {
 
     private static SSLContext apiClientContext() throws Exception {
         TestCertificates.KeyMaterial tool = apiCertificates.client("failover-tool");
-        java.security.KeyStore keys = java.security.KeyStore.getInstance("PKCS12");
+        KeyStore keys = KeyStore.getInstance("PKCS12");
         try (var in = Files.newInputStream(tool.keyStore())) {
             keys.load(in, tool.password().toCharArray());
         }
         KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, tool.password().toCharArray());
-        java.security.KeyStore trust = java.security.KeyStore.getInstance("PKCS12");
+        KeyStore trust = KeyStore.getInstance("PKCS12");
         try (var in = Files.newInputStream(apiCertificates.trust().trustStore())) {
             trust.load(in, apiCertificates.trust().password().toCharArray());
         }
@@ -241,13 +242,7 @@ class SecureSyncIT {
             }
             List<String> bases = ports.stream().map(p -> "https://127.0.0.1:" + p).toList();
             for (String base : bases) {
-                Await.until(Duration.ofSeconds(120), base + " ready", () -> {
-                    try {
-                        return get(http, base + "/health/ready", null).statusCode() == 200;
-                    } catch (IOException | InterruptedException e) {
-                        return false;
-                    }
-                });
+                awaitReady(http, base);
                 assertEquals(401, get(http, base + "/v1/groups", null).statusCode(), "no token, no answer");
             }
 
@@ -264,28 +259,8 @@ class SecureSyncIT {
             Clients.consumeShare(clusters.source(), "secure-shipping", TOPIC, 300);
 
             String mirrored = "source." + TOPIC;
-            Map<String, Long> billing = Await.value(Duration.ofSeconds(60), "secure-billing applied", () -> {
-                try {
-                    Map<String, Long> api = offsetsFromApi(http, bases.get(0), "secure-billing");
-                    Map<String, Long> there = new HashMap<>();
-                    Clients.committed(clusters, clusters.destination(), "secure-billing", mirrored)
-                            .forEach((p, om) -> there.put(mirrored + "-" + p, om.offset()));
-                    return api != null && api.size() == 2 && api.equals(there) ? there : null;
-                } catch (Exception e) {
-                    return null;
-                }
-            });
-            Map<String, Long> shipping = Await.value(Duration.ofSeconds(60), "secure-shipping applied", () -> {
-                try {
-                    Map<String, Long> api = offsetsFromApi(http, bases.get(0), "secure-shipping");
-                    Map<String, Long> there = new HashMap<>();
-                    Clients.shareStartOffsets(clusters, clusters.destination(), "secure-shipping", mirrored)
-                            .forEach((p, o) -> there.put(mirrored + "-" + p, o));
-                    return api != null && !api.isEmpty() && api.equals(there) ? there : null;
-                } catch (Exception e) {
-                    return null;
-                }
-            });
+            Map<String, Long> billing = awaitAppliedConsumerOffsets(http, bases.get(0), mirrored);
+            Map<String, Long> shipping = awaitAppliedShareOffsets(http, bases.get(0), mirrored);
 
             // both instances answer for both groups: one of them forwards, over mutual TLS with the token
             JsonNode instancesSeen = JSON.readTree(get(http, bases.get(0) + "/v1/instances", TOKEN).body());
@@ -308,14 +283,58 @@ class SecureSyncIT {
             }
         }
         for (Path log : logs) {
-            String text = Files.readString(log);
-            assertTrue(text.contains("Sextant"), "the log has the run in it: " + log);
-            for (String secret : List.of(SCRAM_PASSWORD, TOKEN, apiCertificates.password(),
-                    clusters.destination().certificates().orElseThrow().client("sextant").password())) {
-                assertFalse(text.contains(secret), "a secret in " + log);
-            }
+            assertNoSecretIn(log);
         }
         revoke(RequiredAcls.of(load(configs.get(0))));
+    }
+
+    private static void awaitReady(HttpClient http, String base) {
+        Await.until(Duration.ofSeconds(120), base + " ready", () -> {
+            try {
+                return get(http, base + "/health/ready", null).statusCode() == 200;
+            } catch (IOException | InterruptedException e) {
+                return false;
+            }
+        });
+    }
+
+    /** secure-billing's offsets, once the API gives for both partitions what the destination has committed. */
+    private static Map<String, Long> awaitAppliedConsumerOffsets(HttpClient http, String base, String mirrored) {
+        return Await.value(Duration.ofSeconds(60), "secure-billing applied", () -> {
+            try {
+                Map<String, Long> api = offsetsFromApi(http, base, "secure-billing");
+                Map<String, Long> there = new HashMap<>();
+                Clients.committed(clusters, clusters.destination(), "secure-billing", mirrored)
+                        .forEach((p, om) -> there.put(mirrored + "-" + p, om.offset()));
+                return api != null && api.size() == 2 && api.equals(there) ? there : null;
+            } catch (Exception e) {
+                return null;
+            }
+        });
+    }
+
+    /** secure-shipping's start offsets, once the API gives what the destination's share group has. */
+    private static Map<String, Long> awaitAppliedShareOffsets(HttpClient http, String base, String mirrored) {
+        return Await.value(Duration.ofSeconds(60), "secure-shipping applied", () -> {
+            try {
+                Map<String, Long> api = offsetsFromApi(http, base, "secure-shipping");
+                Map<String, Long> there = new HashMap<>();
+                Clients.shareStartOffsets(clusters, clusters.destination(), "secure-shipping", mirrored)
+                        .forEach((p, o) -> there.put(mirrored + "-" + p, o));
+                return api != null && !api.isEmpty() && api.equals(there) ? there : null;
+            } catch (Exception e) {
+                return null;
+            }
+        });
+    }
+
+    private static void assertNoSecretIn(Path log) throws IOException {
+        String text = Files.readString(log);
+        assertTrue(text.contains("Sextant"), "the log has the run in it: " + log);
+        for (String secret : List.of(SCRAM_PASSWORD, TOKEN, apiCertificates.password(),
+                clusters.destination().certificates().orElseThrow().client("sextant").password())) {
+            assertFalse(text.contains(secret), "a secret in " + log);
+        }
     }
 
     @Test

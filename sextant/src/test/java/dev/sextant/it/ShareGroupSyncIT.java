@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
+import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
 import dev.sextant.testing.DeadLetters;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
@@ -21,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.admin.Admin;
@@ -53,7 +56,8 @@ class ShareGroupSyncIT {
     static void start() {
         clusters = LocalClustersExtension.clusters();
         OrdersTopic.ensure(clusters);
-        sextant = SextantInstance.start(clusters, "sextant-it-share", Map.of("groups.include", "(shipping|side-billing).*"));
+        sextant = SextantInstance.start(clusters, "sextant-it-share",
+                Map.of("groups.include", "(shipping|side-billing).*"));
     }
 
     @AfterAll
@@ -88,9 +92,9 @@ class ShareGroupSyncIT {
             Map<Integer, Long> offsets = Clients.shareStartOffsets(clusters, clusters.destination(), group,
                     "source.orders");
             boolean allApplied = expectedSource.entrySet().stream().allMatch(e -> {
-                var p = sextant.app().positions().get(new dev.sextant.state.PositionKey(group, "orders", e.getKey()));
+                var p = sextant.app().positions().get(new PositionKey(group, "orders", e.getKey()));
                 return p != null && p.sourceOffset() == e.getValue()
-                        && p.status() == dev.sextant.state.PositionStatus.APPLIED
+                        && p.status() == PositionStatus.APPLIED
                         && Long.valueOf(p.appliedOffset()).equals(offsets.get(e.getKey()));
             });
             return allApplied ? offsets : null;
@@ -105,7 +109,7 @@ class ShareGroupSyncIT {
         Map<Integer, SortedSet<Long>> acked = Clients.consumeShare(clusters.source(), group, "orders", 1_500);
         Map<Integer, Long> prefix = new HashMap<>();
         for (int p = 0; p < OrdersTopic.PARTITIONS; p++) {
-            prefix.put(p, Clients.contiguousPrefix(acked.getOrDefault(p, new java.util.TreeSet<>())));
+            prefix.put(p, Clients.contiguousPrefix(acked.getOrDefault(p, new TreeSet<>())));
         }
         Map<Integer, Long> sourceStarts = Clients.shareStartOffsets(clusters, clusters.source(), group, "orders");
         System.out.println("shipping: acknowledged prefix " + prefix + ", source SPSO as listed " + sourceStarts);

@@ -2,8 +2,8 @@ package dev.sextant.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.sextant.testing.Cli;
 import dev.sextant.testing.BackwardsSampler;
+import dev.sextant.testing.Cli;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testing.SextantProcess;
 import dev.sextant.testkit.Await;
@@ -14,6 +14,7 @@ import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import dev.sextant.testkit.LocalKafkaBroker;
 import io.micrometer.core.instrument.Counter;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -161,9 +162,9 @@ class StaleInstanceIT {
             boolean leaseUsed = Files.readString(logA).contains("write lease ran out");
             System.out.printf("stale instance: B took A's groups over %d ms after A froze; a held read: 0 "
                             + "backwards moves (A's lease stopped its write: %s); a held write landing late: "
-                            + "%d moves seen %s, %.0f repaired by B's audit (the rest by A once back), all at the newer commit %d ms after "
-                            + "the release%n", takeoverMs, leaseUsed, backwardsAfterLateWrite.size(),
-                    backwardsAfterLateWrite, repaired, repairedMs);
+                            + "%d moves seen %s, %.0f repaired by B's audit (the rest by A once back), all at the "
+                            + "newer commit %d ms after the release%n", takeoverMs, leaseUsed,
+                    backwardsAfterLateWrite.size(), backwardsAfterLateWrite, repaired, repairedMs);
         } finally {
             Cli.signal("CONT", a.pid());
             a.stop(Duration.ofSeconds(30));
@@ -184,7 +185,8 @@ class StaleInstanceIT {
     private static Map<String, Long> offsets(Admin cluster) {
         Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
         for (int g = 0; g < GROUPS; g++) {
-            specs.put(group(g), new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(new TopicPartition(TOPIC, 0))));
+            specs.put(group(g),
+                    new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(new TopicPartition(TOPIC, 0))));
         }
         Map<String, Long> out = new HashMap<>();
         try {
@@ -248,7 +250,7 @@ class StaleInstanceIT {
         try {
             return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                     .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return null; // not up yet, or frozen
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

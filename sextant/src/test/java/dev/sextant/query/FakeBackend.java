@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -24,14 +26,14 @@ public final class FakeBackend implements AutoCloseable {
     public volatile GroupRouter.Owner owner = new GroupRouter.Local(0);
     public volatile RuntimeException storeFailure;
     /** What the liveness check reports, empty while live. */
-    public volatile java.util.Optional<String> livenessProblem = java.util.Optional.empty();
+    public volatile Optional<String> livenessProblem = Optional.empty();
     /** What the readiness check reports, empty while ready. */
-    public volatile java.util.Optional<String> readinessProblem = java.util.Optional.empty();
+    public volatile Optional<String> readinessProblem = Optional.empty();
     public final Map<String, Views.GroupDetail> groups = new ConcurrentHashMap<>();
     public final Map<String, Views.TranslationView> translations = new ConcurrentHashMap<>();
     final List<String> groupsAsked = new ArrayList<>();
     /** While set, a store read waits for it to open (up to 30 s): a query that holds its thread. */
-    public volatile java.util.concurrent.CountDownLatch storesBlockedUntil;
+    public volatile CountDownLatch storesBlockedUntil;
     final QueryServer server;
     private final QueryServer.Settings settings;
 
@@ -49,12 +51,12 @@ public final class FakeBackend implements AutoCloseable {
                 new Conflicts(), new Inputs(), () -> new Views.DestinationHealth(true, true, 0, null),
                 new HealthChecks() {
                     @Override
-                    public java.util.Optional<String> notLive() {
+                    public Optional<String> notLive() {
                         return livenessProblem;
                     }
 
                     @Override
-                    public java.util.Optional<String> notReady() {
+                    public Optional<String> notReady() {
                         return readinessProblem;
                     }
                 }, registry));
@@ -130,10 +132,10 @@ public final class FakeBackend implements AutoCloseable {
             synchronized (groupsAsked) {
                 groupsAsked.add(group);
             }
-            java.util.concurrent.CountDownLatch blocked = storesBlockedUntil;
+            CountDownLatch blocked = storesBlockedUntil;
             if (blocked != null) {
                 try {
-                    blocked.await(30, java.util.concurrent.TimeUnit.SECONDS);
+                    blocked.await(30, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -53,8 +53,8 @@ class GroupViewsTest {
 
     @Test
     void theStateIsTheOpenReasonElseTheWorstStatusElseInSync() {
-        assertEquals("GROUP_ACTIVE", GroupViews.state(GroupRecord.of(GroupKind.CONSUMER).withReason(Reason.GROUP_ACTIVE),
-                List.of(APPLIED)));
+        assertEquals("GROUP_ACTIVE", GroupViews.state(
+                GroupRecord.of(GroupKind.CONSUMER).withReason(Reason.GROUP_ACTIVE), List.of(APPLIED)));
         assertEquals("PENDING", GroupViews.state(null, List.of(APPLIED, PartitionPosition.committed(1, 1))));
         assertEquals("IN_SYNC", GroupViews.state(null, List.of(APPLIED)));
         assertEquals("NO_OFFSETS", GroupViews.state(GroupRecord.of(GroupKind.SHARE), List.of()));
@@ -62,7 +62,8 @@ class GroupViewsTest {
 
     @Test
     void aSummaryTakesTheNewestTimesAndTheWorstBound() {
-        PartitionPosition exact = PartitionPosition.committed(10, 5_000).withTranslation(OffsetTranslation.exact(10, 10))
+        PartitionPosition exact = PartitionPosition.committed(10, 5_000)
+                .withTranslation(OffsetTranslation.exact(10, 10))
                 .settled(10, 10, PositionStatus.APPLIED, 6_000);
         Views.GroupSummary summary = GroupViews.summary("g", null, List.of(APPLIED, exact));
         assertEquals(new Views.GroupSummary("g", "consumer", "IN_SYNC", 2, 5_000L, 6_000L, 33L), summary);

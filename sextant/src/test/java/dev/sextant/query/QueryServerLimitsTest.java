@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.config.HostAndPort;
+import dev.sextant.testkit.Await;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.BufferedReader;
@@ -130,8 +131,8 @@ class QueryServerLimitsTest {
             for (int i = 0; i < 20; i++) {
                 Socket socket = new Socket("127.0.0.1", backend.address().port());
                 slow.add(socket);
-                byte[] request = "GET /v1/groups/slow HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n"
-                        .getBytes(StandardCharsets.US_ASCII);
+                byte[] request = ("GET /v1/groups/slow HTTP/1.1\r\nHost: x\r\n"
+                        + "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
                 int[] next = {0};
                 trickle.scheduleAtFixedRate(() -> {
                     try {
@@ -149,12 +150,13 @@ class QueryServerLimitsTest {
                 queries.add(http.sendAsync(HttpRequest.newBuilder(URI.create(backend.url() + "/v1/groups/slow"))
                         .build(), HttpResponse.BodyHandlers.discarding()));
             }
-            dev.sextant.testkit.Await.until(Duration.ofSeconds(20), "the query threads are all held",
+            Await.until(Duration.ofSeconds(20), "the query threads are all held",
                     () -> backend.groupsAsked.size() >= 16);
             for (int i = 0; i < 5; i++) {
                 long start = System.nanoTime();
                 HttpResponse<String> live = http.send(HttpRequest.newBuilder(URI.create(backend.url()
-                        + "/health/live")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+                                + "/health/live")).timeout(Duration.ofSeconds(5)).build(),
+                        HttpResponse.BodyHandlers.ofString());
                 long ms = (System.nanoTime() - start) / 1_000_000;
                 assertEquals(200, live.statusCode(), live.body());
                 assertTrue(ms < 1000, "/health/live took " + ms + " ms");

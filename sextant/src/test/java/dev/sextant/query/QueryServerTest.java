@@ -5,16 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sextant.config.HostAndPort;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,8 +38,10 @@ class QueryServerTest {
     void start() {
         backend = new FakeBackend(new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
         backend.groups.put("billing", new Views.GroupDetail("billing", "consumer", List.of(
-                new Views.PartitionView("orders", 0, "source.orders", 1234, 1230L, "bounded", 3L, 1230L, 99L, "APPLIED"),
-                new Views.PartitionView("orders", 1, "source.orders", 50, null, null, null, null, null, "UNTRANSLATABLE"))));
+                new Views.PartitionView("orders", 0, "source.orders", 1234, 1230L, "bounded", 3L, 1230L, 99L,
+                        "APPLIED"),
+                new Views.PartitionView("orders", 1, "source.orders", 50, null, null, null, null, null,
+                        "UNTRANSLATABLE"))));
         backend.translations.put("orders-0@1234", new Views.TranslationView("orders", 0, 1234, "source.orders", 1230,
                 "bounded", 3));
     }
@@ -118,7 +126,7 @@ class QueryServerTest {
     void aMalformedQueryStringIs400() throws Exception {
         // the JDK server rejects a request line that is not a URI before any handler runs (400, its own HTML body)
         assertEquals(400, rawStatus("/v1/translate?topic=%zz&partition=0&offset=1"));
-        QueryException e = org.junit.jupiter.api.Assertions.assertThrows(QueryException.class,
+        QueryException e = Assertions.assertThrows(QueryException.class,
                 () -> QueryParams.parse("topic=%zz"));
         assertEquals(400, e.status());
     }
@@ -193,7 +201,7 @@ class QueryServerTest {
     @Test
     void aMalformedPathIs400() throws Exception {
         assertEquals(400, rawStatus("/v1/groups/%zz"));
-        QueryException e = org.junit.jupiter.api.Assertions.assertThrows(QueryException.class,
+        QueryException e = Assertions.assertThrows(QueryException.class,
                 () -> QueryServer.segments("/v1/groups/%zz"));
         assertEquals(400, e.status());
     }
@@ -201,10 +209,10 @@ class QueryServerTest {
     /** The status of a request sent as raw bytes (java.net.http refuses to send a malformed URI). */
     private int rawStatus(String pathAndQuery) throws IOException {
         URI base = URI.create(backend.url());
-        try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
             socket.getOutputStream().write(("GET " + pathAndQuery + " HTTP/1.1\r\nHost: test\r\nConnection: close"
-                    + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            String response = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                    + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            String response = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             return Integer.parseInt(response.split(" ", 3)[1]);
         }
     }
@@ -263,15 +271,17 @@ class QueryServerTest {
 
     @Test
     void aForwardedRequestThisInstanceDoesNotOwnIs503NotForwardedAgain() throws Exception {
-        backend.owner = new GroupRouter.Remote(new dev.sextant.config.HostAndPort("127.0.0.1", 1));
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(backend.url() + "/v1/groups/billing"))
-                .header(Forwarder.FORWARDED_HEADER, "127.0.0.1:2").GET().build(), HttpResponse.BodyHandlers.ofString());
+        backend.owner = new GroupRouter.Remote(new HostAndPort("127.0.0.1", 1));
+        HttpResponse<String> response = http.send(
+                HttpRequest.newBuilder(URI.create(backend.url() + "/v1/groups/billing"))
+                        .header(Forwarder.FORWARDED_HEADER, "127.0.0.1:2").GET().build(),
+                HttpResponse.BodyHandlers.ofString());
         assertJsonError(response, 503, "moving");
     }
 
     @Test
     void anOwnerThatCannotBeReachedIs503() throws Exception {
-        backend.owner = new GroupRouter.Remote(new dev.sextant.config.HostAndPort("127.0.0.1", 1));
+        backend.owner = new GroupRouter.Remote(new HostAndPort("127.0.0.1", 1));
         assertJsonError(get("/v1/groups/billing"), 503, "cannot be reached");
     }
 
@@ -290,7 +300,8 @@ class QueryServerTest {
         JsonNode body = JSON.readTree(response.body());
         assertEquals(List.of("group", "groupType", "partitions"), fields(body));
         assertEquals(List.of("topic", "partition", "destinationTopic", "sourceOffset", "translatedOffset", "precision",
-                "bound", "appliedOffset", "appliedAt", "status", "commitTimestamp"), fields(body.get("partitions").get(0)));
+                        "bound", "appliedOffset", "appliedAt", "status", "commitTimestamp"),
+                fields(body.get("partitions").get(0)));
         assertTrue(body.get("partitions").get(1).get("translatedOffset").isNull());
         assertEquals(1230, body.get("partitions").get(0).get("translatedOffset").asLong());
     }
@@ -366,22 +377,22 @@ class QueryServerTest {
 
     @Test
     void readinessIs503WhileTheDestinationIsUnreachableTooLongAndLivenessStays200() throws Exception {
-        backend.readinessProblem = java.util.Optional.of("the destination has been unreachable for 31 s");
+        backend.readinessProblem = Optional.of("the destination has been unreachable for 31 s");
         HttpResponse<String> ready = get("/health/ready");
         assertEquals(503, ready.statusCode());
         assertTrue(ready.body().contains("unreachable for 31 s"), ready.body());
         assertEquals(200, get("/health/live").statusCode(), "restarting does not bring a destination back");
-        backend.readinessProblem = java.util.Optional.empty();
+        backend.readinessProblem = Optional.empty();
         assertEquals(200, get("/health/ready").statusCode());
     }
 
     @Test
     void livenessIs503WhileStreamThreadsKeepDying() throws Exception {
-        backend.livenessProblem = java.util.Optional.of("5 stream threads died in the last 10 minutes");
+        backend.livenessProblem = Optional.of("5 stream threads died in the last 10 minutes");
         HttpResponse<String> response = get("/health/live");
         assertEquals(503, response.statusCode());
         assertTrue(response.body().contains("5 stream threads died"), response.body());
-        backend.livenessProblem = java.util.Optional.empty();
+        backend.livenessProblem = Optional.empty();
         assertEquals(200, get("/health/live").statusCode());
     }
 
@@ -400,7 +411,7 @@ class QueryServerTest {
     }
 
     private static List<String> fields(JsonNode node) {
-        List<String> names = new java.util.ArrayList<>();
+        List<String> names = new ArrayList<>();
         node.fieldNames().forEachRemaining(names::add);
         return names;
     }

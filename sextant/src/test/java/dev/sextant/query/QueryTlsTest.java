@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
 import dev.sextant.config.HostAndPort;
+import dev.sextant.config.InvalidConfigurationException;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.testkit.TestCertificates;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -24,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.net.ssl.SSLContext;
+import org.apache.kafka.common.config.types.Password;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -86,13 +88,13 @@ class QueryTlsTest {
     private static SSLContext clientContext(String clientCn) {
         Map<String, Object> ssl = new HashMap<>();
         ssl.put("ssl.truststore.location", certificates.trust().trustStore().toString());
-        ssl.put("ssl.truststore.password", new org.apache.kafka.common.config.types.Password(
+        ssl.put("ssl.truststore.password", new Password(
                 certificates.trust().password()));
         ssl.put("ssl.truststore.type", "PKCS12");
         if (clientCn != null) {
             TestCertificates.KeyMaterial client = certificates.client(clientCn);
             ssl.put("ssl.keystore.location", client.keyStore().toString());
-            ssl.put("ssl.keystore.password", new org.apache.kafka.common.config.types.Password(client.password()));
+            ssl.put("ssl.keystore.password", new Password(client.password()));
             ssl.put("ssl.keystore.type", "PKCS12");
         }
         return TlsContexts.load(ssl, "test");
@@ -165,8 +167,8 @@ class QueryTlsTest {
         SextantConfig wrongPassword = config(Map.of(
                 "query.tls.keystore.location", certificates.server("x").keyStore().toString(),
                 "query.tls.keystore.password", "not-the-password"));
-        dev.sextant.config.InvalidConfigurationException e = assertThrows(
-                dev.sextant.config.InvalidConfigurationException.class, () -> TlsContexts.of(wrongPassword));
+        InvalidConfigurationException e = assertThrows(
+                InvalidConfigurationException.class, () -> TlsContexts.of(wrongPassword));
         assertTrue(e.getMessage().contains("query.tls"), e.getMessage());
         assertTrue(!e.getMessage().contains("not-the-password"), e.getMessage());
         assertEquals(Optional.empty(), TlsContexts.of(config(Map.of())));

@@ -19,7 +19,8 @@ class HistoryRecordsTest {
     private final OffsetSyncTranslator translator = new OffsetSyncTranslator(history);
 
     private void sync(String topic, int partition, long upstream, long downstream) {
-        HistoryRecords.replay(OffsetSyncKeys.key(topic, partition, upstream), OffsetSyncKeys.value(downstream), history);
+        HistoryRecords.replay(OffsetSyncKeys.key(topic, partition, upstream), OffsetSyncKeys.value(downstream),
+                history);
     }
 
     private Optional<OffsetTranslation> translate(String topic, int partition, long offset) {

@@ -19,7 +19,8 @@ class OffsetSyncStoreTest {
 
         List<OffsetSyncPoint> prunable = history.prunable("orders", 0, 550);
 
-        assertEquals(List.of(0L, 100L, 200L, 300L, 400L), prunable.stream().map(OffsetSyncPoint::upstreamOffset).toList());
+        assertEquals(List.of(0L, 100L, 200L, 300L, 400L),
+                prunable.stream().map(OffsetSyncPoint::upstreamOffset).toList());
         assertEquals(0, history.oldest("orders", 0).orElseThrow().upstreamOffset());
         assertEquals(1000, history.newest("orders", 0).orElseThrow().upstreamOffset());
         assertEquals(List.of(), history.prunable("orders-2", 0, 550), "one sync: it still translates the floor");

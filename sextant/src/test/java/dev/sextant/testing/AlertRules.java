@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Assumptions;
@@ -76,6 +77,6 @@ public final class AlertRules {
 
     private static String format(double value) {
         return Double.isNaN(value) ? "_" : value == Math.rint(value) ? Long.toString((long) value)
-                : String.format(java.util.Locale.ROOT, "%.1f", value);
+                : String.format(Locale.ROOT, "%.1f", value);
     }
 }

@@ -2,8 +2,13 @@ package dev.sextant.testing;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.MessageUtil;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataKey;
+import org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataValue;
 import org.apache.kafka.coordinator.group.generated.GroupMetadataKey;
 import org.apache.kafka.coordinator.group.generated.GroupMetadataValue;
 import org.apache.kafka.coordinator.group.generated.OffsetCommitKey;
@@ -46,7 +51,10 @@ public final class CoordinatorRecords {
         return KeyValue.pair(key, value);
     }
 
-    /** The classic group's metadata record deleted (a group deletion, or an online migration to the consumer protocol). */
+    /**
+     * The classic group's metadata record deleted (a group deletion, or an online migration to the consumer
+     * protocol).
+     */
     public static KeyValue<byte[], byte[]> classicGroupTombstone(String group) {
         return KeyValue.pair(MessageUtil.toCoordinatorTypePrefixedBytes(new GroupMetadataKey().setGroup(group)), null);
     }
@@ -54,16 +62,16 @@ public final class CoordinatorRecords {
     /** A KIP-848 consumer group's metadata record (key type 3). */
     public static KeyValue<byte[], byte[]> consumerGroup(String group) {
         byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(
-                new org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataKey().setGroupId(group));
+                new ConsumerGroupMetadataKey().setGroupId(group));
         byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0,
-                new org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataValue().setEpoch(1));
+                new ConsumerGroupMetadataValue().setEpoch(1));
         return KeyValue.pair(key, value);
     }
 
     /** The consumer group's metadata record deleted (a deletion, or an online migration back to classic). */
     public static KeyValue<byte[], byte[]> consumerGroupTombstone(String group) {
         return KeyValue.pair(MessageUtil.toCoordinatorTypePrefixedBytes(
-                new org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataKey().setGroupId(group)), null);
+                new ConsumerGroupMetadataKey().setGroupId(group)), null);
     }
 
     public static KeyValue<byte[], byte[]> shareGroup(String group) {
@@ -82,7 +90,7 @@ public final class CoordinatorRecords {
                 .setTopicId(topicId).setPartition(partition));
         byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0, new ShareSnapshotValue().setSnapshotEpoch(0)
                 .setStateEpoch(1).setLeaderEpoch(0).setStartOffset(startOffset).setStateBatches(
-                        java.util.Arrays.stream(batches).map(b -> new ShareSnapshotValue.StateBatch()
+                        Arrays.stream(batches).map(b -> new ShareSnapshotValue.StateBatch()
                                 .setFirstOffset(b.first()).setLastOffset(b.last()).setDeliveryState((byte) b.state())
                                 .setDeliveryCount((short) 1)).toList()));
         return KeyValue.pair(key, value);
@@ -94,7 +102,7 @@ public final class CoordinatorRecords {
                 .setTopicId(topicId).setPartition(partition));
         byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0, new ShareUpdateValue().setSnapshotEpoch(0)
                 .setLeaderEpoch(0).setStartOffset(startOffset).setStateBatches(
-                        java.util.Arrays.stream(batches).map(b -> new ShareUpdateValue.StateBatch()
+                        Arrays.stream(batches).map(b -> new ShareUpdateValue.StateBatch()
                                 .setFirstOffset(b.first()).setLastOffset(b.last()).setDeliveryState((byte) b.state())
                                 .setDeliveryCount((short) 1)).toList()));
         return KeyValue.pair(key, value);
@@ -109,9 +117,9 @@ public final class CoordinatorRecords {
     public static KeyValue<byte[], byte[]> shareGroupTopics(String group, Uuid topicId, String topic, int partitions) {
         byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(new ShareGroupStatePartitionMetadataKey()
                 .setGroupId(group));
-        java.util.List<Integer> parts = java.util.stream.IntStream.range(0, partitions).boxed().toList();
+        List<Integer> parts = IntStream.range(0, partitions).boxed().toList();
         byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0, new ShareGroupStatePartitionMetadataValue()
-                .setInitializedTopics(java.util.List.of(new ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo()
+                .setInitializedTopics(List.of(new ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo()
                         .setTopicId(topicId).setTopicName(topic).setPartitions(parts))));
         return KeyValue.pair(key, value);
     }

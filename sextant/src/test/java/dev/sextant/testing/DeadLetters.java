@@ -25,7 +25,8 @@ public final class DeadLetters {
     /** The first record that matches, waiting for it up to {@code timeout}. */
     public static DeadLetterRecord await(LocalClusters clusters, Predicate<DeadLetterRecord> wanted, String what,
                                          Duration timeout) {
-        try (DeadLetterReader reader = new DeadLetterReader(clusters.source().clientProperties(), "sextant.conflicts")) {
+        try (DeadLetterReader reader =
+                     new DeadLetterReader(clusters.source().clientProperties(), "sextant.conflicts")) {
             List<DeadLetterRecord> seen = new ArrayList<>(reader.readToEnd(Duration.ofSeconds(10)));
             return Await.value(timeout, what, () -> {
                 seen.addAll(reader.poll(Duration.ofMillis(100)));

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
+import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownMemberIdException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -180,7 +181,7 @@ public final class InMemoryDestination implements DestinationClient {
         }
         if (existing != null && existing.active()) {
             return CompletableFuture.failedFuture(
-                    new org.apache.kafka.common.errors.GroupNotEmptyException("The group is not empty."));
+                    new GroupNotEmptyException("The group is not empty."));
         }
         Map<TopicPartition, Throwable> result = new HashMap<>();
         wanted.forEach((tp, offset) -> {

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -29,7 +30,7 @@ public final class SextantProcess {
 
     /** @param environment extra environment variables, e.g. {@code SEXTANT_LOG_FORMAT=json} */
     public static ChildJvm start(Path config, Path log, Map<String, String> environment) {
-        Map<String, String> env = new java.util.HashMap<>(Map.of("SEXTANT_KAFKA_LOG_LEVEL", "WARN"));
+        Map<String, String> env = new HashMap<>(Map.of("SEXTANT_KAFKA_LOG_LEVEL", "WARN"));
         env.putAll(environment);
         // this JVM's classpath has the tests' logback-test.xml, which logback prefers: use the application's own
         List<String> jvm = List.of("-Xmx384m", "-XX:TieredStopAtLevel=1", "-Dlogback.configurationFile=logback.xml");
