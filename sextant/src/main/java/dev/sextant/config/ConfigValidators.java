@@ -12,6 +12,8 @@ import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.InvalidTopicException;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Utils;
+import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
+import org.apache.kafka.connect.mirror.IdentityReplicationPolicy;
 import org.apache.kafka.connect.mirror.ReplicationPolicy;
 
 /**
@@ -205,10 +207,10 @@ final class ConfigValidators {
         }
         String keyword = value.toLowerCase(Locale.ROOT);
         if (keyword.equals(SextantConfig.REPLICATION_POLICY_DEFAULT)) {
-            return org.apache.kafka.connect.mirror.DefaultReplicationPolicy.class;
+            return DefaultReplicationPolicy.class;
         }
         if (keyword.equals(SextantConfig.REPLICATION_POLICY_IDENTITY)) {
-            return org.apache.kafka.connect.mirror.IdentityReplicationPolicy.class;
+            return IdentityReplicationPolicy.class;
         }
         Class<?> c;
         try {

@@ -1,6 +1,7 @@
 package dev.sextant.config;
 
 import java.util.Collection;
+import java.util.Locale;
 import java.util.Optional;
 
 /** "Did you mean" suggestions by edit distance. */
@@ -36,11 +37,11 @@ final class Suggestions {
      * {@code follow-source}) or starts it ({@code query.listen.address} → {@code query.listen}).
      */
     static Optional<String> closest(String input, Collection<String> candidates) {
-        String lower = input.toLowerCase(java.util.Locale.ROOT);
+        String lower = input.toLowerCase(Locale.ROOT);
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String candidate : candidates) {
-            int d = editDistance(lower, candidate.toLowerCase(java.util.Locale.ROOT));
+            int d = editDistance(lower, candidate.toLowerCase(Locale.ROOT));
             if (d < bestDistance) {
                 best = candidate;
                 bestDistance = d;
@@ -51,7 +52,7 @@ final class Suggestions {
         }
         String longest = null;
         for (String candidate : candidates) {
-            String c = candidate.toLowerCase(java.util.Locale.ROOT);
+            String c = candidate.toLowerCase(Locale.ROOT);
             boolean related = c.endsWith("." + lower)
                     || (lower.length() >= 3 && (c.startsWith(lower) || lower.startsWith(c)));
             if (related && (longest == null || candidate.length() > longest.length())) {

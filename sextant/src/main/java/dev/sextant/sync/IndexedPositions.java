@@ -7,6 +7,7 @@ import dev.sextant.state.PositionStore;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The owning task's positions: the changelogged store, plus in memory
@@ -29,13 +30,13 @@ final class IndexedPositions {
     private final Map<PositionKey, PartitionPosition> all = new HashMap<>();
 
     /** Applied to keys read back by {@link #load}: their strings become the ones new commits' keys use. */
-    private final java.util.function.UnaryOperator<PositionKey> canonical;
+    private final UnaryOperator<PositionKey> canonical;
 
     IndexedPositions(PositionStore store) {
-        this(store, java.util.function.UnaryOperator.identity());
+        this(store, UnaryOperator.identity());
     }
 
-    IndexedPositions(PositionStore store, java.util.function.UnaryOperator<PositionKey> canonical) {
+    IndexedPositions(PositionStore store, UnaryOperator<PositionKey> canonical) {
         this.store = store;
         this.canonical = canonical;
     }

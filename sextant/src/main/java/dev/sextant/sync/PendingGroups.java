@@ -9,6 +9,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * The groups of one task that have something to apply, in the order they became pending, each with the partitions
@@ -27,7 +29,7 @@ final class PendingGroups {
     /** Per partition pending for a new source commit, the time of the first commit since it was last settled. */
     private final Map<PositionKey, Long> since = new HashMap<>();
     /** Partitions waiting for something outside Sextant (an offset sync, a mirrored topic), by retry time. */
-    private final java.util.TreeMap<Long, List<PositionKey>> parked = new java.util.TreeMap<>();
+    private final TreeMap<Long, List<PositionKey>> parked = new TreeMap<>();
 
     /** The partition needs a look at the next flush of its group. */
     void mark(PositionKey key) {
@@ -118,7 +120,7 @@ final class PendingGroups {
     }
 
     /** Each partition with a source commit not settled yet, and the time of the first such commit. */
-    void forEachPendingSince(java.util.function.BiConsumer<PositionKey, Long> action) {
+    void forEachPendingSince(BiConsumer<PositionKey, Long> action) {
         since.forEach(action);
     }
 

@@ -1,9 +1,9 @@
 package dev.sextant.sync;
 
-import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.apply.CheckpointEmitter;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.GroupApplier;
+import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;

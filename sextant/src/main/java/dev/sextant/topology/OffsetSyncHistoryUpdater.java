@@ -1,11 +1,11 @@
 package dev.sextant.topology;
 
-import dev.sextant.sync.SyncSettings;
-import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.decode.UndecodableRecordException;
+import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.state.HistoryRecords;
 import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.sync.SyncSettings;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;

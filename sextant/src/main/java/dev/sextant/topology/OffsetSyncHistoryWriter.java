@@ -1,21 +1,21 @@
 package dev.sextant.topology;
 
-import dev.sextant.sync.SyncSettings;
-import dev.sextant.history.OffsetSyncGate;
-import dev.sextant.history.OffsetSyncCheck;
-import dev.sextant.history.OffsetSyncCatchUp;
-import dev.sextant.deadletter.DeadLetterThrottle;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.deadletter.DeadLetterThrottle;
 import dev.sextant.decode.OffsetSync;
 import dev.sextant.decode.OffsetSyncDecoder;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.Reason;
+import dev.sextant.history.OffsetSyncCatchUp;
+import dev.sextant.history.OffsetSyncCheck;
+import dev.sextant.history.OffsetSyncGate;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.state.OffsetSyncKeys;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.SyncHolds;
+import dev.sextant.sync.SyncSettings;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.time.Duration;
 import java.util.HashMap;

@@ -1,11 +1,9 @@
 package dev.sextant.topology;
 
-import dev.sextant.sync.SyncSettings;
-import dev.sextant.sync.SyncRuntime;
-import dev.sextant.metrics.GroupStateCounts;
-import dev.sextant.metrics.OldestPending;
 import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.metrics.GroupStateCounts;
+import dev.sextant.metrics.OldestPending;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.CoordinatorPartitioner;
 import dev.sextant.state.GroupStore;
@@ -15,6 +13,8 @@ import dev.sextant.state.PositionStore;
 import dev.sextant.state.ShareStateKeys;
 import dev.sextant.state.SyncHolds;
 import dev.sextant.state.WriteBehindStoreBuilder;
+import dev.sextant.sync.SyncRuntime;
+import dev.sextant.sync.SyncSettings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;

@@ -1,14 +1,14 @@
 package dev.sextant.topology;
 
-import dev.sextant.sync.SyncSettings;
-import dev.sextant.state.SharePosition;
 import dev.sextant.decode.ShareStateDecoder;
 import dev.sextant.decode.ShareStateRecord;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.SharePartitionState;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.SharePosition;
 import dev.sextant.state.ShareStateKeys;
+import dev.sextant.sync.SyncSettings;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.internals.Topic;

@@ -1,10 +1,10 @@
 package dev.sextant.topology;
 
-import dev.sextant.sync.SyncSettings;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.sync.SyncSettings;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.HashMap;

@@ -1,11 +1,11 @@
 package dev.sextant.topology;
 
-import dev.sextant.sync.SyncSettings;
-import dev.sextant.deadletter.DeadLetterThrottle;
 import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.deadletter.DeadLetterThrottle;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.sync.SyncSettings;
 import java.util.List;
 import java.util.Optional;
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Assertions;
 
 final class TestConfigs {
 
@@ -34,7 +35,7 @@ final class TestConfigs {
     }
 
     static void assertNamesKey(InvalidConfigurationException e, String key) {
-        org.junit.jupiter.api.Assertions.assertEquals(key, e.key(), e.getMessage());
+        Assertions.assertEquals(key, e.key(), e.getMessage());
         assertTrue(e.getMessage().contains("'" + key + "'"), () -> "message does not name '" + key + "': "
                 + e.getMessage());
     }

@@ -18,6 +18,7 @@ import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
+import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
@@ -30,16 +31,27 @@ import dev.sextant.sync.SyncSettings.Scope;
 import dev.sextant.sync.SyncSettings.Timing;
 import dev.sextant.sync.SyncSettings.Topics;
 import dev.sextant.sync.TakeoverAudit;
+import dev.sextant.testing.CoordinatorRecords;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
 import dev.sextant.translate.Precision;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
@@ -51,6 +63,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The group sync inside the topology, consumer and share groups: decode, filter, translate, coalesce, guard, dead-letter. */
 class GroupSyncTopologyTest {
@@ -64,14 +77,14 @@ class GroupSyncTopologyTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
     private final InMemoryDestination destination = new InMemoryDestination();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final java.util.Map<org.apache.kafka.common.TopicPartition, Long> floorAnswer =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.Map<org.apache.kafka.common.Uuid, String> sourceTopicIds =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private final dev.sextant.source.SourceTopicNames topicNames = new dev.sextant.source.SourceTopicNames() {
+    private final Map<TopicPartition, Long> floorAnswer =
+            new ConcurrentHashMap<>();
+    private final Map<Uuid, String> sourceTopicIds =
+            new ConcurrentHashMap<>();
+    private final SourceTopicNames topicNames = new SourceTopicNames() {
         @Override
-        public java.util.Optional<String> name(org.apache.kafka.common.Uuid id) {
-            return java.util.Optional.ofNullable(sourceTopicIds.get(id));
+        public Optional<String> name(Uuid id) {
+            return Optional.ofNullable(sourceTopicIds.get(id));
         }
 
         @Override
@@ -79,34 +92,34 @@ class GroupSyncTopologyTest {
         }
     };
     /** The source's log ends as the offset-sync check sees them; {@link #sync} keeps them past each sync. */
-    private final java.util.Map<org.apache.kafka.common.TopicPartition, Long> sourceEnds =
-            new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.Set<String> missingSourceTopics = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Map<TopicPartition, Long> sourceEnds =
+            new ConcurrentHashMap<>();
+    private final Set<String> missingSourceTopics = ConcurrentHashMap.newKeySet();
     private final SourceOffsets floors = new SourceOffsets() {
         @Override
-        public java.util.concurrent.CompletableFuture<java.util.Map<org.apache.kafka.common.TopicPartition, Long>>
-                pruneFloors(java.util.Set<org.apache.kafka.common.TopicPartition> partitions) {
-            return java.util.concurrent.CompletableFuture.completedFuture(java.util.Map.copyOf(floorAnswer));
+        public CompletableFuture<Map<TopicPartition, Long>>
+                pruneFloors(Set<TopicPartition> partitions) {
+            return CompletableFuture.completedFuture(Map.copyOf(floorAnswer));
         }
 
         @Override
-        public java.util.concurrent.CompletableFuture<java.util.Map<org.apache.kafka.common.TopicPartition, Long>>
-                logEnds(java.util.Set<org.apache.kafka.common.TopicPartition> partitions) {
-            java.util.Map<org.apache.kafka.common.TopicPartition, Long> out = new java.util.HashMap<>();
+        public CompletableFuture<Map<TopicPartition, Long>>
+                logEnds(Set<TopicPartition> partitions) {
+            Map<TopicPartition, Long> out = new HashMap<>();
             partitions.forEach(tp -> {
                 if (!missingSourceTopics.contains(tp.topic())) {
                     out.put(tp, sourceEnds.getOrDefault(tp, 0L));
                 }
             });
-            return java.util.concurrent.CompletableFuture.completedFuture(out);
+            return CompletableFuture.completedFuture(out);
         }
 
         @Override
         public void close() {
         }
     };
-    @org.junit.jupiter.api.io.TempDir
-    java.nio.file.Path stateDir;
+    @TempDir
+    Path stateDir;
     private TopologyTestDriver driver;
     private TestInputTopic<byte[], byte[]> commits;
     private TestInputTopic<byte[], byte[]> syncs;
@@ -158,8 +171,8 @@ class GroupSyncTopologyTest {
 
     /** A sync as MirrorMaker 2 emits it: of a record that exists on both clusters. */
     private void sync(String topic, int partition, long upstream, long downstream) {
-        sourceEnds.merge(new org.apache.kafka.common.TopicPartition(topic, partition), upstream + 1, Math::max);
-        destination.ends.merge(new org.apache.kafka.common.TopicPartition("source." + topic, partition),
+        sourceEnds.merge(new TopicPartition(topic, partition), upstream + 1, Math::max);
+        destination.ends.merge(new TopicPartition("source." + topic, partition),
                 downstream + 1, Math::max);
         rawSync(topic, partition, upstream, downstream);
     }
@@ -197,7 +210,7 @@ class GroupSyncTopologyTest {
         sync("orders", 0, 100, 90);
         sync("orders", 0, 200, 190);
         // the mirror's end as the view reports it lags the syncs (the view refreshes on a timer)
-        destination.ends.put(new org.apache.kafka.common.TopicPartition("source.orders", 0), 0L);
+        destination.ends.put(new TopicPartition("source.orders", 0), 0L);
 
         commit("billing", "orders", 0, 200);
         commit("billing", "orders", 1, 0); // no sync for partition 1 yet
@@ -375,9 +388,9 @@ class GroupSyncTopologyTest {
     void offsetsCommittedBySomeoneElseAreNeverOverwritten() {
         start(true, true);
         destination.topic("source.orders", 1);
-        destination.offsets.put("billing", new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
-                new org.apache.kafka.common.TopicPartition("source.orders", 0),
-                new org.apache.kafka.clients.consumer.OffsetAndMetadata(5, ""))));
+        destination.offsets.put("billing", new ConcurrentHashMap<>(Map.of(
+                new TopicPartition("source.orders", 0),
+                new OffsetAndMetadata(5, ""))));
         commit("billing", "orders", 0, 10);
         flush();
 
@@ -397,8 +410,8 @@ class GroupSyncTopologyTest {
         assertEquals(500L, destination.committed("billing", "source.orders", 0));
 
         // the instance that owned the task before: its write of the older commit reaches the broker now
-        destination.offsets.get("billing").put(new org.apache.kafka.common.TopicPartition("source.orders", 0),
-                new org.apache.kafka.clients.consumer.OffsetAndMetadata(300,
+        destination.offsets.get("billing").put(new TopicPartition("source.orders", 0),
+                new OffsetAndMetadata(300,
                         new OffsetOwnership(APP).metadataFor(olderCommit, 300)));
         tick(TakeoverAudit.INTERVAL_MS);
         flush();
@@ -440,12 +453,12 @@ class GroupSyncTopologyTest {
         commit("billing", "orders", 0, 300);
         commit("billing", "orders", 1, 300);
         flush();
-        var p0 = new org.apache.kafka.common.TopicPartition("source.orders", 0);
-        var p1 = new org.apache.kafka.common.TopicPartition("source.orders", 1);
+        var p0 = new TopicPartition("source.orders", 0);
+        var p1 = new TopicPartition("source.orders", 1);
         // a newer Sextant commit (this instance has not read it yet) and a consumer's own commit
-        destination.offsets.get("billing").put(p0, new org.apache.kafka.clients.consumer.OffsetAndMetadata(400,
+        destination.offsets.get("billing").put(p0, new OffsetAndMetadata(400,
                 new OffsetOwnership(APP).metadataFor(clock.millis() + 10_000, 400)));
-        destination.offsets.get("billing").put(p1, new org.apache.kafka.clients.consumer.OffsetAndMetadata(350, ""));
+        destination.offsets.get("billing").put(p1, new OffsetAndMetadata(350, ""));
         int writes = destination.alterCalls.get();
         tick(TakeoverAudit.INTERVAL_MS);
         flush();
@@ -455,7 +468,7 @@ class GroupSyncTopologyTest {
 
         // past the window, an older mark is left for the next commit to replace
         tick(TakeoverAudit.WINDOW_MS);
-        destination.offsets.get("billing").put(p0, new org.apache.kafka.clients.consumer.OffsetAndMetadata(100,
+        destination.offsets.get("billing").put(p0, new OffsetAndMetadata(100,
                 new OffsetOwnership(APP).metadataFor(0, 100)));
         int reads = destination.listOffsetCalls.get();
         tick(TakeoverAudit.INTERVAL_MS);
@@ -470,9 +483,9 @@ class GroupSyncTopologyTest {
         destination.topic("source.orders", 1);
         // what the instance that owns the group now wrote, or what was written before this commit was replayed
         long newerCommit = clock.millis() + 60_000;
-        destination.offsets.put("billing", new java.util.concurrent.ConcurrentHashMap<>(java.util.Map.of(
-                new org.apache.kafka.common.TopicPartition("source.orders", 0),
-                new org.apache.kafka.clients.consumer.OffsetAndMetadata(500,
+        destination.offsets.put("billing", new ConcurrentHashMap<>(Map.of(
+                new TopicPartition("source.orders", 0),
+                new OffsetAndMetadata(500,
                         new OffsetOwnership(APP).metadataFor(newerCommit, 500)))));
         commit("billing", "orders", 0, 300); // an older commit, rewound or not
         flush();
@@ -492,30 +505,30 @@ class GroupSyncTopologyTest {
     void aGroupMigratedBetweenProtocolsOnlineKeepsItsPositions() {
         start(true, true);
         destination.topic("source.orders", 1);
-        pipe(commits, dev.sextant.testing.CoordinatorRecords.classicGroup("billing", "consumer"));
+        pipe(commits, CoordinatorRecords.classicGroup("billing", "consumer"));
         commit("billing", "orders", 0, 10);
         flush();
         assertEquals(10L, destination.committed("billing", "source.orders", 0));
 
         // classic -> consumer: the broker tombstones the classic record; the offsets survive (no offset tombstone)
-        pipe(commits, dev.sextant.testing.CoordinatorRecords.classicGroupTombstone("billing"));
-        pipe(commits, dev.sextant.testing.CoordinatorRecords.consumerGroup("billing"));
+        pipe(commits, CoordinatorRecords.classicGroupTombstone("billing"));
+        pipe(commits, CoordinatorRecords.consumerGroup("billing"));
         assertEquals(10, position("billing", "orders", 0).sourceOffset(), "the position is kept");
         commit("billing", "orders", 0, 20);
         flush();
         assertEquals(20L, destination.committed("billing", "source.orders", 0));
 
         // and back: the consumer record tombstoned first, the classic one after
-        pipe(commits, dev.sextant.testing.CoordinatorRecords.consumerGroupTombstone("billing"));
+        pipe(commits, CoordinatorRecords.consumerGroupTombstone("billing"));
         assertEquals(20, position("billing", "orders", 0).sourceOffset());
-        pipe(commits, dev.sextant.testing.CoordinatorRecords.classicGroup("billing", "consumer"));
+        pipe(commits, CoordinatorRecords.classicGroup("billing", "consumer"));
         commit("billing", "orders", 0, 30);
         flush();
         assertEquals(30L, destination.committed("billing", "source.orders", 0));
 
         // a real deletion tombstones the offsets too: then the position goes
-        pipe(commits, dev.sextant.testing.CoordinatorRecords.offsetDeleted("billing", "orders", 0));
-        pipe(commits, dev.sextant.testing.CoordinatorRecords.classicGroupTombstone("billing"));
+        pipe(commits, CoordinatorRecords.offsetDeleted("billing", "orders", 0));
+        pipe(commits, CoordinatorRecords.classicGroupTombstone("billing"));
         assertEquals(null, position("billing", "orders", 0));
     }
 
@@ -686,7 +699,7 @@ class GroupSyncTopologyTest {
         for (long u = 0; u <= 1000; u += 100) {
             sync("orders", 0, u, u + 5);
         }
-        floorAnswer.put(new org.apache.kafka.common.TopicPartition("orders", 0), 450L);
+        floorAnswer.put(new TopicPartition("orders", 0), 450L);
         tick(PRUNE_INTERVAL);
         tick(1_000);
         tick(1_000);
@@ -750,12 +763,12 @@ class GroupSyncTopologyTest {
     }
 
     private void recreateSourceTopic(String topic, int partition, long newEnd) {
-        sourceEnds.put(new org.apache.kafka.common.TopicPartition(topic, partition), newEnd);
+        sourceEnds.put(new TopicPartition(topic, partition), newEnd);
     }
 
     // ---- share groups -------------------------------------------------------------------------------------------
 
-    private static final org.apache.kafka.common.Uuid ORDERS_ID = org.apache.kafka.common.Uuid.randomUuid();
+    private static final Uuid ORDERS_ID = Uuid.randomUuid();
 
     private void pipe(TestInputTopic<byte[], byte[]> topic, KeyValue<byte[], byte[]> kv) {
         topic.pipeInput(kv.key, kv.value);
@@ -763,7 +776,7 @@ class GroupSyncTopologyTest {
 
     private void shareGroupOnSource(String group) {
         pipe(commits, shareGroup(group));
-        pipe(commits, dev.sextant.testing.CoordinatorRecords.shareGroupTopics(group, ORDERS_ID, "orders", 3));
+        pipe(commits, CoordinatorRecords.shareGroupTopics(group, ORDERS_ID, "orders", 3));
     }
 
     @Test
@@ -771,9 +784,9 @@ class GroupSyncTopologyTest {
         start(true, true);
         destination.topic("source.orders", 3);
         shareGroupOnSource("shipping");
-        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareSnapshot("shipping", ORDERS_ID, 0, 10));
-        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareUpdate("shipping", ORDERS_ID, 0, 10,
-                new dev.sextant.testing.CoordinatorRecords.Batch(10, 29, 2)));
+        pipe(shareState, CoordinatorRecords.shareSnapshot("shipping", ORDERS_ID, 0, 10));
+        pipe(shareState, CoordinatorRecords.shareUpdate("shipping", ORDERS_ID, 0, 10,
+                new CoordinatorRecords.Batch(10, 29, 2)));
         flush();
 
         assertEquals(30L, destination.startOffset("shipping", "source.orders", 0),
@@ -792,10 +805,10 @@ class GroupSyncTopologyTest {
         sync("orders", 1, 0, 100);
         sync("orders", 1, 50, 150);
         shareGroupOnSource("shipping");
-        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareSnapshot("shipping", ORDERS_ID, 1, 0,
-                new dev.sextant.testing.CoordinatorRecords.Batch(0, 49, 2),
-                new dev.sextant.testing.CoordinatorRecords.Batch(50, 59, 4),
-                new dev.sextant.testing.CoordinatorRecords.Batch(60, 60, 0)));
+        pipe(shareState, CoordinatorRecords.shareSnapshot("shipping", ORDERS_ID, 1, 0,
+                new CoordinatorRecords.Batch(0, 49, 2),
+                new CoordinatorRecords.Batch(50, 59, 4),
+                new CoordinatorRecords.Batch(60, 60, 0)));
         flush();
 
         assertEquals(151L, destination.startOffset("shipping", "source.orders", 1), "60 -> sync 50->150, +1");
@@ -810,8 +823,8 @@ class GroupSyncTopologyTest {
         destination.activeShareGroup("packing");
         shareGroupOnSource("shipping");
         shareGroupOnSource("packing");
-        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareSnapshot("shipping", ORDERS_ID, 0, 5));
-        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareSnapshot("packing", ORDERS_ID, 0, 7));
+        pipe(shareState, CoordinatorRecords.shareSnapshot("shipping", ORDERS_ID, 0, 5));
+        pipe(shareState, CoordinatorRecords.shareSnapshot("packing", ORDERS_ID, 0, 7));
         commit("billing", "orders", 0, 42); // a consumer group syncing beside them
         flush();
 
@@ -829,9 +842,9 @@ class GroupSyncTopologyTest {
     void namesTopicsByIdFromTheSourceWhenTheGroupRecordIsMissingAndForgetsDeletedState() {
         start(true, true);
         destination.topic("source.orders", 3);
-        org.apache.kafka.common.Uuid unknown = org.apache.kafka.common.Uuid.randomUuid();
+        Uuid unknown = Uuid.randomUuid();
         pipe(commits, shareGroup("shipping"));
-        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareSnapshot("shipping", unknown, 2, 12));
+        pipe(shareState, CoordinatorRecords.shareSnapshot("shipping", unknown, 2, 12));
         flush();
         assertNull(destination.startOffset("shipping", "source.orders", 2), "name unknown: kept, not written");
 
@@ -839,7 +852,7 @@ class GroupSyncTopologyTest {
         flush();
         assertEquals(12L, destination.startOffset("shipping", "source.orders", 2));
 
-        pipe(shareState, dev.sextant.testing.CoordinatorRecords.shareStateDeleted("shipping", unknown, 2));
+        pipe(shareState, CoordinatorRecords.shareStateDeleted("shipping", unknown, 2));
         flush();
         assertNull(position("shipping", "orders", 2));
     }

@@ -1,15 +1,15 @@
 package dev.sextant.topology;
 
-import dev.sextant.sync.SyncSettings;
-import dev.sextant.history.OffsetSyncCatchUp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.HistoryRecords;
 import dev.sextant.state.InMemorySyncHistory;
 import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncKeys;
 import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.sync.SyncSettings;
 import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.OffsetSyncTranslator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

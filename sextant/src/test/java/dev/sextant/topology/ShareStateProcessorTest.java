@@ -1,15 +1,16 @@
 package dev.sextant.topology;
 
-import dev.sextant.sync.SyncSettings;
-import dev.sextant.state.SharePosition;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.InMemoryStores;
+import dev.sextant.state.SharePosition;
+import dev.sextant.state.ShareStateKeys;
+import dev.sextant.sync.SyncSettings;
 import dev.sextant.testing.CoordinatorRecords;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
 import java.util.List;
-import dev.sextant.state.ShareStateKeys;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -35,7 +36,7 @@ class ShareStateProcessorTest {
         for (KeyValue<byte[], byte[]> kv : records) {
             processor.process(new Record<>(kv.key, kv.value, 0L));
         }
-        List<Long> sent = new java.util.ArrayList<>();
+        List<Long> sent = new ArrayList<>();
         for (MockProcessorContext.CapturedForward<?, ?> f : context.forwarded()) {
             if (TopologyNames.SHARE_POSITIONS_SINK.equals(f.childName().orElse(null))) {
                 sent.add(SharePosition.fromBytes("shipping", (byte[]) f.record().value()).offset());

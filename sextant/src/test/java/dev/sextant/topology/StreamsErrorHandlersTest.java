@@ -1,6 +1,5 @@
 package dev.sextant.topology;
 
-import dev.sextant.sync.SyncSettings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -8,6 +7,7 @@ import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.sync.SyncSettings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.Map;
