@@ -127,59 +127,74 @@ public final class OffsetSyncCatchUp {
             log.info("Waiting for the offset-sync history to catch up with {} before syncing groups", offsetSyncsTopic);
         }
         for (int step = 0; step < MAX_STEPS_PER_CHECK && !caughtUp; step++) {
-            if (request != null) {
-                if (!request.isDone()) {
-                    return;
-                }
-                CompletableFuture<Runnable> done = request;
-                request = null;
-                try {
-                    done.join().run();
-                } catch (CompletionException | CancellationException e) {
-                    if (!failureLogged) {
-                        failureLogged = true;
-                        log.warn("Could not check whether the offset-sync history has caught up yet (retrying): {}",
-                                e.getCause() == null ? e.toString() : e.getCause().toString());
-                    }
-                    nextCheckAt = now + CHECK_INTERVAL_MS;
-                }
-                continue;
-            }
-            if (now - startedAt >= MAX_WAIT_MS) {
-                caughtUp = true;
-                log.warn("The offset-sync history did not show it had caught up with {} within {} s; syncing groups "
-                        + "with the history read so far (translations may improve as more syncs arrive)",
-                        offsetSyncsTopic, Duration.ofMillis(MAX_WAIT_MS).toSeconds());
+            if (!(request != null ? takeAnswer(now) : takeStep(now))) {
                 return;
-            }
-            if (now < nextCheckAt) {
-                return;
-            }
-            if (syncEnds == null) {
-                request = source.topicEnds(offsetSyncsTopic).thenApply(ends -> () -> syncEnds = ends);
-            } else if (!writerDone) {
-                if (syncEnds.values().stream().allMatch(end -> end == 0)) {
-                    writerDone = true;
-                    continue;
-                }
-                request = source.committed(applicationId, syncEnds.keySet()).thenApply(committed -> () -> {
-                    writerDone = syncEnds.entrySet().stream().allMatch(e -> e.getValue() == 0
-                            || committed.getOrDefault(e.getKey(), -1L) >= e.getValue());
-                    if (!writerDone) {
-                        nextCheckAt = now + CHECK_INTERVAL_MS;
-                    }
-                });
-            } else if (historyEnds == null) {
-                request = source.topicEnds(historyTopic).thenApply(ends -> () -> historyEnds = ends);
-            } else if (storeHasRead(historyEnds)) {
-                caughtUp = true;
-                historyRead.clear();
-                log.info("The offset-sync history caught up with {} in {} ms; syncing groups", offsetSyncsTopic,
-                        now - startedAt);
-            } else {
-                return; // the global thread reads on; looked at again at the next flush
             }
         }
+    }
+
+    /** Applies the answer to the request in flight; false while it is still awaited. */
+    private boolean takeAnswer(long now) {
+        if (!request.isDone()) {
+            return false;
+        }
+        CompletableFuture<Runnable> done = request;
+        request = null;
+        try {
+            done.join().run();
+        } catch (CompletionException | CancellationException e) {
+            if (!failureLogged) {
+                failureLogged = true;
+                log.warn("Could not check whether the offset-sync history has caught up yet (retrying): {}",
+                        e.getCause() == null ? e.toString() : e.getCause().toString());
+            }
+            nextCheckAt = now + CHECK_INTERVAL_MS;
+        }
+        return true;
+    }
+
+    /** Starts the next step of the wait, or ends it; false when nothing more can happen in this check. */
+    private boolean takeStep(long now) {
+        if (now - startedAt >= MAX_WAIT_MS) {
+            caughtUp = true;
+            log.warn("The offset-sync history did not show it had caught up with {} within {} s; syncing groups "
+                    + "with the history read so far (translations may improve as more syncs arrive)",
+                    offsetSyncsTopic, Duration.ofMillis(MAX_WAIT_MS).toSeconds());
+            return false;
+        }
+        if (now < nextCheckAt) {
+            return false;
+        }
+        if (syncEnds == null) {
+            request = source.topicEnds(offsetSyncsTopic).thenApply(ends -> () -> syncEnds = ends);
+        } else if (!writerDone) {
+            askWhetherTheWriterIsDone(now);
+        } else if (historyEnds == null) {
+            request = source.topicEnds(historyTopic).thenApply(ends -> () -> historyEnds = ends);
+        } else if (storeHasRead(historyEnds)) {
+            caughtUp = true;
+            historyRead.clear();
+            log.info("The offset-sync history caught up with {} in {} ms; syncing groups", offsetSyncsTopic,
+                    now - startedAt);
+        } else {
+            return false; // the global thread reads on; looked at again at the next flush
+        }
+        return true;
+    }
+
+    /** Whether the application's committed offsets on the offset-syncs topic reach the ends read at the start. */
+    private void askWhetherTheWriterIsDone(long now) {
+        if (syncEnds.values().stream().allMatch(end -> end == 0)) {
+            writerDone = true;
+            return;
+        }
+        request = source.committed(applicationId, syncEnds.keySet()).thenApply(committed -> () -> {
+            writerDone = syncEnds.entrySet().stream().allMatch(e -> e.getValue() == 0
+                    || committed.getOrDefault(e.getKey(), -1L) >= e.getValue());
+            if (!writerDone) {
+                nextCheckAt = now + CHECK_INTERVAL_MS;
+            }
+        });
     }
 
     private boolean storeHasRead(Map<TopicPartition, Long> ends) {

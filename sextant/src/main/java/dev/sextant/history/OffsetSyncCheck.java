@@ -64,43 +64,53 @@ public final class OffsetSyncCheck {
      * @param newest the partition's newest sync in the history, or null
      * @param ends   the log ends known for the partition, or null when none were fetched yet
      */
-    public static Result check(long upstream, long downstream, OffsetSyncPoint newest, LogEnds ends, String destination) {
+    public static Result check(long upstream, long downstream, OffsetSyncPoint newest, LogEnds ends,
+                               String destination) {
         if (upstream < 0 || downstream < 0) {
             return Result.reject("negative offset");
         }
         if (ends == null) {
             return Result.WAIT;
         }
-        if (ends.sourceEnd() < 0) {
-            return ends.fresh() ? Result.reject("the source partition does not exist") : Result.WAIT;
-        }
-        if (ends.destinationEnd() < 0) {
-            return ends.fresh() ? Result.reject("the destination partition " + destination + " does not exist")
-                    : Result.WAIT;
-        }
-        if (upstream > ends.sourceEnd()) {
-            return ends.fresh() ? Result.reject("upstream offset beyond the source log end " + ends.sourceEnd())
-                    : Result.WAIT;
-        }
-        if (downstream > ends.destinationEnd()) {
-            return ends.fresh() ? Result.reject("downstream offset beyond the destination log end "
-                    + ends.destinationEnd()) : Result.WAIT;
+        String outside = outsideTheLogs(upstream, downstream, ends, destination);
+        if (outside != null) {
+            return ends.fresh() ? Result.reject(outside) : Result.WAIT;
         }
         if (newest != null && upstream < newest.upstreamOffset()) {
-            if (!ends.fresh()) {
-                return Result.WAIT; // whether the topic was recreated since is a question for fresh ends only
-            }
-            if (ends.sourceEnd() < newest.upstreamOffset()) {
-                return new Result(Verdict.RESET_AND_ACCEPT, "the source log end " + ends.sourceEnd()
-                        + " is below the newest sync " + newest.upstreamOffset() + ": the topic was recreated");
-            }
-            if (downstream < newest.downstreamOffset()) {
-                return new Result(Verdict.ALREADY_KNOWN, null);
-            }
-            return Result.reject("upstream offset below the newest sync " + newest.upstreamOffset() + " (downstream "
-                    + newest.downstreamOffset() + ") while the source log still reaches it: the topic was not "
-                    + "recreated");
+            // whether the topic was recreated since is a question for fresh ends only
+            return ends.fresh() ? belowTheNewest(downstream, newest, ends) : Result.WAIT;
         }
         return Result.ACCEPT;
+    }
+
+    /** What of the sync lies outside the two logs (a partition missing, an offset beyond its end), or null. */
+    private static String outsideTheLogs(long upstream, long downstream, LogEnds ends, String destination) {
+        if (ends.sourceEnd() < 0) {
+            return "the source partition does not exist";
+        }
+        if (ends.destinationEnd() < 0) {
+            return "the destination partition " + destination + " does not exist";
+        }
+        if (upstream > ends.sourceEnd()) {
+            return "upstream offset beyond the source log end " + ends.sourceEnd();
+        }
+        if (downstream > ends.destinationEnd()) {
+            return "downstream offset beyond the destination log end " + ends.destinationEnd();
+        }
+        return null;
+    }
+
+    /** A sync whose upstream offset is below the partition's newest one, judged against fresh log ends. */
+    private static Result belowTheNewest(long downstream, OffsetSyncPoint newest, LogEnds ends) {
+        if (ends.sourceEnd() < newest.upstreamOffset()) {
+            return new Result(Verdict.RESET_AND_ACCEPT, "the source log end " + ends.sourceEnd()
+                    + " is below the newest sync " + newest.upstreamOffset() + ": the topic was recreated");
+        }
+        if (downstream < newest.downstreamOffset()) {
+            return new Result(Verdict.ALREADY_KNOWN, null);
+        }
+        return Result.reject("upstream offset below the newest sync " + newest.upstreamOffset() + " (downstream "
+                + newest.downstreamOffset() + ") while the source log still reaches it: the topic was not "
+                + "recreated");
     }
 }

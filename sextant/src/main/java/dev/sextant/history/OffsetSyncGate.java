@@ -167,7 +167,8 @@ public final class OffsetSyncGate {
         Set<TopicPartition> partitions = Set.copyOf(wanted);
         wanted.clear();
         Map<TopicPartition, TopicPartition> mirrors = new HashMap<>();
-        partitions.forEach(tp -> mirrors.put(tp, new TopicPartition(destinationTopic.apply(tp.topic()), tp.partition())));
+        partitions.forEach(tp -> mirrors.put(tp,
+                new TopicPartition(destinationTopic.apply(tp.topic()), tp.partition())));
         fetching = source.logEnds(partitions).thenCombine(destination.fetchEndOffsets(Set.copyOf(mirrors.values())),
                 (sourceEnds, destinationEnds) -> {
                     Map<TopicPartition, Ends> out = new HashMap<>();

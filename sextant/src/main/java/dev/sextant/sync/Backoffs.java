@@ -23,7 +23,7 @@ final class Backoffs {
     static final long MAX_RETRY_MS = 30_000;
     /** The longest park of a partition whose offset lies below its oldest offset sync. */
     static final long MAX_PARK_MS = 30_000;
-    /** Doublings of {@link #RETRY_MS} at most: 2^10 s is past {@link #MAX_RETRY_MS} already, and the shift stays small. */
+    /** Doublings of {@link #RETRY_MS} at most: 2^10 s is past {@link #MAX_RETRY_MS} already; the shift stays small. */
     private static final int MAX_DOUBLINGS = 10;
 
     private Backoffs() {

@@ -57,13 +57,7 @@ final class GroupReasonReporter {
      */
     void update(String group, GroupKind kind, String detail, long now) {
         Map<PositionKey, PartitionPosition> parts = positions.problems(group);
-        Reason reason = null;
-        for (PartitionPosition p : parts.values()) {
-            Reason r = reasonOf(p, now);
-            if (r != null && (reason == null || REASON_ORDER.indexOf(r) < REASON_ORDER.indexOf(reason))) {
-                reason = r;
-            }
-        }
+        Reason reason = worstReason(parts, now);
         GroupRecord record = groups.get(group);
         if (record == null) {
             record = GroupRecord.of(kind);
@@ -72,17 +66,33 @@ final class GroupReasonReporter {
             return;
         }
         groups.put(group, record.withReason(reason));
-        if (reason == null) {
-            return;
+        if (reason != null) {
+            report(group, kind, reason, parts, detail, now);
         }
-        final Reason reported = reason;
+    }
+
+    /** The first reason in {@link #REASON_ORDER} any of the partitions has, or null. */
+    private Reason worstReason(Map<PositionKey, PartitionPosition> parts, long now) {
+        Reason reason = null;
+        for (PartitionPosition p : parts.values()) {
+            Reason r = reasonOf(p, now);
+            if (r != null && (reason == null || REASON_ORDER.indexOf(r) < REASON_ORDER.indexOf(reason))) {
+                reason = r;
+            }
+        }
+        return reason;
+    }
+
+    /** One dead-letter record naming the partitions that have {@code reason}, in partition order. */
+    private void report(String group, GroupKind kind, Reason reason, Map<PositionKey, PartitionPosition> parts,
+                        String detail, long now) {
         List<DeadLetterRecord.PartitionDetail> details = new ArrayList<>();
         long newestCommit = -1;
         List<Map.Entry<PositionKey, PartitionPosition>> sorted = new ArrayList<>(parts.entrySet());
         sorted.sort(Map.Entry.comparingByKey(BY_PARTITION));
         for (Map.Entry<PositionKey, PartitionPosition> e : sorted) {
             PartitionPosition p = e.getValue();
-            if (reasonOf(p, now) != reported) {
+            if (reasonOf(p, now) != reason) {
                 continue;
             }
             newestCommit = Math.max(newestCommit, p.commitTimestamp());
@@ -90,10 +100,10 @@ final class GroupReasonReporter {
                     p.sourceOffset(), p.hasTranslation() ? p.translatedOffset() : null,
                     p.appliedOffset() >= 0 ? p.appliedOffset() : null));
         }
-        metrics.refused(kind, reported, details.size());
-        metrics.deadLetter(reported);
-        deadLetters.accept(new DeadLetterRecord(group, kind.label(), reported, details,
-                detail != null ? detail : describe(group, kind, reported), newestCommit >= 0 ? newestCommit : null,
+        metrics.refused(kind, reason, details.size());
+        metrics.deadLetter(reason);
+        deadLetters.accept(new DeadLetterRecord(group, kind.label(), reason, details,
+                detail != null ? detail : describe(group, kind, reason), newestCommit >= 0 ? newestCommit : null,
                 now, settings.instance()));
     }
 
@@ -116,7 +126,8 @@ final class GroupReasonReporter {
                     + there.map(DestinationGroup::typeLabel).orElse("different") + " group; a " + kind.label()
                     + " group is never written over another type";
             case GROUP_ACTIVE -> "group has members on the destination (state "
-                    + there.map(DestinationGroup::state).orElse("?") + "); its offsets are left alone until it is empty";
+                    + there.map(DestinationGroup::state).orElse("?")
+                    + "); its offsets are left alone until it is empty";
             case DESTINATION_DIVERGED -> "destination offsets were committed by someone other than Sextant";
             case TOPIC_NOT_MIRRORED -> "destination topic or partition missing after "
                     + settings.pendingTimeoutMs() + " ms; still retried";

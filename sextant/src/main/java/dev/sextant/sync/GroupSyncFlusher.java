@@ -9,7 +9,6 @@ import dev.sextant.domain.GroupKind;
 import dev.sextant.metrics.GroupStateCounts;
 import dev.sextant.metrics.OldestPending;
 import dev.sextant.metrics.SextantMetrics;
-import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
@@ -137,24 +136,14 @@ final class GroupSyncFlusher {
         pending.done(group);
     }
 
+    /**
+     * One flush: take in what the destination answered, refresh the gauges, then (once the destination view and the
+     * offset-sync history are complete) plan what is due and hand it to the appliers, one phase per group kind.
+     */
     void flush() {
         long now = settings.clock().millis();
-        GroupOutcome outcome;
-        while ((outcome = outcomes.poll()) != null) {
-            settler.settle(outcome, now);
-        }
-        pending.unpark(now);
-        for (PositionKey key : audit.overwritten()) {
-            rewrite(key, now);
-        }
-        if (now >= nextOldestCheck) {
-            oldestPending.update(this, oldestPendingCommit());
-            nextOldestCheck = now + OLDEST_PENDING_CHECK_MS;
-        }
-        if (now >= nextStateCount) {
-            stateCounts.update(this, countStates());
-            nextStateCount = now + STATE_COUNT_MS;
-        }
+        settleAnswers(now);
+        updateGauges(now);
         if (!view.ready() || !runtime.catchUp().caughtUp()) {
             return; // nothing is planned from a partial view of the destination or of the offset-sync history
         }
@@ -167,6 +156,39 @@ final class GroupSyncFlusher {
         }
         Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
         Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
+        planDue(now, consumerPlans, sharePlans);
+        send(now, consumerPlans, sharePlans);
+    }
+
+    /** The outcomes of earlier writes, parked partitions whose time came, and what the takeover audit found. */
+    private void settleAnswers(long now) {
+        GroupOutcome outcome;
+        while ((outcome = outcomes.poll()) != null) {
+            settler.settle(outcome, now);
+        }
+        pending.unpark(now);
+        for (PositionKey key : audit.overwritten()) {
+            rewrite(key, now);
+        }
+    }
+
+    private void updateGauges(long now) {
+        if (now >= nextOldestCheck) {
+            oldestPending.update(this, oldestPendingCommit());
+            nextOldestCheck = now + OLDEST_PENDING_CHECK_MS;
+        }
+        if (now >= nextStateCount) {
+            stateCounts.update(this, countStates());
+            nextStateCount = now + STATE_COUNT_MS;
+        }
+    }
+
+    /**
+     * Plans the groups that are due, as many as the in-flight limit leaves room for and the flush's time budget
+     * allows; each planned group is in flight until its outcome is settled.
+     */
+    private void planDue(long now, Map<String, List<PlannedPartition>> consumerPlans,
+                         Map<String, List<PlannedPartition>> sharePlans) {
         long budgetEnd = System.nanoTime() + FLUSH_BUDGET_NANOS;
         int room = Math.min(MAX_GROUPS_PER_FLUSH, MAX_GROUPS_IN_FLIGHT - pending.inFlightCount());
         for (String group : pending.due(now, Math.max(0, room))) {
@@ -174,7 +196,7 @@ final class GroupSyncFlusher {
                 break; // the rest stays pending for the next flush: commits keep flowing meanwhile
             }
             GroupKind kind = groups.kindOf(group);
-            if (kind == GroupKind.CONSUMER ? !settings.syncConsumerGroups() : !settings.syncShareGroups()) {
+            if (!synced(kind)) {
                 pending.done(group);
                 continue;
             }
@@ -184,6 +206,15 @@ final class GroupSyncFlusher {
                 pending.startFlight(group, plan);
             }
         }
+    }
+
+    private boolean synced(GroupKind kind) {
+        return kind == GroupKind.CONSUMER ? settings.syncConsumerGroups() : settings.syncShareGroups();
+    }
+
+    /** One phase per group kind, each with its own Admin calls, under one lease from the moment they were planned. */
+    private void send(long now, Map<String, List<PlannedPartition>> consumerPlans,
+                      Map<String, List<PlannedPartition>> sharePlans) {
         WriteLease lease = lease(now);
         if (!consumerPlans.isEmpty()) {
             metrics.adminRequest("listConsumerGroupOffsets");

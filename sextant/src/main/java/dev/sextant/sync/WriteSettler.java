@@ -56,44 +56,8 @@ final class WriteSettler {
         failures.remove(group);
         int applied = 0;
         for (PlannedPartition planned : plan) {
-            GroupOutcome.PartitionOutcome result = outcome.partitions().get(planned.key());
-            PartitionPosition pos = positions.get(planned.key());
-            if (pos == null) {
-                pending.clean(planned.key()); // deleted meanwhile
-                continue;
-            }
-            if (result == null) {
-                continue; // not part of the answer: stays pending
-            }
-            PartitionPosition next;
-            if (result.status().settles()) {
-                next = pos.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
-                if (result.status() == PositionStatus.APPLIED && type == GroupKind.CONSUMER) {
-                    checkpoints.applied(group, planned.destination(), planned.sourceOffset(),
-                            result.destinationOffset());
-                }
-                if (result.written()) {
-                    applied++;
-                    metrics.syncLatency(type, now - planned.commitTimestamp());
-                    metrics.replayBound(type, Math.max(0, pos.bound()));
-                }
-            } else {
-                next = pos.withStatus(result.status(), now);
-            }
-            positions.put(planned.key(), next);
-            bounded.track(planned.key(), next);
-            if (result.status().settles()) {
-                pending.settled(planned.key(), next.needsApply() ? next.commitTimestamp() : -1);
-            }
-            if (next.needsApply()) {
-                continue; // a commit that arrived meanwhile keeps it pending
-            }
-            if (bounded.outdated(planned.key(), next)) {
-                // translated before a newer sync arrived, and the check for newer syncs may have run while this
-                // write was in flight: look again now rather than at the partition's next sync
-                pending.mark(planned.key());
-            } else {
-                pending.clean(planned.key());
+            if (settlePartition(group, type, planned, outcome.partitions().get(planned.key()), now)) {
+                applied++;
             }
         }
         if (applied > 0) {
@@ -105,5 +69,53 @@ final class WriteSettler {
         } else if (outcome.reason() != null) {
             pending.backoff(group, now + Backoffs.GUARD_MS);
         }
+    }
+
+    /**
+     * Records one partition's answer ({@code result}; null when the answer left it out: it stays pending).
+     *
+     * @return true when the destination now holds the partition's translation because of this write
+     */
+    private boolean settlePartition(String group, GroupKind type, PlannedPartition planned,
+                                    GroupOutcome.PartitionOutcome result, long now) {
+        PartitionPosition pos = positions.get(planned.key());
+        if (pos == null) {
+            pending.clean(planned.key()); // deleted meanwhile
+            return false;
+        }
+        if (result == null) {
+            return false;
+        }
+        boolean settles = result.status().settles();
+        PartitionPosition next = settles ? settled(group, type, planned, pos, result, now)
+                : pos.withStatus(result.status(), now);
+        positions.put(planned.key(), next);
+        bounded.track(planned.key(), next);
+        if (settles) {
+            pending.settled(planned.key(), next.needsApply() ? next.commitTimestamp() : -1);
+        }
+        if (next.needsApply()) {
+            // a commit that arrived meanwhile keeps it pending
+        } else if (bounded.outdated(planned.key(), next)) {
+            // translated before a newer sync arrived, and the check for newer syncs may have run while this
+            // write was in flight: look again now rather than at the partition's next sync
+            pending.mark(planned.key());
+        } else {
+            pending.clean(planned.key());
+        }
+        return settles && result.written();
+    }
+
+    /** The position once the destination holds {@code result}: checkpointed and measured when it was written now. */
+    private PartitionPosition settled(String group, GroupKind type, PlannedPartition planned, PartitionPosition pos,
+                                      GroupOutcome.PartitionOutcome result, long now) {
+        if (result.status() == PositionStatus.APPLIED && type == GroupKind.CONSUMER) {
+            checkpoints.applied(group, planned.destination(), planned.sourceOffset(), result.destinationOffset());
+        }
+        if (result.written()) {
+            metrics.syncLatency(type, now - planned.commitTimestamp());
+            metrics.replayBound(type, Math.max(0, pos.bound()));
+        }
+        return pos.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
     }
 }
