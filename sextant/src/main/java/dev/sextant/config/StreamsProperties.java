@@ -96,15 +96,15 @@ public final class StreamsProperties {
         // Transactional offset commits that were aborted must not be synced.
         settings.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
         settings.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
-        // Each Streams commit is itself a record in __consumer_offsets that Sextant reads (and drops), and it writes
-        // every position changed since the last one to RocksDB and its changelog (a hot position once per commit):
-        // at 1 s the commits were a quarter of the stream thread at saturation, at 5 s commits/s rose by a third. A
-        // crash replays up to that much of __consumer_offsets, which the guards make harmless. Under exactly-once a
-        // commit also makes Sextant's own records visible (offset-sync history, share positions): 1 s there.
+        // A Streams commit costs: it is itself a record in __consumer_offsets that Sextant reads, and it writes every
+        // position changed since the last one to RocksDB and its changelog. Seldom commits write a hot position once
+        // per interval instead of once per commit; a crash replays up to an interval of __consumer_offsets, which the
+        // guards make harmless. Under exactly-once a commit also makes Sextant's own records visible (offset-sync
+        // history, share positions), so it stays short there.
         settings.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, exactlyOnce ? 1_000 : 5_000);
         // A task reads two inputs whose relative order does not matter (commits, and share positions; names that
-        // arrive late are resolved through placeholders): never wait for the empty one. Streams' default (0) also
-        // formats a diagnostic string for every empty partition on every pass, a twentieth of the stream thread.
+        // arrive late are resolved through placeholders): never wait for the empty one (Streams' default, 0, also
+        // formats a diagnostic string for every empty partition on every pass).
         settings.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         // Sextant handles bad input itself; this only opts in to Kafka 5.0's default and silences the warning.
         settings.put(PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED, true);
