@@ -36,54 +36,86 @@ final class ConfigProviders {
 
     /** {@code props} with every reference resolved and the provider keys removed. */
     static Map<String, Object> resolve(Map<String, ?> props) {
-        Map<String, Object> rest = new LinkedHashMap<>();
-        props.forEach((k, v) -> {
-            if (k == null || !isProviderKey(k)) {
-                rest.put(k, v);
-            }
-        });
+        Map<String, Object> rest = withoutProviderKeys(props);
         Object names = props.get(CONFIG_PROVIDERS);
         if (names == null || names.toString().isBlank()) {
             return rest;
         }
         Map<String, ConfigProvider> providers = new LinkedHashMap<>();
         try {
-            for (String name : names.toString().split(",")) {
-                name = name.trim();
-                if (!name.isEmpty()) {
-                    providers.put(name, provider(name, props));
-                }
-            }
-            Map<String, String> strings = new HashMap<>();
-            rest.forEach((k, v) -> {
-                if (k != null && v instanceof String s && s.contains("${")) {
-                    strings.put(k, s);
-                }
-            });
-            ConfigTransformerResult result;
-            try {
-                result = new ConfigTransformer(providers).transform(strings);
-            } catch (RuntimeException e) {
-                throw new InvalidConfigurationException(CONFIG_PROVIDERS, names.toString(), "A config provider "
-                        + "failed: " + e.getMessage() + ". Fix: check the file or variable the reference names, "
-                        + "and that Sextant's user can read it.", e);
-            }
-            for (Map.Entry<String, String> e : result.data().entrySet()) {
-                Matcher left = REFERENCE.matcher(e.getValue());
-                if (left.find()) {
-                    String provider = left.group(1);
-                    throw new InvalidConfigurationException(e.getKey(), "[reference]", "'" + e.getKey()
-                            + "' refers to " + (providers.containsKey(provider)
-                            ? "a value config provider '" + provider + "' did not find"
-                            : "config provider '" + provider + "', which config.providers does not list")
-                            + ". Fix: check the reference (provider:path:key), or list and configure the provider "
-                            + "(config.providers=" + provider + ", config.providers." + provider + ".class=...).");
-                }
+            // filled one by one, so that the finally closes the ones created before a later one fails
+            openProviders(names.toString(), props, providers);
+            Map<String, String> resolved = transform(providers, referencingValues(rest), names.toString());
+            for (Map.Entry<String, String> e : resolved.entrySet()) {
+                requireNoReferenceLeft(e.getKey(), e.getValue(), providers);
                 rest.put(e.getKey(), e.getValue());
             }
             return rest;
         } finally {
             providers.values().forEach(p -> Utils.closeQuietly(p, "config provider"));
+        }
+    }
+
+    /** {@code props} less the {@code config.providers*} keys, in their order. */
+    private static Map<String, Object> withoutProviderKeys(Map<String, ?> props) {
+        Map<String, Object> rest = new LinkedHashMap<>();
+        props.forEach((k, v) -> {
+            if (k == null || !isProviderKey(k)) {
+                rest.put(k, v);
+            }
+        });
+        return rest;
+    }
+
+    /** Creates and configures each provider {@code names} (comma-separated) lists, into {@code providers}. */
+    private static void openProviders(String names, Map<String, ?> props, Map<String, ConfigProvider> providers) {
+        for (String name : names.split(",")) {
+            name = name.trim();
+            if (!name.isEmpty()) {
+                providers.put(name, provider(name, props));
+            }
+        }
+    }
+
+    /** The string values that may hold a reference: only these go through the transformer. */
+    private static Map<String, String> referencingValues(Map<String, Object> props) {
+        Map<String, String> strings = new HashMap<>();
+        props.forEach((k, v) -> {
+            if (k != null && v instanceof String s && s.contains("${")) {
+                strings.put(k, s);
+            }
+        });
+        return strings;
+    }
+
+    /** {@code strings} with their references replaced; a provider's failure names {@code config.providers}. */
+    private static Map<String, String> transform(Map<String, ConfigProvider> providers, Map<String, String> strings,
+            String names) {
+        ConfigTransformerResult result;
+        try {
+            result = new ConfigTransformer(providers).transform(strings);
+        } catch (RuntimeException e) {
+            throw new InvalidConfigurationException(CONFIG_PROVIDERS, names, "A config provider "
+                    + "failed: " + e.getMessage() + ". Fix: check the file or variable the reference names, "
+                    + "and that Sextant's user can read it.", e);
+        }
+        return result.data();
+    }
+
+    /**
+     * Throws if a reference is still in {@code value} after the transform: the transformer leaves a reference it
+     * cannot resolve as it was, rather than failing. The message shows neither the value nor what it resolved to.
+     */
+    private static void requireNoReferenceLeft(String key, String value, Map<String, ConfigProvider> providers) {
+        Matcher left = REFERENCE.matcher(value);
+        if (left.find()) {
+            String provider = left.group(1);
+            throw new InvalidConfigurationException(key, "[reference]", "'" + key
+                    + "' refers to " + (providers.containsKey(provider)
+                    ? "a value config provider '" + provider + "' did not find"
+                    : "config provider '" + provider + "', which config.providers does not list")
+                    + ". Fix: check the reference (provider:path:key), or list and configure the provider "
+                    + "(config.providers=" + provider + ", config.providers." + provider + ".class=...).");
         }
     }
 

@@ -128,7 +128,8 @@ final class ConfigValidators {
         return LambdaValidator.with((name, value) -> {
             int v = value == null ? 0 : ((Number) value).intValue();
             if (v != -1 && v < 1) {
-                throw new ConfigException(name, value, "must be -1 (the broker's default.replication.factor) or at least 1");
+                throw new ConfigException(name, value,
+                        "must be -1 (the broker's default.replication.factor) or at least 1");
             }
         }, () -> "-1 (the broker default) or at least 1");
     }
@@ -165,11 +166,12 @@ final class ConfigValidators {
                 throw new ConfigException(name, value, e.getMessage());
             }
             if (!allowZeroPort && hp.port() == 0) {
-                throw new ConfigException(name, value, "port 0 cannot be reached by other instances; give the real port");
+                throw new ConfigException(name, value,
+                        "port 0 cannot be reached by other instances; give the real port");
             }
             if (!allowWildcard && hp.isWildcard()) {
-                throw new ConfigException(name, value,
-                        hp.host() + " cannot be reached by other instances; give a host name or address they can reach");
+                throw new ConfigException(name, value, hp.host()
+                        + " cannot be reached by other instances; give a host name or address they can reach");
             }
         }, () -> "host:port, port " + (allowZeroPort ? "0..65535 (0 picks a free port)" : "1..65535")
                 + (allowWildcard ? "" : ", host not 0.0.0.0"));
@@ -212,19 +214,35 @@ final class ConfigValidators {
         if (keyword.equals(SextantConfig.REPLICATION_POLICY_IDENTITY)) {
             return IdentityReplicationPolicy.class;
         }
-        Class<?> c;
+        Class<?> c = loadPolicyClass(name, value);
+        requireInstantiablePolicy(name, value, c);
+        return c.asSubclass(ReplicationPolicy.class);
+    }
+
+    /** The class {@code value} names, loaded without initialising it; a failure says what the user likely meant. */
+    private static Class<?> loadPolicyClass(String name, String value) {
         try {
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
-            c = Class.forName(value, false, loader != null ? loader : ConfigValidators.class.getClassLoader());
+            return Class.forName(value, false, loader != null ? loader : ConfigValidators.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
-            String hint = value.indexOf('.') < 0
-                    ? Suggestions.closest(value, List.of(SextantConfig.REPLICATION_POLICY_DEFAULT,
-                            SextantConfig.REPLICATION_POLICY_IDENTITY))
-                        .map(s -> " (did you mean '" + s + "'?)").orElse(" (a class name must be fully qualified)")
-                    : " (is its jar on the classpath?)";
             throw new ConfigException(name, value, "it is neither 'default' nor 'identity', and no class of that name "
-                    + "can be loaded" + hint);
+                    + "can be loaded" + notLoadableHint(value));
         }
+    }
+
+    /** A name without a dot is likely a misspelt keyword, or a class name that is not fully qualified. */
+    private static String notLoadableHint(String value) {
+        if (value.indexOf('.') >= 0) {
+            return " (is its jar on the classpath?)";
+        }
+        List<String> keywords = List.of(SextantConfig.REPLICATION_POLICY_DEFAULT,
+                SextantConfig.REPLICATION_POLICY_IDENTITY);
+        return Suggestions.closest(value, keywords)
+                .map(s -> " (did you mean '" + s + "'?)").orElse(" (a class name must be fully qualified)");
+    }
+
+    /** Throws unless {@code c} is a public, concrete {@link ReplicationPolicy} with a public no-arg constructor. */
+    private static void requireInstantiablePolicy(String name, String value, Class<?> c) {
         if (!ReplicationPolicy.class.isAssignableFrom(c)) {
             throw new ConfigException(name, value, "class " + c.getName() + " does not implement "
                     + ReplicationPolicy.class.getName());
@@ -243,6 +261,5 @@ final class ConfigValidators {
         } catch (NoSuchMethodException e) {
             throw new ConfigException(name, value, "class " + c.getName() + " has no public no-argument constructor");
         }
-        return c.asSubclass(ReplicationPolicy.class);
     }
 }

@@ -36,7 +36,8 @@ public record HostAndPort(String host, int port) {
         }
         Matcher m = FORMAT.matcher(text.trim());
         if (!m.matches()) {
-            throw new IllegalArgumentException("not of the form host:port (an IPv6 address goes in brackets: [::1]:8080)");
+            throw new IllegalArgumentException(
+                    "not of the form host:port (an IPv6 address goes in brackets: [::1]:8080)");
         }
         String host = m.group(1) != null ? m.group(1) : m.group(2);
         int port = Integer.parseInt(m.group(3));

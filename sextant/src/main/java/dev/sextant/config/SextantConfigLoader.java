@@ -193,7 +193,8 @@ public final class SextantConfigLoader {
         for (String prefix : PASS_THROUGH_PREFIXES) {
             String envPrefix = environmentVariable(prefix);
             if (name.startsWith(envPrefix) && name.length() > envPrefix.length()) {
-                return Optional.of(prefix + name.substring(envPrefix.length()).toLowerCase(Locale.ROOT).replace('_', '.'));
+                String rest = name.substring(envPrefix.length()).toLowerCase(Locale.ROOT).replace('_', '.');
+                return Optional.of(prefix + rest);
             }
         }
         return Optional.empty();

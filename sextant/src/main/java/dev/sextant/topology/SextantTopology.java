@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.AutoOffsetReset;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
@@ -43,8 +42,8 @@ import org.apache.kafka.streams.state.Stores;
  *
  * With {@code translation=identity} the offset-sync branch and the global store are left out; with
  * {@code sync.share.groups=false} the share-state branch. The share positions topic has as many partitions as
- * {@code __consumer_offsets} and is partitioned the same way ({@link CoordinatorPartitioner}), so partition {@code i} of
- * both reaches the same task: the one that owns the group.
+ * {@code __consumer_offsets} and is partitioned the same way ({@link CoordinatorPartitioner}), so partition
+ * {@code i} of both reaches the same task: the one that owns the group.
  */
 public final class SextantTopology {
 
@@ -98,13 +97,15 @@ public final class SextantTopology {
                     () -> new ShareStateProcessor(settings, metrics, undecodable), "share-state-source");
             topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ShareStateKeys.STORE),
                     Serdes.Bytes(), Serdes.ByteArray()), "share-state-processor");
-            topology.addSink(TopologyNames.SHARE_POSITIONS_SINK, settings.sharePositionsTopic(), Serdes.String().serializer(),
-                    Serdes.ByteArray().serializer(), new CoordinatorPartitioner<byte[]>(), "share-state-processor");
+            topology.addSink(TopologyNames.SHARE_POSITIONS_SINK, settings.sharePositionsTopic(),
+                    Serdes.String().serializer(), Serdes.ByteArray().serializer(), new CoordinatorPartitioner<byte[]>(),
+                    "share-state-processor");
             topology.addSink(TopologyNames.SHARE_DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(),
                     deadLetters.serializer(), "share-state-processor");
             // read back in the tasks that own the groups: same partition count and partitioning as __consumer_offsets
             topology.addSource(AutoOffsetReset.earliest(), "share-positions-source",
-                    Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(), settings.sharePositionsTopic());
+                    Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
+                    settings.sharePositionsTopic());
             groupInputs.add("share-positions-source");
         }
         topology.addProcessor(TopologyNames.GROUP_PROCESSOR,
@@ -121,8 +122,8 @@ public final class SextantTopology {
                 Serdes.String(), Serdes.ByteArray()), TopologyNames.GROUP_PROCESSOR);
 
         // one dead-letter sink per sub-topology: a shared sink would fuse the two into one
-        topology.addSink(TopologyNames.DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(), deadLetters.serializer(),
-                TopologyNames.GROUP_PROCESSOR);
+        topology.addSink(TopologyNames.DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(),
+                deadLetters.serializer(), TopologyNames.GROUP_PROCESSOR);
         if (!settings.identityTranslation()) {
             topology.addSink(TopologyNames.SYNC_DLQ_SINK, settings.dlqTopic(), Serdes.String().serializer(),
                     deadLetters.serializer(), "offset-sync-history-writer");

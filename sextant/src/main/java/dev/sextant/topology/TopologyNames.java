@@ -11,7 +11,9 @@ final class TopologyNames {
 
     /** The dead-letter sink of the group sub-topology. */
     static final String DLQ_SINK = "dead-letter-sink";
-    /** The dead-letter sink of the offset-sync sub-topology (one sink per sub-topology: a shared one would fuse them). */
+    /**
+     * The dead-letter sink of the offset-sync sub-topology (one sink per sub-topology: a shared one would fuse them).
+     */
     static final String SYNC_DLQ_SINK = "offset-sync-dead-letter-sink";
     /** The dead-letter sink of the share-state sub-topology. */
     static final String SHARE_DLQ_SINK = "share-state-dead-letter-sink";

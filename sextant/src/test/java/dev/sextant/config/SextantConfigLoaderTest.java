@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 class SextantConfigLoaderTest {
 
-    private static final Path EXAMPLE = Path.of(System.getProperty("basedir", "."), "..", "config", "sextant.properties");
+    private static final Path EXAMPLE =
+            Path.of(System.getProperty("basedir", "."), "..", "config", "sextant.properties");
 
     @TempDir
     Path dir;
@@ -64,7 +65,8 @@ class SextantConfigLoaderTest {
                 SextantConfigLoader.keyForEnvironmentVariable("SEXTANT_DESTINATION_SECURITY_PROTOCOL"));
         assertEquals(Optional.of("streams.num.standby.replicas"),
                 SextantConfigLoader.keyForEnvironmentVariable("SEXTANT_STREAMS_NUM_STANDBY_REPLICAS"));
-        assertEquals(Optional.of("source.alias"), SextantConfigLoader.keyForEnvironmentVariable("SEXTANT_SOURCE_ALIAS"));
+        assertEquals(Optional.of("source.alias"),
+                SextantConfigLoader.keyForEnvironmentVariable("SEXTANT_SOURCE_ALIAS"));
         assertEquals(Optional.empty(), SextantConfigLoader.keyForEnvironmentVariable("SEXTANT_SOURCE_"));
         assertEquals(Optional.empty(), SextantConfigLoader.keyForEnvironmentVariable("SEXTANT_HEAP_OPTS"));
         assertEquals(Optional.empty(), SextantConfigLoader.keyForEnvironmentVariable("PATH"));

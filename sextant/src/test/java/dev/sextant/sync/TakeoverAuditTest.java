@@ -82,7 +82,8 @@ class TakeoverAuditTest {
         }
         Set<String> seen = new HashSet<>();
         for (Set<String> read : applier.rounds) {
-            assertTrue(read.size() < 2 * TakeoverAudit.GROUPS_PER_ROUND, "a round reads about one slice: " + read.size());
+            assertTrue(read.size() < 2 * TakeoverAudit.GROUPS_PER_ROUND,
+                    "a round reads about one slice: " + read.size());
             for (String group : read) {
                 assertTrue(seen.add(group), group + " read twice within one cycle");
             }

@@ -65,7 +65,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The group sync inside the topology, consumer and share groups: decode, filter, translate, coalesce, guard, dead-letter. */
+/**
+ * The group sync inside the topology, consumer and share groups: decode, filter, translate, coalesce, guard,
+ * dead-letter.
+ */
 class GroupSyncTopologyTest {
 
     private static final String APP = "sextant-test";
@@ -142,7 +145,8 @@ class GroupSyncTopologyTest {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString()); // not /tmp/kafka-streams: builds run side by side
+        // not /tmp/kafka-streams: builds run side by side
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         SyncRuntime runtime = new SyncRuntime(view, applier, new ShareGroupApplier(destination), floors,
                 topicNames, new SextantMetrics(registry));
         driver = new TopologyTestDriver(SextantTopology.build(settings, runtime), props, clock.instant());
@@ -265,7 +269,8 @@ class GroupSyncTopologyTest {
         }
         DeadLetterRecord record = deadLetters.readValue();
         assertEquals(Reason.UNTRANSLATABLE, record.reason());
-        assertEquals(List.of(0), record.partitions().stream().map(DeadLetterRecord.PartitionDetail::partition).toList());
+        assertEquals(List.of(0),
+                record.partitions().stream().map(DeadLetterRecord.PartitionDetail::partition).toList());
         assertTrue(deadLetters.isEmpty(), "one record per transition");
         flush();
         assertEquals(PositionStatus.APPLIED, position("billing", "orders", 1).status());
@@ -614,7 +619,8 @@ class GroupSyncTopologyTest {
 
         destination.unreachable = false;
         // retried after a growing, jittered pause of at most Backoffs.MAX_RETRY_MS
-        for (int second = 0; second <= 40 && !Long.valueOf(30).equals(destination.committed("billing", "source.orders", 0));
+        for (int second = 0;
+             second <= 40 && !Long.valueOf(30).equals(destination.committed("billing", "source.orders", 0));
              second++) {
             tick(1_000);
         }

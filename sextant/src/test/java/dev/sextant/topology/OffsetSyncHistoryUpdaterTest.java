@@ -112,7 +112,8 @@ class OffsetSyncHistoryUpdaterTest {
 
         OffsetSyncStore history = OffsetSyncStore.reader(store);
         assertEquals(new OffsetSyncPoint("orders", 0, 100, 90), history.oldest("orders", 0).orElseThrow());
-        assertEquals(new OffsetSyncPoint("orders", 0, 100, 90), history.latestAtOrBelow("orders", 0, 399).orElseThrow());
+        assertEquals(new OffsetSyncPoint("orders", 0, 100, 90),
+                history.latestAtOrBelow("orders", 0, 399).orElseThrow());
         assertEquals(new OffsetSyncPoint("orders", 0, 400, 390), history.newest("orders", 0).orElseThrow());
         assertEquals(1, history.partitions().size(), "nothing stored for the bad records");
         assertEquals(7.0, registry.get("sextant.records.undecodable").counter().count());

@@ -32,15 +32,50 @@ class StreamsErrorHandlersTest {
 
     private static ErrorHandlerContext at(String topic) {
         return new ErrorHandlerContext() {
-            @Override public String topic() { return topic; }
-            @Override public int partition() { return 3; }
-            @Override public long offset() { return 42; }
-            @Override public Headers headers() { return new RecordHeaders(); }
-            @Override public String processorNodeId() { return "group-sync-processor"; }
-            @Override public TaskId taskId() { return new TaskId(0, 3); }
-            @Override public long timestamp() { return 0; }
-            @Override public byte[] sourceRawKey() { return null; }
-            @Override public byte[] sourceRawValue() { return null; }
+            @Override
+            public String topic() {
+                return topic;
+            }
+
+            @Override
+            public int partition() {
+                return 3;
+            }
+
+            @Override
+            public long offset() {
+                return 42;
+            }
+
+            @Override
+            public Headers headers() {
+                return new RecordHeaders();
+            }
+
+            @Override
+            public String processorNodeId() {
+                return "group-sync-processor";
+            }
+
+            @Override
+            public TaskId taskId() {
+                return new TaskId(0, 3);
+            }
+
+            @Override
+            public long timestamp() {
+                return 0;
+            }
+
+            @Override
+            public byte[] sourceRawKey() {
+                return null;
+            }
+
+            @Override
+            public byte[] sourceRawValue() {
+                return null;
+            }
         };
     }
 
