@@ -77,7 +77,6 @@ final class ConfigValidators {
         }, () -> "a valid Kafka topic name: 1 to 249 characters from [a-zA-Z0-9._-], not '.' or '..'");
     }
 
-    /** A regular expression that compiles ({@link Pattern} syntax). */
     /** A comma-separated list of absolute URL paths ({@code /health/live}). */
     static ConfigDef.Validator paths() {
         return LambdaValidator.with((name, value) -> {
@@ -93,6 +92,7 @@ final class ConfigValidators {
         }, () -> "comma-separated paths, each starting with /");
     }
 
+    /** A regular expression that compiles ({@link Pattern} syntax). */
     static ConfigDef.Validator regex() {
         return LambdaValidator.with((name, value) -> {
             try {
