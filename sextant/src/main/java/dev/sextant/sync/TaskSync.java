@@ -139,7 +139,11 @@ public final class TaskSync {
     }
 
     private void onShareGroupTopics(ConsumerOffsetsRecord.ShareGroupTopics topics) {
-        GroupRecord old = groupOrNew(topics.group(), GroupKind.SHARE);
+        GroupRecord old = groups.get(topics.group());
+        if (old == null) {
+            metrics.groupsTrackedDelta(1);
+            old = GroupRecord.of(GroupKind.SHARE); // written once below, with its topics
+        }
         Map<String, String> names = new HashMap<>(old.shareTopics());
         topics.topicNamesById().forEach((id, name) -> names.put(id.toString(), name));
         groups.put(topics.group(), old.withShareTopics(names));

@@ -35,6 +35,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -300,28 +302,35 @@ class SecureSyncIT {
 
     /** secure-billing's offsets, once the API gives for both partitions what the destination has committed. */
     private static Map<String, Long> awaitAppliedConsumerOffsets(HttpClient http, String base, String mirrored) {
-        return Await.value(Duration.ofSeconds(60), "secure-billing applied", () -> {
-            try {
-                Map<String, Long> api = offsetsFromApi(http, base, "secure-billing");
-                Map<String, Long> there = new HashMap<>();
-                Clients.committed(clusters, clusters.destination(), "secure-billing", mirrored)
-                        .forEach((p, om) -> there.put(mirrored + "-" + p, om.offset()));
-                return api != null && api.size() == 2 && api.equals(there) ? there : null;
-            } catch (Exception e) {
-                return null;
-            }
+        return awaitApplied(http, base, "secure-billing", n -> n == 2, () -> {
+            Map<String, Long> there = new HashMap<>();
+            Clients.committed(clusters, clusters.destination(), "secure-billing", mirrored)
+                    .forEach((p, om) -> there.put(mirrored + "-" + p, om.offset()));
+            return there;
         });
     }
 
     /** secure-shipping's start offsets, once the API gives what the destination's share group has. */
     private static Map<String, Long> awaitAppliedShareOffsets(HttpClient http, String base, String mirrored) {
-        return Await.value(Duration.ofSeconds(60), "secure-shipping applied", () -> {
+        return awaitApplied(http, base, "secure-shipping", n -> n > 0, () -> {
+            Map<String, Long> there = new HashMap<>();
+            Clients.shareStartOffsets(clusters, clusters.destination(), "secure-shipping", mirrored)
+                    .forEach((p, o) -> there.put(mirrored + "-" + p, o));
+            return there;
+        });
+    }
+
+    /**
+     * The group's destination offsets, once the API gives as many as {@code count} accepts and they equal what
+     * {@code destination} reads from the destination cluster.
+     */
+    private static Map<String, Long> awaitApplied(HttpClient http, String base, String group, IntPredicate count,
+                                                  Supplier<Map<String, Long>> destination) {
+        return Await.value(Duration.ofSeconds(60), group + " applied", () -> {
             try {
-                Map<String, Long> api = offsetsFromApi(http, base, "secure-shipping");
-                Map<String, Long> there = new HashMap<>();
-                Clients.shareStartOffsets(clusters, clusters.destination(), "secure-shipping", mirrored)
-                        .forEach((p, o) -> there.put(mirrored + "-" + p, o));
-                return api != null && !api.isEmpty() && api.equals(there) ? there : null;
+                Map<String, Long> api = offsetsFromApi(http, base, group);
+                Map<String, Long> there = destination.get();
+                return api != null && count.test(api.size()) && api.equals(there) ? there : null;
             } catch (Exception e) {
                 return null;
             }
