@@ -259,8 +259,10 @@ public final class AdminDestinationClient implements DestinationClient {
 
     @Override
     public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> consumerGroupOffsets(
-            Map<String, Set<TopicPartition>> partitionsByGroup) {
-        return groupOffsets(admin, partitionsByGroup);
+            Set<String> groups) {
+        Map<String, Set<TopicPartition>> whole = new HashMap<>();
+        groups.forEach(g -> whole.put(g, null)); // no partitions named: all of the group's
+        return groupOffsets(admin, whole);
     }
 
     @Override
@@ -276,7 +278,8 @@ public final class AdminDestinationClient implements DestinationClient {
         }
         Map<String, ListConsumerGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream()
                 .collect(Collectors.toMap(Map.Entry::getKey,
-                        e -> new ListConsumerGroupOffsetsSpec().topicPartitions(e.getValue())));
+                        e -> e.getValue() == null ? new ListConsumerGroupOffsetsSpec()
+                                : new ListConsumerGroupOffsetsSpec().topicPartitions(e.getValue())));
         ListConsumerGroupOffsetsResult result = client.listConsumerGroupOffsets(specs);
         Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> out = new HashMap<>();
         for (String group : partitionsByGroup.keySet()) {

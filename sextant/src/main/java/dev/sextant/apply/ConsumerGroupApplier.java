@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  * group per flush, after one batched read of the groups' current destination offsets.
  *
  * <pre>
- *   plans ──▶ listConsumerGroupOffsets (all groups, one batch) ──▶ per group:
- *               any offset not Sextant's ─────────────▶ DESTINATION_DIVERGED, nothing written
+ *   plans ──▶ listConsumerGroupOffsets (all groups, every partition, one batch) ──▶ per group:
+ *               any offset not Sextant's, on any partition ─▶ DESTINATION_DIVERGED, nothing written
  *                 (adopt-forward: unless the translation is at or above it: then taken over)
  *               current carries a newer source commit ─▶ SUPERSEDED, nothing written
  *               translated == current ────────────────▶ APPLIED, nothing written
@@ -47,9 +47,11 @@ import org.slf4j.LoggerFactory;
  *               else ──▶ alterConsumerGroupOffsets ──▶ APPLIED | GROUP_ACTIVE | TYPE_CONFLICT | TOPIC_NOT_MIRRORED
  * </pre>
  *
- * <p>Invariants: it never writes an offset over one Sextant did not write, nor over one that carries a newer source
- * commit ({@link OffsetOwnership.Mark}), as far as the read just before the write shows; it sends offsets only under
- * a valid {@link WriteLease}, so a task that was revoked or frozen meanwhile does not write what it read before.
+ * <p>Invariants: it never writes a group that holds an offset Sextant did not write, on any partition (under
+ * adopt-forward: a partition's such offset only when the translation is at or above it, and offsets elsewhere are
+ * left as they are), nor over an offset that carries a newer source commit ({@link OffsetOwnership.Mark}), as far as
+ * the read just before the write shows; it sends offsets only under a valid {@link WriteLease}, so a task that was
+ * revoked or frozen meanwhile does not write what it read before.
  * Everything runs on Admin futures, the caller's thread never blocks; every plan gets exactly one
  * {@link GroupOutcome}, also when the destination cannot be reached ({@code retry}), so no position is dropped.
  */
@@ -88,12 +90,9 @@ public final class ConsumerGroupApplier implements GroupApplier {
 
     @Override
     public void apply(Map<String, List<PlannedPartition>> plans, WriteLease lease, Consumer<GroupOutcome> done) {
-        Map<String, Set<TopicPartition>> wanted = new HashMap<>();
-        plans.forEach((group, parts) -> wanted.put(group,
-                parts.stream().map(PlannedPartition::destination).collect(Collectors.toSet())));
         Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> current;
         try {
-            current = client.consumerGroupOffsets(wanted);
+            current = client.consumerGroupOffsets(plans.keySet());
         } catch (RuntimeException e) {
             plans.keySet().forEach(group -> done.accept(retry(group, e, denials)));
             return;
@@ -109,6 +108,9 @@ public final class ConsumerGroupApplier implements GroupApplier {
         GroupWrite w = new GroupWrite();
         for (PlannedPartition part : parts) {
             w.add(part, existing.get(part.destination()));
+        }
+        if (!adoptForward) {
+            w.foreignElsewhere(existing);
         }
         if (!w.foreign.isEmpty()) {
             return CompletableFuture.completedFuture(diverged(group, parts, existing, w.foreign));
@@ -137,9 +139,11 @@ public final class ConsumerGroupApplier implements GroupApplier {
         final Set<String> foreign = new HashSet<>();
         /** partitions whose destination offset someone else committed, taken over by adopt-forward */
         final Set<String> adopted = new HashSet<>();
+        final Set<TopicPartition> planned = new HashSet<>();
 
         /** @param now the destination's committed offset of the partition, null when it has none */
         void add(PlannedPartition part, OffsetAndMetadata now) {
+            planned.add(part.destination());
             boolean theirs = now != null && !ownership.owns(now.metadata());
             if (theirs && (!adoptForward || part.translatedOffset() < now.offset())) {
                 foreign.add(part.destination() + "=" + now.offset()
@@ -162,9 +166,23 @@ public final class ConsumerGroupApplier implements GroupApplier {
             }
         }
 
+        /**
+         * Partitions the write does not touch whose offsets someone else committed: a consumer that failed over and
+         * committed some partitions, or one that uses {@code assign()} and never makes the group active. The group
+         * is theirs as a whole, so none of it is written while such an offset is there.
+         */
+        void foreignElsewhere(Map<TopicPartition, OffsetAndMetadata> existing) {
+            existing.forEach((tp, now) -> {
+                if (!planned.contains(tp) && !ownership.owns(now.metadata())) {
+                    foreign.add(tp + "=" + now.offset() + (now.metadata().isEmpty() ? "" : " '" + now.metadata()
+                            + "'") + " (not in this write)");
+                }
+            });
+        }
+
         private void write(PlannedPartition part) {
             writes.put(part.destination(), new OffsetAndMetadata(part.translatedOffset(),
-                    ownership.metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound())));
+                    ownership.metadataFor(part)));
             keys.put(part.destination(), part.key());
         }
     }
@@ -218,7 +236,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
                     // offset already there settled without a write, and left the older commit's mark
                     boolean olderMark = now != null && now.offset() != part.translatedOffset()
                             && ownership.mark(now.metadata())
-                            .map(m -> m.commitTimestamp() >= 0 && m.commitTimestamp() < part.commitTimestamp())
+                            .map(m -> m.olderThan(part))
                             .orElse(false);
                     // adopt-forward: another writer (MirrorMaker 2's old checkpoint tasks, typically, which read
                     // the destination before Sextant's write and wrote after it) moved a taken-over offset back, or
@@ -237,7 +255,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
 
     /** True when the destination's offset carries a source commit newer than the planned one. */
     private boolean newer(String metadata, PlannedPartition part) {
-        return ownership.mark(metadata).map(m -> m.commitTimestamp() > part.commitTimestamp()).orElse(false);
+        return ownership.mark(metadata).map(m -> m.newerThan(part)).orElse(false);
     }
 
     private static final long LEASE_LOG_INTERVAL_MS = 10_000;

@@ -22,20 +22,19 @@ public interface DestinationClient extends AutoCloseable {
     CompletableFuture<Map<TopicPartition, Long>> endOffsets(Set<TopicPartition> partitions);
 
     /**
-     * Committed offsets of several consumer groups in one batched request per coordinator. Partitions without a
-     * committed offset are absent from a group's map.
+     * Every committed offset of several consumer groups, all their partitions, in one batched request per
+     * coordinator: the read before a write, which must see offsets others committed on partitions the write does not
+     * touch (a destination group is owned as a whole). Partitions without a committed offset are absent.
      */
-    Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> consumerGroupOffsets(
-            Map<String, Set<TopicPartition>> partitionsByGroup);
+    Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> consumerGroupOffsets(Set<String> groups);
 
     /**
-     * The same read for the takeover audit, which asks for every applied partition of a task at once: a client may
-     * send it apart, so that the small reads before each write never wait behind it.
+     * Committed offsets of the given partitions of several groups, for the takeover audit, which asks for every
+     * applied partition of a task at once: a client may send it apart, so that the reads before each write never
+     * wait behind it. Partitions without a committed offset are absent from a group's map.
      */
-    default Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> auditGroupOffsets(
-            Map<String, Set<TopicPartition>> partitionsByGroup) {
-        return consumerGroupOffsets(partitionsByGroup);
-    }
+    Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> auditGroupOffsets(
+            Map<String, Set<TopicPartition>> partitionsByGroup);
 
     /**
      * Writes consumer-group offsets, if {@code lease} is still valid when they are sent: a client may hold a write

@@ -8,29 +8,50 @@ import java.util.regex.Pattern;
  * The mark Sextant leaves in the metadata of every offset it commits on the destination:
  *
  * <pre>
- *   sextant/&lt;application.id&gt; t=&lt;source commit time, epoch ms&gt; b=&lt;replay bound&gt;
- *       src=&lt;source offset&gt;</pre>
+ *   sextant/&lt;application.id&gt; t=&lt;source commit time, epoch ms&gt; o=&lt;the commit's offset in
+ *       __consumer_offsets&gt; b=&lt;replay bound&gt; src=&lt;source offset&gt;</pre>
  *
  * It tells Sextant's own commits from a consumer's (a consumer that ran on the destination, or another tool), which
  * Sextant never overwrites; and it names the source commit the offset carries, so that a write of an older commit
  * (a stale instance after a rebalance, a commit replayed after a restore) never replaces a newer one; and, with the
  * replay bound of its translation (records a consumer resuming there may see again; 0 is exact), it tells a failover
  * with the source gone how exact each destination offset is. Older marks ({@code sextant/<id> src=<offset>}, then
- * without {@code b=}) are Sextant's, of an unknown time or bound.
+ * without {@code b=}, then without {@code o=}) are Sextant's, of an unknown time, bound or log position.
+ *
+ * <p>Which of two commits is newer is decided by their place in {@code __consumer_offsets} when both marks carry it
+ * (a group lives on one partition of it, so the log orders its commits, also two in one millisecond or across a
+ * coordinator move to a broker whose clock is behind), and by the commit time otherwise.
  */
 public final class OffsetOwnership {
 
     /**
      * The source commit a mark names; {@code commitTimestamp} and {@code bound} are -1 when the mark predates them.
      */
-    public record Mark(long commitTimestamp, long sourceOffset, long bound) {
+    public record Mark(long commitTimestamp, long sourceOffset, long bound, long commitLogOffset) {
+
+        public Mark(long commitTimestamp, long sourceOffset, long bound) {
+            this(commitTimestamp, sourceOffset, bound, -1);
+        }
 
         public Mark(long commitTimestamp, long sourceOffset) {
-            this(commitTimestamp, sourceOffset, -1);
+            this(commitTimestamp, sourceOffset, -1, -1);
+        }
+
+        /** True when this mark's commit came after the planned one: by the log if both know it, else by time. */
+        public boolean newerThan(PlannedPartition part) {
+            return commitLogOffset >= 0 && part.commitLogOffset() >= 0 ? commitLogOffset > part.commitLogOffset()
+                    : commitTimestamp > part.commitTimestamp();
+        }
+
+        /** True when this mark's commit came before the planned one; false when neither order is known. */
+        public boolean olderThan(PlannedPartition part) {
+            return commitLogOffset >= 0 && part.commitLogOffset() >= 0 ? commitLogOffset < part.commitLogOffset()
+                    : commitTimestamp >= 0 && commitTimestamp < part.commitTimestamp();
         }
     }
 
-    private static final Pattern MARK = Pattern.compile("(?: t=(-?\\d+))?(?: b=(-?\\d+))? src=(-?\\d+)$");
+    private static final Pattern MARK =
+            Pattern.compile("(?: t=(-?\\d+))?(?: o=(-?\\d+))?(?: b=(-?\\d+))? src=(-?\\d+)$");
 
     private final String prefix;
 
@@ -40,6 +61,15 @@ public final class OffsetOwnership {
 
     public String metadataFor(long commitTimestamp, long sourceOffset) {
         return prefix + " t=" + commitTimestamp + " src=" + sourceOffset;
+    }
+
+    /** The mark of a planned write: its commit, the commit's log position and the translation's bound. */
+    public String metadataFor(PlannedPartition part) {
+        if (part.commitLogOffset() < 0) {
+            return metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound());
+        }
+        return prefix + " t=" + part.commitTimestamp() + " o=" + part.commitLogOffset()
+                + (part.bound() < 0 ? "" : " b=" + part.bound()) + " src=" + part.sourceOffset();
     }
 
     /** The mark with the translation's replay bound ({@code bound} &lt; 0: unknown, left out). */
@@ -62,7 +92,11 @@ public final class OffsetOwnership {
         if (!m.matches()) {
             return Optional.empty();
         }
-        return Optional.of(new Mark(m.group(1) == null ? -1 : Long.parseLong(m.group(1)), Long.parseLong(m.group(3)),
-                m.group(2) == null ? -1 : Long.parseLong(m.group(2))));
+        return Optional.of(new Mark(number(m.group(1)), Long.parseLong(m.group(4)), number(m.group(3)),
+                number(m.group(2))));
+    }
+
+    private static long number(String field) {
+        return field == null ? -1 : Long.parseLong(field);
     }
 }

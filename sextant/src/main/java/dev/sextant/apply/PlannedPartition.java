@@ -6,13 +6,20 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * One partition of a group to write: where its source position translates to on the destination.
  *
- * @param bound the translation's replay bound, written into Sextant's mark; -1 when not known
+ * @param bound           the translation's replay bound, written into Sextant's mark; -1 when not known
+ * @param commitLogOffset where the source commit is in {@code __consumer_offsets}, written into the mark to order
+ *                        commits by the log rather than by the coordinator's clock; -1 when not known
  */
 public record PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
-                               long translatedOffset, long bound) {
+                               long translatedOffset, long bound, long commitLogOffset) {
+
+    public PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
+                            long translatedOffset, long bound) {
+        this(key, destination, sourceOffset, commitTimestamp, translatedOffset, bound, -1);
+    }
 
     public PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
                             long translatedOffset) {
-        this(key, destination, sourceOffset, commitTimestamp, translatedOffset, -1);
+        this(key, destination, sourceOffset, commitTimestamp, translatedOffset, -1, -1);
     }
 }

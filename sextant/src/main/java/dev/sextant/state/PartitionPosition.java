@@ -21,31 +21,57 @@ public record PartitionPosition(
         long appliedSourceOffset,
         long appliedAt,
         long pendingSince,
-        PositionStatus status) {
+        PositionStatus status,
+        long commitLogOffset) {
 
     private static final byte FORMAT = 1;
-    private static final int SIZE = 1 + 8 * 8 + 1;
+    /** Format 1 as first written; {@code commitLogOffset} was appended to it later, and is -1 where it is absent. */
+    private static final int SIZE_WITHOUT_LOG_OFFSET = 1 + 8 * 8 + 1;
+    private static final int SIZE = SIZE_WITHOUT_LOG_OFFSET + 8;
+
+    /** A position whose commit's place in {@code __consumer_offsets} is not known. */
+    public PartitionPosition(long sourceOffset, long commitTimestamp, long translatedOffset, long bound,
+                             long appliedOffset, long appliedSourceOffset, long appliedAt, long pendingSince,
+                             PositionStatus status) {
+        this(sourceOffset, commitTimestamp, translatedOffset, bound, appliedOffset, appliedSourceOffset, appliedAt,
+                pendingSince, status, -1);
+    }
 
     public static PartitionPosition committed(long sourceOffset, long commitTimestamp) {
-        return new PartitionPosition(sourceOffset, commitTimestamp, -1, -1, -1, -1, -1, -1, PositionStatus.PENDING);
+        return committed(sourceOffset, commitTimestamp, -1);
+    }
+
+    /**
+     * @param commitLogOffset where the commit is in {@code __consumer_offsets} (one partition holds a group, so it
+     *                        orders the group's commits), -1 when not known (share positions)
+     */
+    public static PartitionPosition committed(long sourceOffset, long commitTimestamp, long commitLogOffset) {
+        return new PartitionPosition(sourceOffset, commitTimestamp, -1, -1, -1, -1, -1, -1, PositionStatus.PENDING,
+                commitLogOffset);
     }
 
     /** A new source commit: keeps what the destination holds, forgets the old translation. */
     public PartitionPosition withCommit(long offset, long timestamp) {
+        return withCommit(offset, timestamp, -1);
+    }
+
+    /** A new source commit, at {@code logOffset} in {@code __consumer_offsets} (-1: not known). */
+    public PartitionPosition withCommit(long offset, long timestamp, long logOffset) {
         return new PartitionPosition(offset, timestamp, -1, -1, appliedOffset, appliedSourceOffset, appliedAt,
-                pendingSince, PositionStatus.PENDING);
+                pendingSince, PositionStatus.PENDING, logOffset);
     }
 
     public PartitionPosition withTranslation(OffsetTranslation translation) {
         return new PartitionPosition(sourceOffset, commitTimestamp, translation.destinationOffset(),
-                translation.bound(), appliedOffset, appliedSourceOffset, appliedAt, pendingSince, status);
+                translation.bound(), appliedOffset, appliedSourceOffset, appliedAt, pendingSince, status,
+                commitLogOffset);
     }
 
     public PartitionPosition withStatus(PositionStatus newStatus, long now) {
         long since = newStatus.retried() && newStatus != PositionStatus.PENDING
                 ? (pendingSince < 0 ? now : pendingSince) : -1;
         return new PartitionPosition(sourceOffset, commitTimestamp, translatedOffset, bound, appliedOffset,
-                appliedSourceOffset, appliedAt, since, newStatus);
+                appliedSourceOffset, appliedAt, since, newStatus, commitLogOffset);
     }
 
     /**
@@ -55,7 +81,7 @@ public record PartitionPosition(
     public PartitionPosition settled(long destinationOffset, long forSourceOffset, PositionStatus outcome, long now) {
         PositionStatus next = forSourceOffset == sourceOffset ? outcome : PositionStatus.PENDING;
         return new PartitionPosition(sourceOffset, commitTimestamp, translatedOffset, bound, destinationOffset,
-                forSourceOffset, now, -1, next);
+                forSourceOffset, now, -1, next, commitLogOffset);
     }
 
     public boolean needsApply() {
@@ -74,7 +100,7 @@ public record PartitionPosition(
         return ByteBuffer.allocate(SIZE).put(FORMAT)
                 .putLong(sourceOffset).putLong(commitTimestamp).putLong(translatedOffset).putLong(bound)
                 .putLong(appliedOffset).putLong(appliedSourceOffset).putLong(appliedAt).putLong(pendingSince)
-                .put((byte) status.ordinal()).array();
+                .put((byte) status.ordinal()).putLong(commitLogOffset).array();
     }
 
     public static PartitionPosition fromBytes(byte[] raw) {
@@ -84,6 +110,7 @@ public record PartitionPosition(
             throw new IllegalStateException("unknown position format " + format);
         }
         return new PartitionPosition(buf.getLong(), buf.getLong(), buf.getLong(), buf.getLong(), buf.getLong(),
-                buf.getLong(), buf.getLong(), buf.getLong(), PositionStatus.values()[buf.get()]);
+                buf.getLong(), buf.getLong(), buf.getLong(), PositionStatus.values()[buf.get()],
+                raw.length >= SIZE ? buf.getLong() : -1); // written before the field was appended: not known
     }
 }

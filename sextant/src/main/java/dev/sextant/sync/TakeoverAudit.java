@@ -123,7 +123,7 @@ public final class TakeoverAudit {
             if (audit) {
                 applied.computeIfAbsent(key.group(), g -> new ArrayList<>()).add(new PlannedPartition(key,
                         new TopicPartition(destinationTopic.apply(key.topic()), key.partition()),
-                        pos.sourceOffset(), pos.commitTimestamp(), pos.appliedOffset()));
+                        pos.sourceOffset(), pos.commitTimestamp(), pos.appliedOffset(), -1, pos.commitLogOffset()));
             }
         });
         groupsSeen = audited.size();

@@ -89,14 +89,22 @@ public final class TaskSync {
         flusher.close();
     }
 
-    /** A record of {@code __consumer_offsets}, decoded. */
+    /** A record of {@code __consumer_offsets}, decoded, whose place in the log is not known. */
     public void accept(ConsumerOffsetsRecord decoded) {
+        accept(decoded, -1);
+    }
+
+    /**
+     * A record of {@code __consumer_offsets}, decoded, read at {@code logOffset} of its partition: one partition
+     * holds a group, so the log orders the group's commits (the coordinator's clock does not).
+     */
+    public void accept(ConsumerOffsetsRecord decoded, long logOffset) {
         String group = groupNames.admit(decoded.group());
         if (group == null) {
             return;
         }
         if (decoded instanceof ConsumerOffsetsRecord.OffsetCommit commit) {
-            onCommit(group, commit);
+            onCommit(group, commit, logOffset);
         } else if (decoded instanceof ConsumerOffsetsRecord.OffsetDeleted deleted) {
             positions.delete(new PositionKey(group, deleted.topic(), deleted.partition()));
         } else if (decoded instanceof ConsumerOffsetsRecord.GroupTypeSeen seen) {
@@ -111,7 +119,7 @@ public final class TaskSync {
     }
 
     /** {@code groupName}: the commit's group, as {@link IncludedNames} holds it. */
-    private void onCommit(String groupName, ConsumerOffsetsRecord.OffsetCommit commit) {
+    private void onCommit(String groupName, ConsumerOffsetsRecord.OffsetCommit commit, long logOffset) {
         String topic = topicNames.admit(commit.topic());
         if (topic == null) {
             metrics.filtered("topic");
@@ -123,7 +131,8 @@ public final class TaskSync {
             return;
         }
         metrics.commitRead(GroupKind.CONSUMER);
-        move(new PositionKey(groupName, topic, commit.partition()), commit.offset(), commit.commitTimestamp());
+        move(new PositionKey(groupName, topic, commit.partition()), commit.offset(), commit.commitTimestamp(),
+                logOffset);
     }
 
     private void onGroupType(ConsumerOffsetsRecord.GroupTypeSeen seen) {
@@ -169,17 +178,24 @@ public final class TaskSync {
             positions.delete(key);
             return;
         }
-        move(key, share.offset(), share.timestamp());
+        move(key, share.offset(), share.timestamp(), -1);
     }
 
-    /** The partition's source position is now {@code offset}; a re-commit of the same offset changes nothing. */
-    private void move(PositionKey key, long offset, long timestamp) {
+    /**
+     * The partition's source position is now {@code offset}; a re-commit of the same offset changes nothing, and
+     * neither does a record at or below the log position the stored one came from (read again after a restart,
+     * when the changelog was ahead of the input's committed offset): it would move the position back for a while.
+     * A replayed record carries its old time; a newer one at a lower log position (the log was truncated by an
+     * unclean election) does not, and is taken.
+     */
+    private void move(PositionKey key, long offset, long timestamp, long logOffset) {
         PartitionPosition old = positions.get(key);
-        if (old != null && old.sourceOffset() == offset) {
+        if (old != null && (old.sourceOffset() == offset
+                || logOffset >= 0 && logOffset <= old.commitLogOffset() && timestamp <= old.commitTimestamp())) {
             return;
         }
-        positions.put(key, old == null ? PartitionPosition.committed(offset, timestamp)
-                : old.withCommit(offset, timestamp));
+        positions.put(key, old == null ? PartitionPosition.committed(offset, timestamp, logOffset)
+                : old.withCommit(offset, timestamp, logOffset));
         flusher.markPending(key, timestamp);
     }
 

@@ -139,7 +139,7 @@ final class WritePlanner {
             metrics.beyondLogEnd(type); // the mirror lags; it catches up
         }
         return new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()), pos.sourceOffset(),
-                pos.commitTimestamp(), pos.translatedOffset(), Math.max(0, pos.bound()));
+                pos.commitTimestamp(), pos.translatedOffset(), Math.max(0, pos.bound()), pos.commitLogOffset());
     }
 
     /**

@@ -79,7 +79,8 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
                 String group = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
                 sync.sharePosition(group, SharePosition.fromBytes(group, record.value()));
             } else {
-                sync.accept(ConsumerOffsetsDecoder.decode(record.key(), record.value()));
+                sync.accept(ConsumerOffsetsDecoder.decode(record.key(), record.value()),
+                        context.recordMetadata().map(m -> m.offset()).orElse(-1L));
             }
         } catch (UndecodableRecordException e) {
             String topic = context.recordMetadata().map(m -> m.topic()).orElse("?");

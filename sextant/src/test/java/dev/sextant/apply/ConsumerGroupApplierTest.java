@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
+import dev.sextant.state.PositionStatus;
 import dev.sextant.testing.InMemoryDestination;
 import java.util.List;
 import java.util.Map;
@@ -48,6 +49,41 @@ class ConsumerGroupApplierTest {
         applier.apply(Map.of("billing", List.of(planned(0, 100, 1_000))), WriteLease.ALWAYS, again::complete);
         assertTrue(!again.get(5, TimeUnit.SECONDS).retry());
         assertEquals(100L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
+    void aForeignOffsetOnAPartitionTheWriteDoesNotTouchRefusesTheWholeGroup() throws Exception {
+        destination.topic("source.orders", 2);
+        // a failed-over consumer (assign(): the group never becomes active) committed partition 0 on its own;
+        // partition 1 still holds Sextant's write
+        destination.offsets.put("billing", new ConcurrentHashMap<>(Map.of(
+                P0, new OffsetAndMetadata(70, ""),
+                P1, new OffsetAndMetadata(50, OWNERSHIP.metadataFor(900, 50)))));
+
+        GroupOutcome outcome = apply(applier, List.of(planned(1, 120, 1_000)));
+
+        assertEquals(Reason.DESTINATION_DIVERGED, outcome.reason(), outcome.toString());
+        assertTrue(outcome.detail().contains("source.orders-0=70"), outcome.detail());
+        assertEquals(50L, destination.committed("billing", "source.orders", 1), "the group is theirs as a whole");
+        assertEquals(0, destination.alterCalls.get());
+
+        ConsumerGroupApplier adopting = new ConsumerGroupApplier(destination, OWNERSHIP, true, true);
+        CompletableFuture<GroupOutcome> adopted = new CompletableFuture<>();
+        adopting.apply(Map.of("billing", List.of(planned(1, 120, 1_000))), adopted::complete);
+        assertNull(adopted.get(5, TimeUnit.SECONDS).reason(), "adopt-forward takes partition by partition");
+        assertEquals(120L, destination.committed("billing", "source.orders", 1));
+        assertEquals(70L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
+    void aCommitReplayedInTheSameMillisecondIsNotWrittenOverTheNewerOne() throws Exception {
+        destination.topic("source.orders", 2);
+        PositionKey key = new PositionKey("billing", "orders", 0);
+        assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 200, 0, 41))).reason());
+        GroupOutcome replayed = apply(applier, List.of(new PlannedPartition(key, P0, 150, 1_000, 150, 0, 40)));
+        assertEquals(PositionStatus.SUPERSEDED, replayed.partitions().get(key).status(),
+                "the log orders the two, the clock cannot");
+        assertEquals(200L, destination.committed("billing", "source.orders", 0));
     }
 
     @Test

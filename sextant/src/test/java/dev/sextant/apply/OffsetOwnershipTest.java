@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.state.PositionKey;
 import java.util.Optional;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
 class OffsetOwnershipTest {
@@ -28,6 +30,30 @@ class OffsetOwnershipTest {
                 ownership.mark("sextant/sextant-prod t=1000 src=4321"), "a mark written before the bound was added");
         assertEquals("sextant/sextant-prod t=1000 src=4321", ownership.metadataFor(1_000, 4_321, -1),
                 "an unknown bound is left out");
+    }
+
+    @Test
+    void aMarkCarriesTheCommitsPlaceInTheLogAndOrdersByIt() {
+        PlannedPartition part = new PlannedPartition(new PositionKey("g", "orders", 0),
+                new TopicPartition("source.orders", 0), 4_321, 1_000, 4_300, 17, 912);
+        String metadata = ownership.metadataFor(part);
+        assertEquals("sextant/sextant-prod t=1000 o=912 b=17 src=4321", metadata);
+        OffsetOwnership.Mark mark = ownership.mark(metadata).orElseThrow();
+        assertEquals(new OffsetOwnership.Mark(1_000, 4_321, 17, 912), mark);
+
+        // a commit replayed in the same millisecond, and one from a coordinator whose clock is behind
+        PlannedPartition replayed = new PlannedPartition(part.key(), part.destination(), 4_000, 1_000, 3_990, 5, 911);
+        PlannedPartition laterOnASlowClock = new PlannedPartition(part.key(), part.destination(), 5_000, 400, 4_990,
+                5, 913);
+        assertTrue(mark.newerThan(replayed), "by the log, although the time is the same");
+        assertFalse(mark.olderThan(replayed));
+        assertFalse(mark.newerThan(laterOnASlowClock), "by the log, although its time is earlier");
+        assertTrue(mark.olderThan(laterOnASlowClock));
+
+        OffsetOwnership.Mark old = ownership.mark("sextant/sextant-prod t=1000 b=17 src=4321").orElseThrow();
+        assertEquals(-1, old.commitLogOffset(), "a mark written before o= was added");
+        assertTrue(old.newerThan(laterOnASlowClock), "without the log position on both sides: by time, as before");
+        assertFalse(old.newerThan(replayed), "the same time is not newer");
     }
 
     @Test

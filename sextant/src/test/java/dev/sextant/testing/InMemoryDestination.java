@@ -101,6 +101,17 @@ public final class InMemoryDestination implements DestinationClient {
 
     @Override
     public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> consumerGroupOffsets(
+            Set<String> groups) {
+        listOffsetCalls.incrementAndGet();
+        Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> out = new HashMap<>();
+        groups.forEach(group -> out.put(group, unreachable
+                ? CompletableFuture.failedFuture(new TimeoutException("destination unreachable"))
+                : CompletableFuture.completedFuture(Map.copyOf(offsets.getOrDefault(group, Map.of())))));
+        return out;
+    }
+
+    @Override
+    public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> auditGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup) {
         listOffsetCalls.incrementAndGet();
         Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> out = new HashMap<>();
