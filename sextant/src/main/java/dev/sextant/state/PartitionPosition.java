@@ -88,6 +88,15 @@ public record PartitionPosition(
         return appliedSourceOffset != sourceOffset || status.retried();
     }
 
+    /**
+     * True when the destination holds less than the translation because the translation lay beyond the mirror's log
+     * end when it was written: it is written again, closer, as the mirror catches up.
+     */
+    public boolean clamped() {
+        return status == PositionStatus.APPLIED && appliedSourceOffset == sourceOffset && appliedOffset >= 0
+                && appliedOffset < translatedOffset;
+    }
+
     public boolean hasTranslation() {
         return translatedOffset >= 0;
     }

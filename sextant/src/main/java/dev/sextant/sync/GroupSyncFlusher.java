@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
+import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,7 @@ final class GroupSyncFlusher {
     private final SextantMetrics metrics;
     private final PendingGroups pending = new PendingGroups();
     private final BoundedPositions bounded;
+    private final ClampedPositions clamped = new ClampedPositions();
     private final WritePlanner planner;
     private final WriteSettler settler;
     private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
@@ -87,7 +89,7 @@ final class GroupSyncFlusher {
         this.metrics = runtime.metrics();
         GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics, deadLetters);
         this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, pending, reasons);
-        this.settler = new WriteSettler(positions, groups, bounded, pending, reasons, metrics,
+        this.settler = new WriteSettler(positions, groups, bounded, clamped, pending, reasons, metrics,
                 runtime.checkpoints());
         this.audit = new TakeoverAudit(settings.clock().millis());
     }
@@ -100,6 +102,9 @@ final class GroupSyncFlusher {
                 pending.mark(key, pos.commitTimestamp());
             }
             bounded.track(key, pos);
+            if (pos.clamped()) {
+                clamped.track(key, new TopicPartition(settings.destinationTopic(key.topic()), key.partition()), pos);
+            }
         });
     }
 
@@ -150,6 +155,8 @@ final class GroupSyncFlusher {
         // new offset syncs, looked for at every flush rather than on a slower timer: with none this is a comparison
         // per source partition, and a bounded position is re-planned at the first flush after a closer sync
         bounded.improvable().forEach(pending::mark);
+        // positions written at the mirror's log end: again, closer, once the view shows the end past them
+        clamped.due(tp -> view.endOffset(tp.topic(), tp.partition())).forEach(pending::mark);
         if (audit.due(now) && settings.syncConsumerGroups()) {
             audit.read(now, positions::forEachStored, pending::inFlight, groups::kindOf,
                     settings::destinationTopic, runtime.consumerApplier());

@@ -36,7 +36,9 @@ import org.apache.kafka.common.TopicPartition;
  * (the translation, the group's guard, the destination partition) and applies it: the store, the pending set, the
  * parks and backoffs of {@link Backoffs}.
  *
- * <p>Invariants: a partition is never planned against a guard; a translation is never planned when it is no better
+ * <p>Invariants: a partition is never planned against a guard, nor beyond the destination partition's log end as the
+ * view last saw it (a log end only grows, so a view that is a refresh old errs low); a translation is never planned
+ * when it is no better
  * than what the destination already holds; a partition leaves the pending set here only when nothing is left to do
  * until it changes again.
  */
@@ -111,7 +113,8 @@ final class WritePlanner {
                 ? translator.translate(key.topic(), key.partition(), pos.sourceOffset()) : Optional.empty();
         PartitionPresence presence = translation.isPresent()
                 ? view.partition(destinationTopic(key.topic()), key.partition()) : null;
-        return PartitionDecision.decide(pos, translation, guard, presence, now);
+        long end = translation.isPresent() ? view.endOffset(destinationTopic(key.topic()), key.partition()) : -1;
+        return PartitionDecision.decide(pos, translation, guard, presence, end, now);
     }
 
     /** Stores the decided position and moves the partition in the pending set as the verdict says. */
@@ -135,11 +138,16 @@ final class WritePlanner {
     private PlannedPartition planned(PositionKey key, PartitionPosition pos, GroupKind type) {
         String destinationTopic = destinationTopic(key.topic());
         long end = view.endOffset(destinationTopic, key.partition());
-        if (end >= 0 && pos.translatedOffset() > end) {
-            metrics.beyondLogEnd(type); // the mirror lags; it catches up
+        long offset = PartitionDecision.reach(pos.translatedOffset(), end);
+        long bound = Math.max(0, pos.bound());
+        if (offset < pos.translatedOffset()) {
+            // the mirror lags (or was truncated): written at its end, so nothing appended there after a promotion is
+            // skipped; the records up to the translation, once mirrored, are replays; written closer as it catches up
+            metrics.beyondLogEnd(type);
+            bound += pos.translatedOffset() - offset;
         }
         return new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()), pos.sourceOffset(),
-                pos.commitTimestamp(), pos.translatedOffset(), Math.max(0, pos.bound()), pos.commitLogOffset());
+                pos.commitTimestamp(), offset, bound, pos.commitLogOffset());
     }
 
     /**

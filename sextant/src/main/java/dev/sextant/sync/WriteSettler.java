@@ -26,6 +26,7 @@ final class WriteSettler {
     private final IndexedPositions positions;
     private final GroupStore groups;
     private final BoundedPositions bounded;
+    private final ClampedPositions clamped;
     private final PendingGroups pending;
     private final GroupReasonReporter reasons;
     private final SextantMetrics metrics;
@@ -35,6 +36,13 @@ final class WriteSettler {
 
     WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, PendingGroups pending,
                  GroupReasonReporter reasons, SextantMetrics metrics, CheckpointEmitter checkpoints) {
+        this(positions, groups, bounded, new ClampedPositions(), pending, reasons, metrics, checkpoints);
+    }
+
+    WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, ClampedPositions clamped,
+                 PendingGroups pending, GroupReasonReporter reasons, SextantMetrics metrics,
+                 CheckpointEmitter checkpoints) {
+        this.clamped = clamped;
         this.checkpoints = checkpoints;
         this.positions = positions;
         this.groups = groups;
@@ -91,6 +99,7 @@ final class WriteSettler {
                 : pos.withStatus(result.status(), now);
         positions.put(planned.key(), next);
         bounded.track(planned.key(), next);
+        clamped.track(planned.key(), planned.destination(), next);
         if (settles) {
             pending.settled(planned.key(), next.needsApply() ? next.commitTimestamp() : -1);
         }

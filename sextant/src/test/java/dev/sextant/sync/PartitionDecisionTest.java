@@ -38,7 +38,7 @@ class PartitionDecisionTest {
 
     private static Result decide(PartitionPosition pos, Optional<OffsetTranslation> translation, Guard guard,
                                  PartitionPresence presence) {
-        return PartitionDecision.decide(pos, translation, guard, presence, NOW);
+        return PartitionDecision.decide(pos, translation, guard, presence, 1_000_000_000L, NOW);
     }
 
     @Test
@@ -50,6 +50,26 @@ class PartitionDecisionTest {
         assertEquals(185, result.next().translatedOffset());
         assertEquals(4, result.next().bound());
         assertEquals(PositionStatus.PENDING, result.next().status(), "settled by the destination's answer only");
+    }
+
+    @Test
+    void aPartitionWhoseLogEndIsNotKnownYetWaitsRatherThanRiskWritingBeyondIt() {
+        Result result = PartitionDecision.decide(pending, exact(190), Guard.NONE, PartitionPresence.PRESENT, -1, NOW);
+        assertEquals(Verdict.WAIT, result.verdict());
+    }
+
+    @Test
+    void aPositionWrittenAtTheMirrorsEndIsPlannedAgainOnlyOnceTheEndMovedPastIt() {
+        // 200 translates to 190; the mirror ended at 150 when it was written
+        PartitionPosition clamped = new PartitionPosition(200, COMMITTED_AT, 190, 0, 150, 200, NOW - 1, -1,
+                PositionStatus.APPLIED);
+        assertTrue(clamped.clamped());
+        assertEquals(Verdict.SETTLE, PartitionDecision.decide(clamped, exact(190), Guard.NONE,
+                PartitionPresence.PRESENT, 150, NOW).verdict(), "the end has not moved: nothing to write");
+        assertEquals(Verdict.PLAN, PartitionDecision.decide(clamped, exact(190), Guard.NONE,
+                PartitionPresence.PRESENT, 170, NOW).verdict());
+        assertEquals(170, PartitionDecision.reach(190, 170));
+        assertEquals(190, PartitionDecision.reach(190, 400));
     }
 
     @Test

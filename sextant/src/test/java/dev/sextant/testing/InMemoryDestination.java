@@ -86,8 +86,12 @@ public final class InMemoryDestination implements DestinationClient {
         return CompletableFuture.completedFuture(out);
     }
 
-    /** Log end offsets the destination reports; partitions not set here are empty (end offset 0). */
+    /**
+     * Log end offsets the destination reports; partitions not set here report {@link #MIRROR_END}, a mirror that has
+     * caught up with any offset a test commits.
+     */
     public final Map<TopicPartition, Long> ends = new ConcurrentHashMap<>();
+    public static final long MIRROR_END = 1_000_000_000L;
 
     @Override
     public CompletableFuture<Map<TopicPartition, Long>> endOffsets(Set<TopicPartition> partitions) {
@@ -95,7 +99,7 @@ public final class InMemoryDestination implements DestinationClient {
             return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
         }
         Map<TopicPartition, Long> out = new HashMap<>();
-        partitions.forEach(tp -> out.put(tp, ends.getOrDefault(tp, 0L)));
+        partitions.forEach(tp -> out.put(tp, ends.getOrDefault(tp, MIRROR_END)));
         return CompletableFuture.completedFuture(out);
     }
 
