@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.SortedSet;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -67,6 +68,38 @@ class IdentitySyncIT {
                 lastSeen.putAll(Clients.shareStartOffsets(clusters, clusters.destination(), shipping, topic));
                 return effective.entrySet().stream().allMatch(e -> e.getValue().equals(lastSeen.get(e.getKey())));
             });
+        }
+    }
+
+    /**
+     * An offset-preserving mirror that lags: a commit beyond the mirror's log end is written at the end, never
+     * beyond it (after a promotion producers append there, and a consumer committed beyond would skip those
+     * records), and follows the end up as the mirror catches up.
+     */
+    @Test
+    void aCommitBeyondALaggingMirrorsEndIsWrittenAtTheEndThenFollowsIt(LocalClusters clusters) {
+        String topic = "ledger-lagging";
+        clusters.createTopic(clusters.source(), topic, 1);
+        clusters.createTopic(clusters.destination(), topic, 1);
+        Clients.produceNumbered(clusters.source(), topic, 1, 500);
+        Clients.produceNumbered(clusters.destination(), topic, 1, 250); // the mirror is 250 records behind
+        try (SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-identity-lagging", Map.of(
+                "translation", "identity", "replication.policy", "identity", "groups.include", "ledger-lagging-.*"))) {
+            String group = "ledger-lagging-reader";
+            Clients.commit(clusters.source(), group, topic, Map.of(0, 400L));
+            long clamped = Await.value(Duration.ofSeconds(60), group + " written", () -> {
+                OffsetAndMetadata om = Clients.committed(clusters, clusters.destination(), group, topic).get(0);
+                return om == null ? null : om.offset();
+            });
+            assertEquals(250L, clamped, "at the mirror's end, not beyond it");
+
+            Clients.produceNumberedFrom(clusters.destination(), topic, 1, 250, 250); // the mirror catches up
+            long followed = Await.value(Duration.ofSeconds(60), group + " at its commit once mirrored", () -> {
+                OffsetAndMetadata om = Clients.committed(clusters, clusters.destination(), group, topic).get(0);
+                return om != null && om.offset() == 400 ? om.offset() : null;
+            });
+            System.out.printf("lagging mirror: commit 400 written at the mirror's end %d, then %d once mirrored%n",
+                    clamped, followed);
         }
     }
 }

@@ -49,6 +49,7 @@ class SourceRestartIT {
         clusters.createTopic(source, TOPIC, PARTITIONS);
         clusters.createTopic(clusters.destination(), TOPIC, PARTITIONS);
         Clients.produceNumbered(source, TOPIC, PARTITIONS, RECORDS);
+        Clients.produceNumbered(clusters.destination(), TOPIC, PARTITIONS, RECORDS); // the offset-preserving mirror
         List<Long> downMs = new ArrayList<>();
         try (SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-source-restart", Map.of(
                 "source.bootstrap.servers", source.bootstrapServers(),
