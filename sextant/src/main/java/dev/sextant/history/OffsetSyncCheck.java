@@ -12,10 +12,17 @@ import dev.sextant.translate.OffsetSyncPoint;
  *   <li>the source partition exists and its log reaches the upstream offset (MirrorMaker 2 emits a sync for a record
  *       it has mirrored, so the record exists); the destination partition exists and its log reaches the downstream
  *       offset;</li>
- *   <li>an upstream offset below the partition's newest sync either re-reads history already kept (both offsets
- *       behind: skipped), or comes with evidence that the source topic was recreated: its log end is now below that
- *       newest sync, so the old history no longer describes it (reset). Otherwise it is refused: one record's say-so
- *       never wipes a partition's history.</li>
+ *   <li>an upstream offset below the partition's newest sync either comes with evidence that the source topic was
+ *       recreated: its log end is now below that newest sync, so the old history no longer describes it (reset); or
+ *       re-reads history already kept (both offsets behind: skipped); or is MirrorMaker 2 copying records again that
+ *       it had copied already (downstream ahead: it restarted from its last committed offset after a crash, and the
+ *       duplicates land after the first copies). The first copies' syncs stay right, so that one is skipped too,
+ *       counted, never a dead letter. One record's say-so never wipes a partition's history;</li>
+ *   <li>an upstream offset at or above the newest sync with a downstream offset behind it says the destination went
+ *       back (an unclean leader election truncated the mirror, the mirror topic was recreated): the sync is taken,
+ *       and the older syncs whose downstream offsets are at or past its own are contradicted (they point at records
+ *       the mirror no longer holds where they said) and forgotten. A forged sync of that shape can only make lagging
+ *       groups replay more, never skip: forgetting syncs moves translations down, never up.</li>
  * </ul>
  *
  * The log ends are fetched asynchronously; "fresh" means they were fetched after the sync arrived, so a sync that
@@ -29,6 +36,13 @@ public final class OffsetSyncCheck {
         ACCEPT,
         /** The source topic was recreated: forget the partition's history, then take this sync. */
         RESET_AND_ACCEPT,
+        /**
+         * The destination went back: forget the syncs below this one whose downstream offsets are at or past its
+         * own, then take it.
+         */
+        REWIND_AND_ACCEPT,
+        /** MirrorMaker 2 copying records again after a restart: the first copies' syncs stay; skipped, counted. */
+        REMIRRORED,
         /** A sync already in the history, read again (after a restart): nothing to do. */
         ALREADY_KNOWN,
         /** Not a sync of these logs: dead-lettered, never in the history. */
@@ -80,6 +94,11 @@ public final class OffsetSyncCheck {
             // whether the topic was recreated since is a question for fresh ends only
             return ends.fresh() ? belowTheNewest(downstream, newest, ends) : Result.WAIT;
         }
+        if (newest != null && downstream < newest.downstreamOffset()) {
+            return new Result(Verdict.REWIND_AND_ACCEPT, "the downstream offset " + downstream + " is behind the "
+                    + "newest sync's " + newest.downstreamOffset() + " (upstream " + newest.upstreamOffset()
+                    + ") while the upstream offset advanced: the mirror went back");
+        }
         return Result.ACCEPT;
     }
 
@@ -109,8 +128,7 @@ public final class OffsetSyncCheck {
         if (downstream < newest.downstreamOffset()) {
             return new Result(Verdict.ALREADY_KNOWN, null);
         }
-        return Result.reject("upstream offset below the newest sync " + newest.upstreamOffset() + " (downstream "
-                + newest.downstreamOffset() + ") while the source log still reaches it: the topic was not "
-                + "recreated");
+        return new Result(Verdict.REMIRRORED, "upstream offset below the newest sync " + newest.upstreamOffset()
+                + " with the downstream ahead of its " + newest.downstreamOffset() + ": records copied again");
     }
 }

@@ -65,6 +65,16 @@ public final class SextantMetrics {
         counter("sextant.offset.syncs.rejected").increment();
     }
 
+    /** Offset syncs forgotten because a newer sync moved the downstream back past them (the mirror went back). */
+    public void offsetSyncsContradicted(int syncs) {
+        counter("sextant.offset.syncs.contradicted").increment(syncs);
+    }
+
+    /** Offset syncs of records MirrorMaker 2 copied again after a restart: skipped, the first copies' syncs kept. */
+    public void offsetSyncRemirrored() {
+        counter("sextant.offset.syncs.remirrored").increment();
+    }
+
     /**
      * The destination held an older commit than one Sextant had applied (a late write of the instance that owned the
      * group before a rebalance), and the newer one is written again.

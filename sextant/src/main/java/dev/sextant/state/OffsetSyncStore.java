@@ -148,6 +148,31 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         return out;
     }
 
+    /**
+     * The syncs of a partition below {@code upstreamOffset} whose downstream offsets are at or past
+     * {@code downstreamOffset}: those a sync that moves the downstream back contradicts. The history is monotone in
+     * both offsets until such a sync, so they are its newest entries; read from the newest down.
+     */
+    public List<OffsetSyncPoint> contradictedBy(String topic, int partition, long upstreamOffset,
+                                                long downstreamOffset) {
+        List<OffsetSyncPoint> out = new ArrayList<>();
+        if (upstreamOffset == 0) {
+            return out;
+        }
+        try (KeyValueIterator<Bytes, byte[]> it = store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
+                OffsetSyncKeys.key(topic, partition, upstreamOffset - 1))) {
+            while (it.hasNext()) {
+                KeyValue<Bytes, byte[]> kv = it.next();
+                OffsetSyncPoint sync = OffsetSyncKeys.decode(kv.key, kv.value);
+                if (sync.downstreamOffset() < downstreamOffset) {
+                    break;
+                }
+                out.add(sync);
+            }
+        }
+        return out;
+    }
+
     @Override
     public void put(OffsetSyncPoint sync) {
         writable().put(OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()),

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
@@ -41,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * it describes the two logs) before it is written; a refused one is an {@code INVALID_OFFSET_SYNC} dead letter. When
  * the source topic was recreated (a sync below the partition's newest one while the source log no longer reaches
  * that newest one) the old history no longer describes the log: a reset marker is written first, and the global
- * store forgets the partition's history when it reads it.
+ * store forgets the partition's history when it reads it. A sync that moves the downstream back (the mirror was
+ * truncated or recreated) is written after tombstones for the older syncs it contradicts; one of records MirrorMaker 2
+ * copied again after a restart is skipped and counted (see {@link OffsetSyncCheck}).
  */
 final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object, Object> {
 
@@ -158,6 +161,11 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
             case ALREADY_KNOWN, WAIT_FOR_LOG_ENDS -> {
                 // read again after a restart: already in the history (a waiting sync is never handed on)
             }
+            case REMIRRORED -> metrics.offsetSyncRemirrored();
+            case REWIND_AND_ACCEPT -> {
+                forgetContradicted(tp, sync, timestamp, result.reason());
+                store(tp, sync, timestamp);
+            }
             case REJECT -> rejected(sync, timestamp, result.reason());
             case RESET_AND_ACCEPT -> {
                 log.info("Offset-sync history of {} reset: {}", tp, result.reason());
@@ -167,6 +175,27 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
             }
             case ACCEPT -> store(tp, sync, timestamp);
         }
+    }
+
+    /**
+     * Tombstones for the syncs below {@code sync} that it contradicts, from the store and from the newest sync this
+     * writer sent (the global store may not have read it back yet).
+     */
+    private void forgetContradicted(TopicPartition tp, OffsetSync sync, long timestamp, String reason) {
+        Map<Long, OffsetSyncPoint> doomed = new TreeMap<>();
+        history.contradictedBy(tp.topic(), tp.partition(), sync.upstreamOffset(), sync.downstreamOffset())
+                .forEach(s -> doomed.put(s.upstreamOffset(), s));
+        OffsetSyncPoint sent = lastSync.get(tp);
+        if (sent != null && sent.upstreamOffset() < sync.upstreamOffset()
+                && sent.downstreamOffset() >= sync.downstreamOffset()) {
+            doomed.put(sent.upstreamOffset(), sent);
+        }
+        for (long upstream : doomed.keySet()) {
+            context.forward(new Record<Object, Object>(OffsetSyncKeys.key(tp.topic(), tp.partition(), upstream), null,
+                    timestamp), TopologyNames.HISTORY_SINK);
+        }
+        metrics.offsetSyncsContradicted(doomed.size());
+        log.warn("Offset-sync history of {}: {}; forgot the {} syncs it contradicts", tp, reason, doomed.size());
     }
 
     private void store(TopicPartition tp, OffsetSync sync, long timestamp) {

@@ -74,6 +74,7 @@ class PoisonInputIT {
             // they decode, and lie
             producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), syncValue(Long.MAX_VALUE - 5, 450)));
             producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), syncValue(Long.MIN_VALUE + 1, 450)));
+            // the shape of MirrorMaker 2 copying records again after a restart: skipped, counted, no dead letter
             producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), syncValue(50, 950)));
             producer.send(new ProducerRecord<>(SYNCS, syncKey(TOPIC, 0), syncValue(420, Long.MAX_VALUE)));
             producer.send(new ProducerRecord<>(SYNCS, syncKey("no-such-topic", 0), syncValue(10, 10)));
@@ -107,7 +108,9 @@ class PoisonInputIT {
                     "an INVALID_OFFSET_SYNC dead letter", SYNCED);
             assertTrue(lie.detail().contains("refused"), lie.detail());
             Counter rejected = sextant.registry().find("sextant.offset.syncs.rejected").counter();
-            assertEquals(5.0, rejected == null ? 0 : rejected.count(), "every lying sync counted");
+            assertEquals(4.0, rejected == null ? 0 : rejected.count(), "every lying sync counted");
+            Counter remirrored = sextant.registry().find("sextant.offset.syncs.remirrored").counter();
+            assertEquals(1.0, remirrored == null ? 0 : remirrored.count(), "the re-copy shape counted apart");
 
             DeadLetterRecord sync = DeadLetters.await(clusters, r -> r.reason() == Reason.UNDECODABLE
                     && r.detail().contains(SYNCS), "an UNDECODABLE dead letter for " + SYNCS, SYNCED);

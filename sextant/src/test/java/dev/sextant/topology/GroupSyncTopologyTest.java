@@ -761,16 +761,39 @@ class GroupSyncTopologyTest {
         OffsetSyncStore history = OffsetSyncStore.reader(store);
         assertEquals(100, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "history intact");
 
-        sync("orders", 0, 50, 1300); // upstream back, downstream on, but the source log still reaches 300
+        sync("orders", 0, 50, 1300); // upstream back, downstream on, the source log still reaches 300: MM2 restarted
         assertEquals(100, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "one record's say-so: kept");
-        DeadLetterRecord refused = deadLetters.readValue();
-        assertEquals(Reason.INVALID_OFFSET_SYNC, refused.reason());
-        assertTrue(refused.detail().contains("was not recreated"), refused.detail());
+        assertEquals(300, history.newest("orders", 0).orElseThrow().upstreamOffset(), "the first copies' syncs stay");
+        assertTrue(deadLetters.isEmpty(), "copied again is normal, not poison");
+        assertEquals(1.0, registry.get("sextant.offset.syncs.remirrored").counter().count());
 
         recreateSourceTopic("orders", 0, 6);
         sync("orders", 0, 5, 1300); // the source topic was recreated: its log is now shorter than the history
         assertEquals(5, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "old log forgotten");
         assertEquals(5, history.newest("orders", 0).orElseThrow().upstreamOffset());
+    }
+
+    @Test
+    void aSyncThatMovesTheDownstreamBackForgetsTheSyncsItContradicts() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sync("orders", 0, 100, 1000);
+        sync("orders", 0, 200, 1100);
+        sync("orders", 0, 300, 1200);
+        sync("orders", 0, 400, 1150); // the mirror was truncated: upstream on, downstream back below 1200
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(OffsetSyncStore.NAME);
+        OffsetSyncStore history = OffsetSyncStore.reader(store);
+        assertTrue(history.latestAtOrBelow("orders", 0, 350).orElseThrow().downstreamOffset() < 1150,
+                "a commit below the new sync translates below its downstream offset");
+        assertEquals(200, history.latestAtOrBelow("orders", 0, 399).orElseThrow().upstreamOffset(),
+                "300 -> 1200 contradicted and forgotten");
+        assertEquals(400, history.newest("orders", 0).orElseThrow().upstreamOffset());
+        assertEquals(1.0, registry.get("sextant.offset.syncs.contradicted").counter().count());
+
+        commit("billing", "orders", 0, 350);
+        flush();
+        assertEquals(1101L, destination.committed("billing", "source.orders", 0), "200 -> 1100, +1: not past 1150");
+        assertTrue(deadLetters.isEmpty());
     }
 
     @Test
