@@ -38,8 +38,11 @@ import picocli.CommandLine.Option;
                 + "else committed. A dry run by default.",
                 "--from-source --group G: with the source up and the sync stopped, translate the group's committed "
                 + "source offsets from the offset-sync history Sextant keeps on the source instead.",
-                "Exit codes: 0 every group can be (or was) failed over cleanly, 1 some group cannot (refused, not "
-                        + "written, destination unreachable), 2 bad usage or configuration."})
+                "Not clean: a group refused or not written, a group or partition the instance knows that has no "
+                + "offset on the destination (untranslated, not applied yet, or expired there), a group of the "
+                + "other type there. Its consumers would start from auto.offset.reset.",
+                "Exit codes: 0 every group can be (or was) failed over cleanly, 1 some group cannot (not clean, "
+                        + "destination unreachable), 2 bad usage or configuration."})
 final class FailoverCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
@@ -193,8 +196,7 @@ final class FailoverCommand implements Callable<Integer> {
                         p.status() + (p.pendingOffset() == null ? "" : " -> " + p.pendingOffset()));
             }
         }
-        long refused = report.groups().stream().filter(g -> g.result() == DestinationFailover.GroupResult.REFUSED
-                || g.result() == DestinationFailover.GroupResult.FAILED).count();
+        long refused = report.groups().stream().filter(g -> !g.clean()).count();
         long pending = report.groups().stream().filter(g -> g.result() == DestinationFailover.GroupResult.PENDING)
                 .count();
         out.printf("%d group(s) in %d ms: %d cannot be failed over cleanly%s.%n", report.groups().size(),

@@ -1,5 +1,6 @@
 package dev.sextant.failover;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.sextant.apply.AdminDestinationClient;
 import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationGroup;
@@ -24,7 +25,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -51,6 +54,11 @@ import org.apache.kafka.common.TopicPartition;
  *   instance (optional): GET /v1/groups/{group} ─▶ translations the destination lacks ─▶ apply: appliers, guards
  * </pre>
  *
+ * <p>With an instance, every group it knows is judged, not only those on the destination: a group or a partition the
+ * destination lacks, a partition the instance could not translate, an offset the instance applied that is gone from
+ * the destination (expired), a destination group of the other type: each makes the report not clean, since a consumer
+ * starting there would fall back to {@code auto.offset.reset} and skip records (or never be written).
+ *
  * <p>Invariants: the source cluster is never contacted; nothing is written without {@code apply}, and then only
  * through the sync's appliers and their guards (never onto a group active on the destination, of another type, or
  * whose offsets Sextant did not write, never over a newer commit).
@@ -68,11 +76,21 @@ public final class DestinationFailover {
         /** The offset there was not written by Sextant. */
         NOT_SEXTANT,
         /** The pending translation could not be written. */
-        NOT_WRITTEN
+        NOT_WRITTEN,
+        /**
+         * The instance has no translation for the group's commit (no offset sync covers it, or the topic is not
+         * mirrored) and the destination holds no offset: a consumer would start from {@code auto.offset.reset}.
+         */
+        UNTRANSLATED,
+        /** The instance applied this partition, and the destination no longer holds it (expired): apply writes it. */
+        MISSING
     }
 
-    /** The outcome for a group. */
-    public enum GroupResult { READY, PENDING, APPLIED, REFUSED, FAILED }
+    /**
+     * The outcome for a group. {@code INCOMPLETE}: a partition the group committed on the source has no position
+     * Sextant could translate, so nothing can be written for it; not clean.
+     */
+    public enum GroupResult { READY, PENDING, APPLIED, REFUSED, FAILED, INCOMPLETE }
 
     /**
      * @param offset        the destination's committed (or start) offset; null when it holds none
@@ -86,14 +104,24 @@ public final class DestinationFailover {
 
     public record GroupState(String group, String groupType, String destinationState, GroupResult result,
                              String detail, List<PartitionState> partitions) {
+
+        /**
+         * Not refused, failed or incomplete, and no partition without an offset on the destination (a pending or
+         * missing one has one there only after {@code apply}): its consumers resume without skipping.
+         */
+        @JsonProperty("clean")
+        public boolean clean() {
+            return result != GroupResult.REFUSED && result != GroupResult.FAILED && result != GroupResult.INCOMPLETE
+                    && partitions.stream().allMatch(p -> p.offset() != null || p.status() == PartitionStatus.WRITTEN);
+        }
     }
 
     /** @param instance the Sextant instance asked, or null; {@code instanceProblem} why it did not help, or null */
     public record Report(List<GroupState> groups, String instance, String instanceProblem, long tookMs) {
 
+        /** Every group clean (see {@link GroupState#clean()}). */
         public boolean clean() {
-            return groups.stream()
-                    .noneMatch(g -> g.result() == GroupResult.REFUSED || g.result() == GroupResult.FAILED);
+            return groups.stream().allMatch(GroupState::clean);
         }
     }
 
@@ -122,45 +150,80 @@ public final class DestinationFailover {
         try (AdminDestinationClient destination = new AdminDestinationClient(clientConfig);
              Admin admin = Admin.create(clientConfig)) {
             progress.accept("reading the destination's groups");
-            Map<String, DestinationGroup> groups = new LinkedHashMap<>();
+            Map<String, DestinationGroup> onDestination = new HashMap<>();
             get(destination.listGroups(), timeout, "listing the destination's groups").values().stream()
                     .filter(g -> g.type() != null && selected.test(g.groupId()) && config.includesGroup(g.groupId()))
-                    .sorted(Comparator.comparing(DestinationGroup::groupId))
-                    .forEach(g -> groups.put(g.groupId(), g));
-            progress.accept("reading the offsets of " + groups.size() + " group(s)");
+                    .forEach(g -> onDestination.put(g.groupId(), g));
+            Known known = instance.map(i -> known(i, g -> selected.test(g) && config.includesGroup(g),
+                    onDestination.keySet(), progress)).orElse(Known.NONE);
+            Map<String, DestinationGroup> groups = new TreeMap<>(onDestination);
+            known.types().forEach((group, type) -> groups.computeIfAbsent(group, g -> absent(g, type)));
+            progress.accept("reading the offsets of " + onDestination.size() + " group(s)");
             Map<String, Map<TopicPartition, OffsetAndMetadata>> consumerOffsets =
-                    consumerOffsets(admin, groups, timeout);
-            Map<String, Map<TopicPartition, Long>> shareOffsets = shareOffsets(admin, groups, timeout);
+                    consumerOffsets(admin, onDestination, timeout);
+            Map<String, Map<TopicPartition, Long>> shareOffsets = shareOffsets(admin, onDestination, timeout);
 
-            Map<String, List<SextantClient.Partition>> known = new HashMap<>();
-            String instanceProblem = null;
-            if (instance.isPresent()) {
-                progress.accept("asking the Sextant instance for positions not applied yet");
-                instanceProblem = ask(instance.get(), groups.keySet(), known);
-            }
             OffsetOwnership ownership = new OffsetOwnership(config.applicationId());
             long now = clock.millis();
             List<GroupState> states = new ArrayList<>();
-            Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
-            Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
             for (DestinationGroup group : groups.values()) {
-                GroupState state = state(group, consumerOffsets.getOrDefault(group.groupId(), Map.of()),
+                states.add(state(group, known.types().get(group.groupId()),
+                        consumerOffsets.getOrDefault(group.groupId(), Map.of()),
                         shareOffsets.getOrDefault(group.groupId(), Map.of()),
-                        known.getOrDefault(group.groupId(), List.of()), ownership, now);
-                states.add(state);
-                if (apply && state.result() == GroupResult.PENDING) {
-                    (group.type() == GroupKind.SHARE ? sharePlans : consumerPlans).put(group.groupId(),
-                            plans(group.groupId(), known.get(group.groupId())));
-                }
+                        known.positions().getOrDefault(group.groupId(), List.of()), ownership, now));
             }
-            if (apply && !(consumerPlans.isEmpty() && sharePlans.isEmpty())) {
-                progress.accept("writing " + (consumerPlans.size() + sharePlans.size()) + " group(s)");
-                Map<String, GroupOutcome> outcomes = write(destination, consumerPlans, sharePlans, timeout);
-                states.replaceAll(s -> outcomes.containsKey(s.group()) || consumerPlans.containsKey(s.group())
-                        || sharePlans.containsKey(s.group()) ? settle(s, outcomes.get(s.group())) : s);
+            if (apply) {
+                writePending(destination, groups, states, known, timeout, progress);
             }
-            return new Report(states, instance.isPresent() ? "asked" : null, instanceProblem, clock.millis() - started);
+            String problem = instance.isPresent() ? known.problem() : "no Sextant instance asked: groups and "
+                    + "partitions the destination lacks, and positions not applied yet, cannot be checked (give --url)";
+            return new Report(states, instance.isPresent() ? "asked" : null, problem, clock.millis() - started);
         }
+    }
+
+    /**
+     * What the instance knows: the type of every selected group ({@code consumer}, {@code share}), the positions of
+     * each, and why it could not tell (null when it could).
+     */
+    private record Known(Map<String, String> types, Map<String, List<SextantClient.Partition>> positions,
+                         String problem) {
+        static final Known NONE = new Known(Map.of(), Map.of(), null);
+    }
+
+    private static Known known(SextantClient instance, Predicate<String> wanted, Set<String> onDestination,
+                               Consumer<String> progress) {
+        progress.accept("asking the Sextant instance which groups it knows");
+        Map<String, String> types = new HashMap<>();
+        String problem = listKnown(instance, wanted, types);
+        Map<String, List<SextantClient.Partition>> positions = new HashMap<>();
+        if (problem == null) {
+            progress.accept("asking the Sextant instance for positions not applied yet");
+            Set<String> groups = new TreeSet<>(onDestination);
+            groups.addAll(types.keySet());
+            problem = ask(instance, groups, positions);
+        }
+        return new Known(types, positions, problem);
+    }
+
+    /** Writes the positions not on the destination yet, through the appliers, and settles the groups' states. */
+    private void writePending(AdminDestinationClient destination, Map<String, DestinationGroup> groups,
+                              List<GroupState> states, Known known, Duration timeout, Consumer<String> progress) {
+        Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
+        Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
+        for (GroupState state : states) {
+            if ((state.result() == GroupResult.PENDING || state.result() == GroupResult.INCOMPLETE)
+                    && hasPlans(state)) {
+                (groups.get(state.group()).type() == GroupKind.SHARE ? sharePlans : consumerPlans).put(state.group(),
+                        plans(state.group(), known.positions().get(state.group()), state));
+            }
+        }
+        if (consumerPlans.isEmpty() && sharePlans.isEmpty()) {
+            return;
+        }
+        progress.accept("writing " + (consumerPlans.size() + sharePlans.size()) + " group(s)");
+        Map<String, GroupOutcome> outcomes = write(destination, consumerPlans, sharePlans, timeout);
+        states.replaceAll(s -> consumerPlans.containsKey(s.group()) || sharePlans.containsKey(s.group())
+                ? settle(s, outcomes.get(s.group())) : s);
     }
 
     private Map<String, Map<TopicPartition, OffsetAndMetadata>> consumerOffsets(
@@ -210,6 +273,26 @@ public final class DestinationFailover {
         return out;
     }
 
+    /** A group the instance knows and the destination does not have at all. */
+    static final String ABSENT = "absent";
+
+    private static DestinationGroup absent(String group, String type) {
+        GroupKind kind = GroupKind.SHARE.label().equals(type) ? GroupKind.SHARE : GroupKind.CONSUMER;
+        return new DestinationGroup(group, kind, kind.label(), false, ABSENT);
+    }
+
+    /** Fills {@code types} with every group the instance knows (and its type); returns why it could not, or null. */
+    private static String listKnown(SextantClient instance, Predicate<String> wanted, Map<String, String> types) {
+        try {
+            instance.groups().stream().filter(g -> wanted.test(g.group()))
+                    .forEach(g -> types.put(g.group(), g.groupType()));
+            return null;
+        } catch (SextantClientException e) {
+            return "the Sextant instance did not answer (" + e.getMessage() + "): only what the destination "
+                    + "holds is shown, and groups it lacks cannot be checked";
+        }
+    }
+
     /** Fills {@code known} with the instance's positions per group; returns why it could not, or null. */
     private static String ask(SextantClient instance, Iterable<String> groups,
                               Map<String, List<SextantClient.Partition>> known) {
@@ -227,7 +310,9 @@ public final class DestinationFailover {
         return null;
     }
 
-    private static GroupState state(DestinationGroup group, Map<TopicPartition, OffsetAndMetadata> consumer,
+    /** @param sourceType the group's type as the instance knows it ({@code consumer}, {@code share}), or null */
+    private static GroupState state(DestinationGroup group, String sourceType,
+                                    Map<TopicPartition, OffsetAndMetadata> consumer,
                                     Map<TopicPartition, Long> share, List<SextantClient.Partition> known,
                                     OffsetOwnership ownership, long now) {
         Map<TopicPartition, PartitionState> rows = new TreeMap<>(
@@ -246,7 +331,35 @@ public final class DestinationFailover {
             }
             rows.put(tp, pendingRow(tp, p, there, now));
         });
+        for (SextantClient.Partition p : known) {
+            TopicPartition tp = destinationPartition(p);
+            PartitionState there = rows.get(tp);
+            if (there != null && there.offset() != null) {
+                continue; // the destination holds an offset: at worst an older commit's, replayed from
+            }
+            if (p.translatedOffset() == null) {
+                rows.put(tp, new PartitionState(tp.topic(), tp.partition(), null, null, null, commitAge(p, now), null,
+                        PartitionStatus.UNTRANSLATED));
+            } else if (!notApplied(p)) {
+                rows.put(tp, new PartitionState(tp.topic(), tp.partition(), null, p.precision(), p.bound(),
+                        commitAge(p, now), p.translatedOffset(), PartitionStatus.MISSING));
+            }
+        }
+        if (sourceType != null && !sourceType.equals(group.type().label()) && !ABSENT.equals(group.state())) {
+            return new GroupState(group.groupId(), group.typeLabel(), group.state(), GroupResult.REFUSED,
+                    "a " + group.type().label() + " group on the destination, a " + sourceType + " group on the "
+                    + "source: Sextant never writes across types; delete the destination group or rename one",
+                    List.copyOf(rows.values()));
+        }
         return judge(group, foreign, List.copyOf(rows.values()));
+    }
+
+    private static TopicPartition destinationPartition(SextantClient.Partition p) {
+        return new TopicPartition(p.destinationTopic() == null ? p.topic() : p.destinationTopic(), p.partition());
+    }
+
+    private static Long commitAge(SextantClient.Partition p, long now) {
+        return p.commitTimestamp() == null ? null : Math.max(0, now - p.commitTimestamp());
     }
 
     /** A position the instance has translated and not applied yet. */
@@ -259,7 +372,7 @@ public final class DestinationFailover {
         Map<TopicPartition, SextantClient.Partition> pending = new HashMap<>();
         for (SextantClient.Partition p : known) {
             if (notApplied(p)) {
-                pending.put(new TopicPartition(p.destinationTopic(), p.partition()), p);
+                pending.put(destinationPartition(p), p);
             }
         }
         return pending;
@@ -289,7 +402,10 @@ public final class DestinationFailover {
     }
 
     private static GroupState judge(DestinationGroup group, boolean foreign, List<PartitionState> partitions) {
-        boolean hasPending = partitions.stream().anyMatch(p -> p.status() == PartitionStatus.PENDING);
+        boolean hasPending = partitions.stream().anyMatch(p -> p.status() == PartitionStatus.PENDING
+                || p.status() == PartitionStatus.MISSING);
+        List<String> untranslated = partitions.stream().filter(p -> p.status() == PartitionStatus.UNTRANSLATED)
+                .map(p -> p.topic() + "-" + p.partition()).toList();
         GroupResult result;
         String detail = null;
         if (foreign) {
@@ -300,9 +416,16 @@ public final class DestinationFailover {
             result = GroupResult.REFUSED;
             detail = "active on the destination (" + group.state() + "): positions not applied yet cannot be "
                     + "written while it has members";
+        } else if (!untranslated.isEmpty()) {
+            result = GroupResult.INCOMPLETE;
+            detail = "no translation for " + String.join(", ", untranslated) + " (no offset sync covers the commit, or "
+                    + "the topic is not mirrored): its consumers would start there from auto.offset.reset; see the "
+                    + "README's failover runbook" + (hasPending ? "; --apply writes the other positions" : "");
         } else if (hasPending) {
             result = GroupResult.PENDING;
-            detail = "a Sextant instance holds newer positions: --apply writes them";
+            detail = partitions.stream().anyMatch(p -> p.status() == PartitionStatus.MISSING)
+                    ? "offsets Sextant applied are gone from the destination (expired?): --apply writes them again"
+                    : "a Sextant instance holds newer positions: --apply writes them";
         } else if (partitions.isEmpty()) {
             result = GroupResult.READY;
             detail = "no offsets on the destination: its consumers start from auto.offset.reset";
@@ -312,12 +435,20 @@ public final class DestinationFailover {
         return new GroupState(group.groupId(), group.type().label(), group.state(), result, detail, partitions);
     }
 
-    private static List<PlannedPartition> plans(String group, List<SextantClient.Partition> known) {
+    private static boolean hasPlans(GroupState state) {
+        return state.partitions().stream().anyMatch(DestinationFailover::toWrite);
+    }
+
+    /** The positions to write: those not applied yet, and those applied and gone from the destination. */
+    private static List<PlannedPartition> plans(String group, List<SextantClient.Partition> known, GroupState state) {
         List<PlannedPartition> plans = new ArrayList<>();
         for (SextantClient.Partition p : known) {
-            if (notApplied(p)) {
+            TopicPartition tp = destinationPartition(p);
+            boolean missing = state.partitions().stream().anyMatch(r -> r.status() == PartitionStatus.MISSING
+                    && r.topic().equals(tp.topic()) && r.partition() == tp.partition());
+            if (notApplied(p) || missing) {
                 plans.add(new PlannedPartition(new PositionKey(group, p.topic(), p.partition()),
-                        new TopicPartition(p.destinationTopic(), p.partition()), p.sourceOffset(),
+                        tp, p.sourceOffset(),
                         p.commitTimestamp() == null ? -1 : p.commitTimestamp(), p.translatedOffset(),
                         p.bound() == null ? -1 : p.bound()));
             }
@@ -352,6 +483,12 @@ public final class DestinationFailover {
     }
 
     private static GroupState settle(GroupState state, GroupOutcome outcome) {
+        GroupState refused = refusedOrLate(state, outcome);
+        return refused != null ? refused : settleWritten(state, outcome);
+    }
+
+    /** The group's state when the destination refused the write or did not confirm it; null when it took it. */
+    private static GroupState refusedOrLate(GroupState state, GroupOutcome outcome) {
         if (outcome == null) {
             return new GroupState(state.group(), state.groupType(), state.destinationState(), GroupResult.FAILED,
                     "the destination did not confirm the write in time", notWritten(state.partitions()));
@@ -362,10 +499,14 @@ public final class DestinationFailover {
                     (outcome.reason() == null ? "" : outcome.reason() + ": ") + outcome.detail(),
                     notWritten(state.partitions()));
         }
+        return null;
+    }
+
+    private static GroupState settleWritten(GroupState state, GroupOutcome outcome) {
         List<PartitionState> partitions = new ArrayList<>();
         boolean failed = false;
         for (PartitionState p : state.partitions()) {
-            if (p.status() != PartitionStatus.PENDING) {
+            if (!toWrite(p)) {
                 partitions.add(p);
                 continue;
             }
@@ -373,9 +514,18 @@ public final class DestinationFailover {
             failed |= !written;
             partitions.add(written ? written(p) : notWritten(p));
         }
+        if (!failed && state.result() == GroupResult.INCOMPLETE) {
+            return new GroupState(state.group(), state.groupType(), state.destinationState(), GroupResult.INCOMPLETE,
+                    state.detail(), partitions);
+        }
         return new GroupState(state.group(), state.groupType(), state.destinationState(),
                 failed ? GroupResult.FAILED : GroupResult.APPLIED, failed ? "not every position was written" : null,
                 partitions);
+    }
+
+    /** A row apply writes: a position not applied yet, or one applied and gone from the destination. */
+    private static boolean toWrite(PartitionState p) {
+        return p.status() == PartitionStatus.PENDING || p.status() == PartitionStatus.MISSING;
     }
 
     /** Whether the outcome says the pending position of {@code p} is on the destination now. */
@@ -389,7 +539,7 @@ public final class DestinationFailover {
     }
 
     private static List<PartitionState> notWritten(List<PartitionState> partitions) {
-        return partitions.stream().map(p -> p.status() != PartitionStatus.PENDING ? p : notWritten(p)).toList();
+        return partitions.stream().map(p -> toWrite(p) ? notWritten(p) : p).toList();
     }
 
     /** A pending position the destination confirmed: its offset is the one written. */
