@@ -24,6 +24,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
@@ -37,6 +40,7 @@ import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -56,6 +60,7 @@ public final class AdminDestinationClient implements DestinationClient {
 
     /** How long a read of the destination's groups, topics or log ends may take: past it, it counts as unreachable. */
     static final int READ_TIMEOUT_MS = 10_000;
+    private static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
 
     private final Admin admin;
     /**
@@ -239,22 +244,49 @@ public final class AdminDestinationClient implements DestinationClient {
     }
 
     @Override
+    public CompletableFuture<Long> offsetsRetentionMs() {
+        return toCompletable(admin.describeCluster(new DescribeClusterOptions().timeoutMs(READ_TIMEOUT_MS)).nodes())
+                .thenCompose(nodes -> {
+                    if (nodes.isEmpty()) {
+                        return CompletableFuture.completedFuture(-1L);
+                    }
+                    ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER,
+                            Integer.toString(nodes.iterator().next().id()));
+                    return toCompletable(admin.describeConfigs(List.of(broker),
+                            new DescribeConfigsOptions().timeoutMs(READ_TIMEOUT_MS)).values().get(broker))
+                            .thenApply(config -> {
+                                ConfigEntry entry = config.get(OFFSETS_RETENTION_MINUTES);
+                                return entry == null || entry.value() == null ? -1L
+                                        : Long.parseLong(entry.value()) * 60_000L;
+                            });
+                });
+    }
+
+    @Override
     public CompletableFuture<Map<TopicPartition, Long>> endOffsets(Set<TopicPartition> partitions) {
+        return listOffsets(partitions, OffsetSpec.latest());
+    }
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, Long>> startOffsets(Set<TopicPartition> partitions) {
+        return listOffsets(partitions, OffsetSpec.earliest());
+    }
+
+    private CompletableFuture<Map<TopicPartition, Long>> listOffsets(Set<TopicPartition> partitions, OffsetSpec spec) {
         if (partitions.isEmpty()) {
             return CompletableFuture.completedFuture(Map.of());
         }
-        var result = admin.listOffsets(partitions.stream().collect(Collectors.toMap(tp -> tp,
-                tp -> OffsetSpec.latest())),
+        var result = admin.listOffsets(partitions.stream().collect(Collectors.toMap(tp -> tp, tp -> spec)),
                 new ListOffsetsOptions().timeoutMs(READ_TIMEOUT_MS));
-        Map<TopicPartition, Long> ends = new ConcurrentHashMap<>();
+        Map<TopicPartition, Long> offsets = new ConcurrentHashMap<>();
         CompletableFuture<?>[] each = partitions.stream().map(tp -> toCompletable(result.partitionResult(tp))
                 .handle((info, err) -> {
                     if (info != null) {
-                        ends.put(tp, info.offset());
+                        offsets.put(tp, info.offset());
                     }
-                    return null; // a partition that vanished: no end offset
+                    return null; // a partition that vanished: left out
                 })).toArray(CompletableFuture[]::new);
-        return CompletableFuture.allOf(each).thenApply(v -> Map.copyOf(ends));
+        return CompletableFuture.allOf(each).thenApply(v -> Map.copyOf(offsets));
     }
 
     @Override

@@ -42,7 +42,7 @@ import org.slf4j.LoggerFactory;
  *               any offset not Sextant's, on any partition ─▶ DESTINATION_DIVERGED, nothing written
  *                 (adopt-forward: unless the translation is at or above it: then taken over)
  *               current carries a newer source commit ─▶ SUPERSEDED, nothing written
- *               translated == current ────────────────▶ APPLIED, nothing written
+ *               translated == current ────────────────▶ APPLIED, nothing written (unless written again on purpose)
  *               translated &lt; current, rewind=never ──▶ REWIND_SKIPPED
  *               else ──▶ alterConsumerGroupOffsets ──▶ APPLIED | GROUP_ACTIVE | TYPE_CONFLICT | TOPIC_NOT_MIRRORED
  * </pre>
@@ -157,7 +157,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
                 write(part);
             } else if (now != null && newer(now.metadata(), part)) {
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.SUPERSEDED, now.offset()));
-            } else if (now != null && now.offset() == part.translatedOffset()) {
+            } else if (now != null && now.offset() == part.translatedOffset() && !part.again()) {
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.APPLIED, now.offset()));
             } else if (now != null && part.translatedOffset() < now.offset() && !followRewinds) {
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.REWIND_SKIPPED, now.offset()));
@@ -244,7 +244,10 @@ public final class ConsumerGroupApplier implements GroupApplier {
                     // commit would do (once: then it carries Sextant's mark)
                     boolean foreignBehind = adoptForward && now != null && !ownership.owns(now.metadata())
                             && now.offset() <= part.translatedOffset();
-                    if (olderMark || foreignBehind) {
+                    // gone: the destination deleted it (its offsets retention ran out while Sextant was down) or
+                    // someone deleted the group; Sextant still holds it applied, so it is written again
+                    boolean gone = now == null;
+                    if (olderMark || foreignBehind || gone) {
                         older.add(part.key());
                     }
                 }))

@@ -18,6 +18,11 @@ public interface DestinationClient extends AutoCloseable {
     /** Partition counts of the named topics that exist (absent ones are left out). */
     CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> topics);
 
+    /** Log start offsets of the given partitions (absent ones are left out); by default none known. */
+    default CompletableFuture<Map<TopicPartition, Long>> startOffsets(Set<TopicPartition> partitions) {
+        return CompletableFuture.completedFuture(Map.of());
+    }
+
     /** Log end offsets of the given partitions (absent ones are left out). */
     CompletableFuture<Map<TopicPartition, Long>> endOffsets(Set<TopicPartition> partitions);
 
@@ -48,6 +53,15 @@ public interface DestinationClient extends AutoCloseable {
     /** Writes share-partition start offsets; lease and errors as for {@link #alterConsumerGroupOffsets}. */
     CompletableFuture<Map<TopicPartition, Throwable>> alterShareGroupOffsets(
             String group, Map<TopicPartition, Long> offsets, WriteLease lease);
+
+    /**
+     * The destination brokers' {@code offsets.retention.minutes}, in ms, as one broker's config says: how long the
+     * offsets of a group without members stay after they were committed. Fails, or gives -1, when it cannot be read
+     * (no DescribeConfigs permission on the cluster).
+     */
+    default CompletableFuture<Long> offsetsRetentionMs() {
+        return CompletableFuture.completedFuture(-1L);
+    }
 
     @Override
     void close();

@@ -50,6 +50,11 @@ public final class DestinationView {
     static final long MAX_LIST_INTERVAL_MS = 30_000;
     /** When the groups may be listed again, epoch ms (0: at the next refresh). */
     private long groupsDueAt; // guarded by this
+    /** The brokers' config is read again this often: an operator may change the retention. */
+    static final long RETENTION_READ_INTERVAL_MS = 3_600_000;
+    /** When the destination's offsets retention is read again, epoch ms. */
+    private long retentionDueAt; // guarded by this
+    private volatile long offsetsRetentionMs = -1;
 
     public DestinationView(DestinationClient client) {
         this(client, Clock.systemUTC());
@@ -98,6 +103,19 @@ public final class DestinationView {
         return client.endOffsets(partitions);
     }
 
+    /**
+     * The destination's {@code offsets.retention.minutes} in ms, as last read from a broker's config (at the first
+     * refresh, then hourly), or -1 when it could not be read.
+     */
+    public long offsetsRetentionMs() {
+        return offsetsRetentionMs;
+    }
+
+    /** The log start offsets of these destination partitions now (one Admin request); absent ones left out. */
+    public CompletableFuture<Map<TopicPartition, Long>> fetchStartOffsets(Set<TopicPartition> partitions) {
+        return client.startOffsets(partitions);
+    }
+
     public Optional<DestinationGroup> group(String groupId) {
         return Optional.ofNullable(groups.get(groupId));
     }
@@ -141,6 +159,10 @@ public final class DestinationView {
         topics.addAll(partitionCounts.keySet());
         long startedAt = clock.millis();
         boolean listing = listGroups || startedAt >= groupsDueAt;
+        if (startedAt >= retentionDueAt) {
+            retentionDueAt = startedAt + RETENTION_READ_INTERVAL_MS;
+            readRetention();
+        }
         CompletableFuture<Map<String, DestinationGroup>> listed = listing
                 ? client.listGroups().thenApply(g -> {
                     long took = Math.max(0, clock.millis() - startedAt);
@@ -187,6 +209,29 @@ public final class DestinationView {
                     return null;
                 });
         return inFlight;
+    }
+
+    /** Reads the brokers' offsets retention, apart from the refresh: a refusal (no permission) is no outage. */
+    private void readRetention() {
+        CompletableFuture<Long> read;
+        try {
+            read = client.offsetsRetentionMs();
+        } catch (RuntimeException e) {
+            read = CompletableFuture.failedFuture(e);
+        }
+        read.whenComplete((ms, err) -> {
+            if (ms != null && ms > 0) {
+                if (ms != offsetsRetentionMs) {
+                    log.info("The destination keeps the offsets of a group without members {} min after their "
+                            + "commit (offsets.retention.minutes)", ms / 60_000);
+                }
+                offsetsRetentionMs = ms;
+            } else if (err != null) {
+                log.info("Cannot read the destination's offsets.retention.minutes ({}); applied offsets are written "
+                        + "again as if it were the broker default of 7 days, unless sync.offsets.refresh.ms says "
+                        + "otherwise", AdminDestinationClient.unwrap(err).toString());
+            }
+        });
     }
 
     /** Refreshes, groups included, and waits for the result. */

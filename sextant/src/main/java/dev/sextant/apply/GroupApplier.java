@@ -23,7 +23,8 @@ public interface GroupApplier {
     /**
      * Of the given partitions, each holding an applied commit, those whose destination offset now carries an older
      * source commit than that one: a late write of an older commit (from an instance that owned the group before)
-     * landed over it. With {@code sync.foreign.offsets=adopt-forward}, also those another writer moved below the
+     * landed over it; and those the destination no longer holds at all (expired, or the group deleted). With
+     * {@code sync.foreign.offsets=adopt-forward}, also those another writer moved below the
      * applied translation, or wrote at it under its own name (taken over again when written). A phase whose offsets
      * carry no mark cannot tell, and answers none.
      */

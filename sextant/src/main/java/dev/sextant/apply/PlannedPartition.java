@@ -9,9 +9,17 @@ import org.apache.kafka.common.TopicPartition;
  * @param bound           the translation's replay bound, written into Sextant's mark; -1 when not known
  * @param commitLogOffset where the source commit is in {@code __consumer_offsets}, written into the mark to order
  *                        commits by the log rather than by the coordinator's clock; -1 when not known
+ * @param again           Sextant applied this very commit at this offset before and writes it again on purpose
+ *                        (before the destination's offsets retention deletes it, or after it vanished): written even
+ *                        when the destination holds that offset, which renews the offset's commit time there
  */
 public record PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
-                               long translatedOffset, long bound, long commitLogOffset) {
+                               long translatedOffset, long bound, long commitLogOffset, boolean again) {
+
+    public PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
+                            long translatedOffset, long bound, long commitLogOffset) {
+        this(key, destination, sourceOffset, commitTimestamp, translatedOffset, bound, commitLogOffset, false);
+    }
 
     public PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
                             long translatedOffset, long bound) {

@@ -51,10 +51,12 @@ import static dev.sextant.config.SextantConfig.SYNC_CONSUMER_GROUPS_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_FOREIGN_OFFSETS_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_INTERVAL_MS_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_INTERVAL_MS_DEFAULT;
+import static dev.sextant.config.SextantConfig.SYNC_OFFSETS_REFRESH_MS_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_PENDING_TIMEOUT_MS_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_PENDING_TIMEOUT_MS_DEFAULT;
 import static dev.sextant.config.SextantConfig.SYNC_REWIND_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_SHARE_GROUPS_CONFIG;
+import static dev.sextant.config.SextantConfig.SYNC_UNTRANSLATABLE_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_WRITE_PARALLELISM_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_WRITE_PARALLELISM_DEFAULT;
 import static dev.sextant.config.SextantConfig.TOPICS_EXCLUDE_CONFIG;
@@ -238,6 +240,17 @@ final class ConfigDefinitions {
                 "What to do when a source group moves backwards (an offset reset). 'follow-source' moves the "
                         + "destination back too, as long as the destination offset is still the one Sextant wrote; "
                         + "'never' never moves a destination offset backwards.");
+        define(def, SYNC_UNTRANSLATABLE_CONFIG, Type.STRING, UntranslatablePolicy.REFUSE.configValue(),
+                ConfigValidators.oneOf(UntranslatablePolicy.configValues()), Importance.MEDIUM, GROUP_SYNC,
+                "What to do with a committed offset no offset sync covers while the source still holds records "
+                        + "below it (below the partition's oldest sync: MirrorMaker 2 coalesced its first syncs "
+                        + "under load, or its offset-syncs topic was compacted before Sextant read it). 'refuse' "
+                        + "writes nothing: the partition is UNTRANSLATABLE on every surface, a dead-letter record "
+                        + "after sync.pending.timeout.ms, and 'failover' is not clean, since its consumer would start "
+                        + "from auto.offset.reset. 'earliest' writes the destination partition's log start: the "
+                        + "consumer replays what the mirror holds and skips nothing. An offset at or below the source "
+                        + "partition's log start, or on an empty partition, is written as the destination's log "
+                        + "start either way: nothing is left below it to skip.");
         define(def, SYNC_FOREIGN_OFFSETS_CONFIG, Type.STRING, ForeignOffsetPolicy.REFUSE.configValue(),
                 ConfigValidators.oneOf(ForeignOffsetPolicy.configValues()), Importance.MEDIUM, GROUP_SYNC,
                 "What to do with a group whose destination offsets Sextant did not write (MirrorMaker 2's group "
@@ -257,6 +270,17 @@ final class ConfigDefinitions {
                 ConfigValidators.atLeast(0), Importance.LOW, GROUP_SYNC,
                 "How long, in milliseconds, a position that cannot be applied yet (topic not mirrored yet, no offset "
                         + "sync covering the offset yet) is retried before it becomes a dead-letter record.");
+        define(def, SYNC_OFFSETS_REFRESH_MS_CONFIG, Type.LONG, 0L, ConfigValidators.atLeast(0), Importance.LOW,
+                GROUP_SYNC,
+                "How long, in milliseconds, an applied consumer-group offset may stand before Sextant writes it "
+                        + "again though it did not change. The destination deletes the offsets of a group without "
+                        + "members offsets.retention.minutes after their commit (7 days by default, often less in "
+                        + "managed services), so a partition whose source offset stays put would lose its "
+                        + "destination offset. 0 (the default): half the destination's offsets.retention.minutes as "
+                        + "its broker config says (read at start and hourly; 7 days assumed when the config cannot "
+                        + "be read, e.g. without DescribeConfigs on the cluster). Positions are rewritten between "
+                        + "three quarters of this and all of it, spread by partition, so groups applied together are "
+                        + "not all rewritten at once.");
         define(def, SYNC_WRITE_PARALLELISM_CONFIG, Type.INT, SYNC_WRITE_PARALLELISM_DEFAULT,
                 ConfigValidators.between(1, 64), Importance.LOW, GROUP_SYNC,
                 "The most offset writes Sextant keeps in flight to the destination at once, each through an Admin "

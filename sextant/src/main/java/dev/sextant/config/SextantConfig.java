@@ -62,8 +62,10 @@ public class SextantConfig extends AbstractConfig {
     public static final String SYNC_SHARE_GROUPS_CONFIG = "sync.share.groups";
     public static final String SYNC_INTERVAL_MS_CONFIG = "sync.interval.ms";
     public static final String SYNC_REWIND_CONFIG = "sync.rewind";
+    public static final String SYNC_UNTRANSLATABLE_CONFIG = "sync.untranslatable";
     public static final String SYNC_FOREIGN_OFFSETS_CONFIG = "sync.foreign.offsets";
     public static final String SYNC_PENDING_TIMEOUT_MS_CONFIG = "sync.pending.timeout.ms";
+    public static final String SYNC_OFFSETS_REFRESH_MS_CONFIG = "sync.offsets.refresh.ms";
     public static final String EMIT_CHECKPOINTS_ENABLED_CONFIG = "emit.checkpoints.enabled";
     public static final String SYNC_WRITE_PARALLELISM_CONFIG = "sync.write.parallelism";
     public static final String OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG = "offset.syncs.prune.interval.ms";
@@ -259,6 +261,11 @@ public class SextantConfig extends AbstractConfig {
     }
 
     /** {@code sync.rewind}. */
+    /** {@code sync.untranslatable}. */
+    public UntranslatablePolicy untranslatablePolicy() {
+        return UntranslatablePolicy.fromConfigValue(getString(SYNC_UNTRANSLATABLE_CONFIG));
+    }
+
     public RewindPolicy rewindPolicy() {
         return RewindPolicy.fromConfigValue(getString(SYNC_REWIND_CONFIG));
     }
@@ -286,6 +293,11 @@ public class SextantConfig extends AbstractConfig {
     /** {@code health.destination.timeout.ms}. */
     public long healthDestinationTimeoutMs() {
         return getLong(HEALTH_DESTINATION_TIMEOUT_MS_CONFIG);
+    }
+
+    /** {@code sync.offsets.refresh.ms}: 0 to derive it from the destination's offsets retention. */
+    public long offsetsRefreshMs() {
+        return getLong(SYNC_OFFSETS_REFRESH_MS_CONFIG);
     }
 
     /** {@code sync.pending.timeout.ms}. */

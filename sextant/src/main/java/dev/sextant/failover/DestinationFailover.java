@@ -21,10 +21,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -220,6 +222,13 @@ public final class DestinationFailover {
         if (consumerPlans.isEmpty() && sharePlans.isEmpty()) {
             return;
         }
+        Set<TopicPartition> partitions = new HashSet<>();
+        consumerPlans.values().forEach(l -> l.forEach(p -> partitions.add(p.destination())));
+        sharePlans.values().forEach(l -> l.forEach(p -> partitions.add(p.destination())));
+        Map<TopicPartition, Long> ends = get(destination.endOffsets(partitions), timeout,
+                "reading the destination's log ends");
+        consumerPlans.replaceAll((g, l) -> withinLogEnd(l, ends));
+        sharePlans.replaceAll((g, l) -> withinLogEnd(l, ends));
         progress.accept("writing " + (consumerPlans.size() + sharePlans.size()) + " group(s)");
         Map<String, GroupOutcome> outcomes = write(destination, consumerPlans, sharePlans, timeout);
         states.replaceAll(s -> consumerPlans.containsKey(s.group()) || sharePlans.containsKey(s.group())
@@ -435,6 +444,21 @@ public final class DestinationFailover {
         return new GroupState(group.groupId(), group.type().label(), group.state(), result, detail, partitions);
     }
 
+    /**
+     * The plans, none beyond its partition's log end: after a promotion producers append there, and a consumer
+     * committed beyond it would skip those records (the difference is added to the bound: replays once mirrored).
+     */
+    private static List<PlannedPartition> withinLogEnd(List<PlannedPartition> plans, Map<TopicPartition, Long> ends) {
+        return plans.stream().map(p -> {
+            Long end = ends.get(p.destination());
+            if (end == null || p.translatedOffset() <= end) {
+                return p;
+            }
+            return new PlannedPartition(p.key(), p.destination(), p.sourceOffset(), p.commitTimestamp(), end,
+                    Math.max(0, p.bound()) + p.translatedOffset() - end, p.commitLogOffset());
+        }).toList();
+    }
+
     private static boolean hasPlans(GroupState state) {
         return state.partitions().stream().anyMatch(DestinationFailover::toWrite);
     }
@@ -510,9 +534,9 @@ public final class DestinationFailover {
                 partitions.add(p);
                 continue;
             }
-            boolean written = written(outcome, p);
-            failed |= !written;
-            partitions.add(written ? written(p) : notWritten(p));
+            OptionalLong written = written(outcome, p);
+            failed |= written.isEmpty();
+            partitions.add(written.isPresent() ? written(p, written.getAsLong()) : notWritten(p));
         }
         if (!failed && state.result() == GroupResult.INCOMPLETE) {
             return new GroupState(state.group(), state.groupType(), state.destinationState(), GroupResult.INCOMPLETE,
@@ -528,23 +552,26 @@ public final class DestinationFailover {
         return p.status() == PartitionStatus.PENDING || p.status() == PartitionStatus.MISSING;
     }
 
-    /** Whether the outcome says the pending position of {@code p} is on the destination now. */
-    private static boolean written(GroupOutcome outcome, PartitionState p) {
-        return outcome.partitions().entrySet().stream().anyMatch(e ->
-                e.getKey().partition() == p.partition()
-                        && (e.getValue().status() == PositionStatus.APPLIED
-                        || e.getValue().status() == PositionStatus.SUPERSEDED
-                        || e.getValue().status() == PositionStatus.REWIND_SKIPPED)
-                        && e.getValue().destinationOffset() == (long) p.pendingOffset());
+    /**
+     * The offset the outcome says the destination holds now for the pending position of {@code p}: the pending one,
+     * or below it where it lay beyond the log end and was written at the end; empty when it was not written.
+     */
+    private static OptionalLong written(GroupOutcome outcome, PartitionState p) {
+        return outcome.partitions().entrySet().stream().filter(e -> e.getKey().partition() == p.partition())
+                .map(Map.Entry::getValue)
+                .filter(o -> o.status() == PositionStatus.APPLIED ? o.destinationOffset() <= p.pendingOffset()
+                        : (o.status() == PositionStatus.SUPERSEDED || o.status() == PositionStatus.REWIND_SKIPPED)
+                        && o.destinationOffset() == (long) p.pendingOffset())
+                .mapToLong(o -> o.destinationOffset()).findFirst();
     }
 
     private static List<PartitionState> notWritten(List<PartitionState> partitions) {
         return partitions.stream().map(p -> toWrite(p) ? notWritten(p) : p).toList();
     }
 
-    /** A pending position the destination confirmed: its offset is the one written. */
-    private static PartitionState written(PartitionState p) {
-        return new PartitionState(p.topic(), p.partition(), p.pendingOffset(), p.precision(), p.bound(),
+    /** A pending position the destination confirmed at {@code offset}. */
+    private static PartitionState written(PartitionState p, long offset) {
+        return new PartitionState(p.topic(), p.partition(), offset, p.precision(), p.bound(),
                 p.lastSyncAgeMs(), null, PartitionStatus.WRITTEN);
     }
 

@@ -65,6 +65,11 @@ public final class SextantMetrics {
         counter("sextant.offset.syncs.rejected").increment();
     }
 
+    /** Applied consumer-group offsets written again, unchanged, before the destination's retention deletes them. */
+    public void offsetsRefreshed(int offsets) {
+        counter("sextant.offsets.refreshed").increment(offsets);
+    }
+
     /** Offset syncs forgotten because a newer sync moved the downstream back past them (the mirror went back). */
     public void offsetSyncsContradicted(int syncs) {
         counter("sextant.offset.syncs.contradicted").increment(syncs);
@@ -137,7 +142,7 @@ public final class SextantMetrics {
                 .record(bound);
     }
 
-    /** A position applied ahead of the mirror's log end (the mirror lags; a consumer there waits for it). */
+    /** A translation beyond the mirror's log end (the mirror lags, or was truncated): written at the end instead. */
     public void beyondLogEnd(GroupKind type) {
         counter("sextant.positions.beyond.log.end", "group_type", type.label()).increment();
     }

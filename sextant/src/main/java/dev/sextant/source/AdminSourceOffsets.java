@@ -89,7 +89,8 @@ public final class AdminSourceOffsets implements SourceOffsets {
                 });
     }
 
-    private CompletableFuture<Map<TopicPartition, Long>> logStarts(Set<TopicPartition> partitions) {
+    @Override
+    public CompletableFuture<Map<TopicPartition, Long>> logStarts(Set<TopicPartition> partitions) {
         return listOffsets(partitions, OffsetSpec.earliest());
     }
 

@@ -17,6 +17,14 @@ public interface SourceOffsets extends AutoCloseable {
      */
     CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions);
 
+    /**
+     * Per partition, its log start offset (the first record still there); a partition that does not exist is left
+     * out. By default (sources that cannot tell) empty.
+     */
+    default CompletableFuture<Map<TopicPartition, Long>> logStarts(Set<TopicPartition> partitions) {
+        return CompletableFuture.completedFuture(Map.of());
+    }
+
     /** Per partition, its log end offset; a partition that does not exist is left out. */
     CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions);
 

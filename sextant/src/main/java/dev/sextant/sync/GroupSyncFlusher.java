@@ -64,6 +64,7 @@ final class GroupSyncFlusher {
     private final PendingGroups pending = new PendingGroups();
     private final BoundedPositions bounded;
     private final ClampedPositions clamped = new ClampedPositions();
+    private final OffsetRefresh refresh;
     private final WritePlanner planner;
     private final WriteSettler settler;
     private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
@@ -92,6 +93,8 @@ final class GroupSyncFlusher {
         this.settler = new WriteSettler(positions, groups, bounded, clamped, pending, reasons, metrics,
                 runtime.checkpoints());
         this.audit = new TakeoverAudit(settings.clock().millis());
+        this.refresh = new OffsetRefresh(settings.offsetsRefreshMs(), view::offsetsRetentionMs,
+                settings.clock().millis());
     }
 
     /** Rebuilds the in-memory pending set from the store (after a restart or a rebalance). */
@@ -157,6 +160,9 @@ final class GroupSyncFlusher {
         bounded.improvable().forEach(pending::mark);
         // positions written at the mirror's log end: again, closer, once the view shows the end past them
         clamped.due(tp -> view.endOffset(tp.topic(), tp.partition())).forEach(pending::mark);
+        if (settings.syncConsumerGroups() && refresh.due(now)) {
+            refreshStanding(now);
+        }
         if (audit.due(now) && settings.syncConsumerGroups()) {
             audit.read(now, positions::forEachStored, pending::inFlight, groups::kindOf,
                     settings::destinationTopic, runtime.consumerApplier());
@@ -164,6 +170,7 @@ final class GroupSyncFlusher {
         Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
         Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
         planDue(now, consumerPlans, sharePlans);
+        planner.refreshLogStarts(now);
         send(now, consumerPlans, sharePlans);
     }
 
@@ -251,6 +258,27 @@ final class GroupSyncFlusher {
     }
 
     /**
+     * Applied offsets that have stood for the refresh interval are written again, so the destination's offsets
+     * retention never deletes them ({@link OffsetRefresh}). Not counted as waiting commits: nothing new is late.
+     */
+    private void refreshStanding(long now) {
+        int refreshed = 0;
+        for (PositionKey key : refresh.due(now, positions::forEachStored, groups::kindOf)) {
+            PartitionPosition pos = positions.get(key);
+            if (pos != null && pos.status() == PositionStatus.APPLIED && !pos.needsApply()) {
+                positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
+                pending.mark(key);
+                refreshed++;
+            }
+        }
+        if (refreshed > 0) {
+            metrics.offsetsRefreshed(refreshed);
+            log.debug("Writing {} applied offsets again before the destination's offsets retention deletes them",
+                    refreshed);
+        }
+    }
+
+    /**
      * The destination holds an older commit than the one applied for the partition (found by the takeover audit):
      * unless a newer commit is on its way anyway, the partition is written again.
      */
@@ -259,10 +287,10 @@ final class GroupSyncFlusher {
         if (pos == null || pos.needsApply() || pos.status() != PositionStatus.APPLIED) {
             return;
         }
-        log.atWarn().addKeyValue("group", key.group()).log("The destination holds an older commit than the one "
-                + "Sextant applied for group {} partition {}-{} (a late write of the instance that owned it before, "
-                + "or, under adopt-forward, of the tool Sextant took the group over from); writing it again",
-                key.group(), key.topic(), key.partition());
+        log.atWarn().addKeyValue("group", key.group()).log("The destination does not hold the commit Sextant "
+                + "applied for group {} partition {}-{}: an older one (a late write of the instance that owned it "
+                + "before, or, under adopt-forward, of the tool Sextant took the group over from), or none (it "
+                + "expired or was deleted); writing it again", key.group(), key.topic(), key.partition());
         metrics.staleWriteRepaired();
         positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
         pending.mark(key, pos.commitTimestamp());

@@ -3,6 +3,7 @@ package dev.sextant.sync;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
+import dev.sextant.config.UntranslatablePolicy;
 import java.time.Clock;
 import java.util.function.Predicate;
 import org.apache.kafka.connect.mirror.ReplicationPolicy;
@@ -67,8 +68,15 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
      * @param writeLeaseMs     how long after it was planned a write may still be sent
      *                         ({@link dev.sextant.apply.WriteLease}): less than the time the source's coordinator
      *                         gives a silent instance before its tasks move
+     * @param offsetsRefreshMs how long an applied offset stands before it is written again
+     *                         ({@code sync.offsets.refresh.ms}); 0 to derive it from the destination's retention
      */
-    public record Timing(long syncIntervalMs, long pendingTimeoutMs, long pruneIntervalMs, long writeLeaseMs) {
+    public record Timing(long syncIntervalMs, long pendingTimeoutMs, long pruneIntervalMs, long writeLeaseMs,
+                         long offsetsRefreshMs) {
+
+        public Timing(long syncIntervalMs, long pendingTimeoutMs, long pruneIntervalMs, long writeLeaseMs) {
+            this(syncIntervalMs, pendingTimeoutMs, pruneIntervalMs, writeLeaseMs, 0);
+        }
     }
 
     /**
@@ -76,8 +84,14 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
      *
      * @param identityTranslation true for offset-preserving mirrors: no offset-sync history is read or kept
      * @param followRewinds       true when a source rewind is written to the destination ({@code sync.rewind})
+     * @param untranslatableEarliest true when an offset below its partition's oldest sync is written as the mirror's
+     *                            log start ({@code sync.untranslatable=earliest})
      */
-    public record OffsetRules(boolean identityTranslation, boolean followRewinds) {
+    public record OffsetRules(boolean identityTranslation, boolean followRewinds, boolean untranslatableEarliest) {
+
+        public OffsetRules(boolean identityTranslation, boolean followRewinds) {
+            this(identityTranslation, followRewinds, false);
+        }
     }
 
     /**
@@ -93,9 +107,10 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
                 new Scope(config::includesGroup, config::includesTopic, config.syncConsumerGroups(),
                         config.syncShareGroups()),
                 new Timing(config.syncIntervalMs(), config.pendingTimeoutMs(), config.offsetSyncsPruneIntervalMs(),
-                        writeLeaseMs),
+                        writeLeaseMs, config.offsetsRefreshMs()),
                 new OffsetRules(config.translation() == Translation.IDENTITY,
-                        config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE),
+                        config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE,
+                        config.untranslatablePolicy() == UntranslatablePolicy.EARLIEST),
                 instance,
                 clock);
     }
@@ -159,11 +174,21 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
         return timing.writeLeaseMs();
     }
 
+    /** {@code sync.offsets.refresh.ms}; 0 when it follows the destination's offsets retention. */
+    public long offsetsRefreshMs() {
+        return timing.offsetsRefreshMs();
+    }
+
     public boolean identityTranslation() {
         return offsets.identityTranslation();
     }
 
     public boolean followRewinds() {
         return offsets.followRewinds();
+    }
+
+    /** {@code sync.untranslatable=earliest}: an offset below the oldest sync is written as the mirror's log start. */
+    public boolean untranslatableEarliest() {
+        return offsets.untranslatableEarliest();
     }
 }

@@ -27,9 +27,10 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <pre>
  *   pending position ──▶ translate ──▶ guards (type, members: destination view) ──▶ topic mirrored? ──▶ plan
- *                          │ none yet                 │ refused                        │ not yet
+ *                          │ no sync covers it        │ refused                        │ not yet
  *                          ▼                          ▼                                ▼
- *                      UNTRANSLATABLE, parked     status recorded, backoff        TOPIC_NOT_MIRRORED, parked
+ *                      the log starts'            status recorded, backoff        TOPIC_NOT_MIRRORED, parked
+ *                      (LogStartTranslation), else UNTRANSLATABLE, parked
  * </pre>
  *
  * <p>What to do with each partition is {@link PartitionDecision}'s verdict; the planner gathers what it decides on
@@ -55,6 +56,7 @@ final class WritePlanner {
     private final PendingGroups pending;
     private final GroupReasonReporter reasons;
     private final Map<String, String> destinationTopics = new HashMap<>();
+    private final LogStartTranslation logStarts;
 
     WritePlanner(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
                  OffsetTranslator translator, BoundedPositions bounded, PendingGroups pending,
@@ -69,6 +71,12 @@ final class WritePlanner {
         this.bounded = bounded;
         this.pending = pending;
         this.reasons = reasons;
+        this.logStarts = new LogStartTranslation(runtime.source(), view, settings.untranslatableEarliest());
+    }
+
+    /** Fetches the log starts the last plans asked about (offsets no sync covers); never blocks. */
+    void refreshLogStarts(long now) {
+        logStarts.refresh(now);
     }
 
     /**
@@ -109,8 +117,15 @@ final class WritePlanner {
 
     /** Gathers what the decision needs: a translation only when one is wanted, the destination only with one. */
     private Result decide(PositionKey key, PartitionPosition pos, Guard guard, long now) {
-        Optional<OffsetTranslation> translation = PartitionDecision.wantsTranslation(pos)
+        boolean wanted = PartitionDecision.wantsTranslation(pos);
+        Optional<OffsetTranslation> translation = wanted
                 ? translator.translate(key.topic(), key.partition(), pos.sourceOffset()) : Optional.empty();
+        if (wanted && translation.isEmpty()) {
+            String mirror = destinationTopic(key.topic());
+            view.partition(mirror, key.partition()); // the view looks the topic up, and its log ends, from now on
+            translation = logStarts.translate(new TopicPartition(key.topic(), key.partition()), pos.sourceOffset(),
+                    new TopicPartition(mirror, key.partition()), view.endOffset(mirror, key.partition()), now);
+        }
         PartitionPresence presence = translation.isPresent()
                 ? view.partition(destinationTopic(key.topic()), key.partition()) : null;
         long end = translation.isPresent() ? view.endOffset(destinationTopic(key.topic()), key.partition()) : -1;
@@ -146,8 +161,11 @@ final class WritePlanner {
             metrics.beyondLogEnd(type);
             bound += pos.translatedOffset() - offset;
         }
+        // the same commit at the same offset as applied before: planned again on purpose (a refresh before the
+        // destination's retention deletes it, or the audit found it gone), so written even if it is there
+        boolean again = pos.appliedSourceOffset() == pos.sourceOffset() && pos.appliedOffset() == offset;
         return new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()), pos.sourceOffset(),
-                pos.commitTimestamp(), offset, bound, pos.commitLogOffset());
+                pos.commitTimestamp(), offset, bound, pos.commitLogOffset(), again);
     }
 
     /**

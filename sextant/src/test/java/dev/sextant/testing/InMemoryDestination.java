@@ -93,6 +93,20 @@ public final class InMemoryDestination implements DestinationClient {
     public final Map<TopicPartition, Long> ends = new ConcurrentHashMap<>();
     public static final long MIRROR_END = 1_000_000_000L;
 
+    /** Log start offsets the destination reports; partitions of existing topics not set here report 0. */
+    public final Map<TopicPartition, Long> starts = new ConcurrentHashMap<>();
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, Long>> startOffsets(Set<TopicPartition> partitions) {
+        if (unreachable) {
+            return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
+        }
+        Map<TopicPartition, Long> out = new HashMap<>();
+        partitions.stream().filter(tp -> topics.getOrDefault(tp.topic(), 0) > tp.partition())
+                .forEach(tp -> out.put(tp, starts.getOrDefault(tp, 0L)));
+        return CompletableFuture.completedFuture(out);
+    }
+
     @Override
     public CompletableFuture<Map<TopicPartition, Long>> endOffsets(Set<TopicPartition> partitions) {
         if (unreachable) {

@@ -98,7 +98,18 @@ class GroupSyncTopologyTest {
     private final Map<TopicPartition, Long> sourceEnds =
             new ConcurrentHashMap<>();
     private final Set<String> missingSourceTopics = ConcurrentHashMap.newKeySet();
+    /** Source log starts this test knows; the source answers none for other partitions. */
+    private final Map<TopicPartition, Long> sourceStarts = new ConcurrentHashMap<>();
+    private boolean untranslatableEarliest;
     private final SourceOffsets floors = new SourceOffsets() {
+        @Override
+        public CompletableFuture<Map<TopicPartition, Long>>
+                logStarts(Set<TopicPartition> partitions) {
+            Map<TopicPartition, Long> out = new HashMap<>();
+            partitions.stream().filter(sourceStarts::containsKey).forEach(tp -> out.put(tp, sourceStarts.get(tp)));
+            return CompletableFuture.completedFuture(out);
+        }
+
         @Override
         public CompletableFuture<Map<TopicPartition, Long>>
                 pruneFloors(Set<TopicPartition> partitions) {
@@ -136,7 +147,7 @@ class GroupSyncTopologyTest {
                 new Scope(g -> !Pattern.matches("__.*|connect-.*|console-consumer-.*|" + APP, g),
                         t -> !Pattern.matches(".*[-.]internal|.*\\.replica|__.*", t), true, true),
                 new Timing(INTERVAL, PENDING_TIMEOUT, PRUNE_INTERVAL, 30_000),
-                new OffsetRules(identity, followRewinds),
+                new OffsetRules(identity, followRewinds, untranslatableEarliest),
                 "test:8080",
                 clock);
         view = new DestinationView(destination);
@@ -225,6 +236,73 @@ class GroupSyncTopologyTest {
         assertEquals(Precision.EXACT, p0.precision());
         assertEquals(PositionStatus.UNTRANSLATABLE, position("billing", "orders", 1).status());
         assertTrue(deadLetters.isEmpty(), "untranslatable is not reported before the pending timeout");
+    }
+
+    @Test
+    void anOffsetOnAnEmptyPartitionIsWrittenAsTheMirrorsLogStart() {
+        start(false, true);
+        destination.topic("source.orders", 2);
+        sync("orders", 0, 100, 90); // partition 1 holds no record, so no sync
+        sourceStarts.put(new TopicPartition("orders", 1), 0L);
+        destination.ends.put(new TopicPartition("source.orders", 1), 0L);
+
+        commit("billing", "orders", 1, 0);
+        flush();
+        tick(1_000); // the park of an untranslatable offset; the log starts were fetched meanwhile
+        flush();
+        assertEquals(0L, destination.committed("billing", "source.orders", 1), "not left to auto.offset.reset");
+        PartitionPosition pos = position("billing", "orders", 1);
+        assertEquals(PositionStatus.APPLIED, pos.status());
+        assertEquals(Precision.EXACT, pos.precision(), "the mirror partition holds nothing to replay");
+    }
+
+    @Test
+    void anOffsetBelowTheOldestSyncStaysUntranslatableByDefault() {
+        belowTheOldestSync();
+        assertNull(destination.committed("billing", "source.orders", 0), "refuse: nothing written");
+        assertEquals(PositionStatus.UNTRANSLATABLE, position("billing", "orders", 0).status());
+    }
+
+    @Test
+    void anOffsetBelowTheOldestSyncIsWrittenAsTheMirrorsLogStartUnderEarliest() {
+        untranslatableEarliest = true;
+        belowTheOldestSync();
+        assertEquals(0L, destination.committed("billing", "source.orders", 0), "replays, skips nothing");
+        assertEquals(91L, position("billing", "orders", 0).bound(), "at most what the mirror holds");
+    }
+
+    /** A commit at 50 where the partition's oldest sync is 100 -> 90 (MirrorMaker 2 coalesced the ones before). */
+    private void belowTheOldestSync() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sync("orders", 0, 100, 90);
+        sourceStarts.put(new TopicPartition("orders", 0), 0L);
+        commit("billing", "orders", 0, 50);
+        flush();
+        tick(1_000); // the park of an untranslatable offset
+        flush();
+    }
+
+    @Test
+    void anAppliedOffsetIsWrittenAgainBeforeTheDestinationsRetentionDeletesIt() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sync("orders", 0, 100, 90);
+        commit("billing", "orders", 0, 100);
+        flush();
+        assertEquals(90L, destination.committed("billing", "source.orders", 0));
+        int writes = destination.alterCalls.get();
+
+        tick(Duration.ofDays(1).toMillis()); // idle, well inside the 7-day default retention: left alone
+        flush();
+        assertEquals(writes, destination.alterCalls.get());
+
+        tick(Duration.ofDays(3).toMillis()); // past half of it: written again, unchanged
+        flush();
+        assertEquals(writes + 1, destination.alterCalls.get(), "written again though the offset is there");
+        assertEquals(90L, destination.committed("billing", "source.orders", 0));
+        assertEquals(PositionStatus.APPLIED, position("billing", "orders", 0).status());
+        assertEquals(1.0, registry.get("sextant.offsets.refreshed").counter().count());
     }
 
     @Test
