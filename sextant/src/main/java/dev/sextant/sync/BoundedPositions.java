@@ -56,6 +56,11 @@ final class BoundedPositions {
         this.newestUpstream = newestUpstream;
     }
 
+    /** The newest sync's upstream offset of a partition (null: none), or null itself under identity translation. */
+    Function<TopicPartition, Long> newestUpstream() {
+        return newestUpstream;
+    }
+
     void track(PositionKey key, PartitionPosition pos) {
         if (newestUpstream == null) {
             return;

@@ -64,6 +64,7 @@ final class GroupSyncFlusher {
     private final PendingGroups pending = new PendingGroups();
     private final BoundedPositions bounded;
     private final ClampedPositions clamped = new ClampedPositions();
+    private final UncoveredPositions uncovered;
     private final OffsetRefresh refresh;
     private final WritePlanner planner;
     private final WriteSettler settler;
@@ -89,7 +90,9 @@ final class GroupSyncFlusher {
         this.view = runtime.view();
         this.metrics = runtime.metrics();
         GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics, deadLetters);
-        this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, pending, reasons);
+        this.uncovered = new UncoveredPositions(bounded.newestUpstream(), translator);
+        this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, uncovered, pending,
+                reasons);
         this.settler = new WriteSettler(positions, groups, bounded, clamped, pending, reasons, metrics,
                 runtime.checkpoints());
         this.audit = new TakeoverAudit(settings.clock().millis());
@@ -158,6 +161,8 @@ final class GroupSyncFlusher {
         // new offset syncs, looked for at every flush rather than on a slower timer: with none this is a comparison
         // per source partition, and a bounded position is re-planned at the first flush after a closer sync
         bounded.improvable().forEach(pending::mark);
+        // offsets no sync covered: planned again as soon as one does, not when their park runs out
+        uncovered.covered().forEach(pending::mark);
         // positions written at the mirror's log end: again, closer, once the view shows the end past them
         clamped.due(tp -> view.endOffset(tp.topic(), tp.partition())).forEach(pending::mark);
         if (settings.syncConsumerGroups() && refresh.due(now)) {

@@ -53,14 +53,15 @@ final class WritePlanner {
     private final GroupStore groups;
     private final OffsetTranslator translator;
     private final BoundedPositions bounded;
+    private final UncoveredPositions uncovered;
     private final PendingGroups pending;
     private final GroupReasonReporter reasons;
     private final Map<String, String> destinationTopics = new HashMap<>();
     private final LogStartTranslation logStarts;
 
     WritePlanner(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
-                 OffsetTranslator translator, BoundedPositions bounded, PendingGroups pending,
-                 GroupReasonReporter reasons) {
+                 OffsetTranslator translator, BoundedPositions bounded, UncoveredPositions uncovered,
+                 PendingGroups pending, GroupReasonReporter reasons) {
         this.settings = settings;
         this.runtime = runtime;
         this.view = runtime.view();
@@ -69,6 +70,7 @@ final class WritePlanner {
         this.groups = groups;
         this.translator = translator;
         this.bounded = bounded;
+        this.uncovered = uncovered;
         this.pending = pending;
         this.reasons = reasons;
         this.logStarts = new LogStartTranslation(runtime.source(), view, settings.untranslatableEarliest());
@@ -143,7 +145,12 @@ final class WritePlanner {
         }
         switch (result.verdict()) {
             case SETTLE -> pending.clean(key);
-            case PARK -> pending.park(key, now + parkFor(key, next, now));
+            case PARK -> {
+                pending.park(key, now + parkFor(key, next, now));
+                if (next.status() == PositionStatus.UNTRANSLATABLE) {
+                    uncovered.waitFor(key, next.sourceOffset());
+                }
+            }
             case PLAN, GUARDED, WAIT -> {
                 // stays pending: until the write settles, the group's backoff ends, or the view knows the partition
             }

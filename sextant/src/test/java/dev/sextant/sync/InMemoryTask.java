@@ -79,6 +79,7 @@ final class InMemoryTask {
         OffsetTranslation t = translations.get(new TopicPartition(topic, partition));
         return Optional.ofNullable(t).filter(known -> known.sourceOffset() == offset);
     };
+    final UncoveredPositions uncovered = new UncoveredPositions(heads::get, translator);
     private final SyncRuntime runtime = new SyncRuntime(view,
             new ConsumerGroupApplier(destination, new OffsetOwnership(APP), true), new ShareGroupApplier(destination),
             new NoSourceOffsets(), new KnownTopicNames(), metrics);
@@ -86,7 +87,8 @@ final class InMemoryTask {
             deadLetters::add);
 
     WritePlanner planner() {
-        return new WritePlanner(settings, runtime, positions, groups, translator, bounded, pending, reasons);
+        return new WritePlanner(settings, runtime, positions, groups, translator, bounded, uncovered, pending,
+                reasons);
     }
 
     WriteSettler settler() {

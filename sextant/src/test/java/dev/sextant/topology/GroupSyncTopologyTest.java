@@ -271,6 +271,21 @@ class GroupSyncTopologyTest {
         assertEquals(91L, position("billing", "orders", 0).bound(), "at most what the mirror holds");
     }
 
+    @Test
+    void anUntranslatableOffsetIsPlannedAtTheFirstFlushAfterASyncCoversIt() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        commit("billing", "orders", 0, 500); // the partition's first sync is not there yet
+        flush();
+        assertEquals(PositionStatus.UNTRANSLATABLE, position("billing", "orders", 0).status());
+
+        sync("orders", 0, 450, 440);
+        tick(INTERVAL); // well inside the park of the untranslatable offset: the covering sync alone brings it back
+        assertEquals(441L, destination.committed("billing", "source.orders", 0), "bounded: the sync plus one");
+        flush(); // the answer settles
+        assertEquals(PositionStatus.APPLIED, position("billing", "orders", 0).status());
+    }
+
     /** A commit at 50 where the partition's oldest sync is 100 -> 90 (MirrorMaker 2 coalesced the ones before). */
     private void belowTheOldestSync() {
         start(false, true);
