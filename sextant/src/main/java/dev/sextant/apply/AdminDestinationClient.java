@@ -33,6 +33,7 @@ import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -301,6 +302,32 @@ public final class AdminDestinationClient implements DestinationClient {
     public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> auditGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup) {
         return groupOffsets(auditor, partitionsByGroup);
+    }
+
+    @Override
+    public Map<String, CompletableFuture<Map<TopicPartition, Long>>> auditShareGroupOffsets(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        if (partitionsByGroup.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, ListShareGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey,
+                        e -> new ListShareGroupOffsetsSpec().topicPartitions(e.getValue())));
+        var result = auditor.listShareGroupOffsets(specs);
+        Map<String, CompletableFuture<Map<TopicPartition, Long>>> out = new HashMap<>();
+        for (String group : partitionsByGroup.keySet()) {
+            out.put(group, toCompletable(result.partitionsToOffsetInfo(group)).thenApply(infos -> {
+                Map<TopicPartition, Long> present = new HashMap<>();
+                // partitions without a start offset come back with a null value
+                infos.forEach((tp, info) -> {
+                    if (info != null && info.startOffset() >= 0) {
+                        present.put(tp, info.startOffset());
+                    }
+                });
+                return present;
+            }));
+        }
+        return out;
     }
 
     private static Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> groupOffsets(

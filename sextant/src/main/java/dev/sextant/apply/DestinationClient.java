@@ -1,5 +1,6 @@
 package dev.sextant.apply;
 
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -40,6 +41,18 @@ public interface DestinationClient extends AutoCloseable {
      */
     Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> auditGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup);
+
+    /**
+     * Share-partition start offsets of the given partitions of several share groups, for the takeover audit.
+     * Partitions without a start offset are absent from a group's map; by default (a client that cannot read them)
+     * every group's map is empty.
+     */
+    default Map<String, CompletableFuture<Map<TopicPartition, Long>>> auditShareGroupOffsets(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        Map<String, CompletableFuture<Map<TopicPartition, Long>>> out = new HashMap<>();
+        partitionsByGroup.keySet().forEach(g -> out.put(g, CompletableFuture.completedFuture(Map.of())));
+        return out;
+    }
 
     /**
      * Writes consumer-group offsets, if {@code lease} is still valid when they are sent: a client may hold a write

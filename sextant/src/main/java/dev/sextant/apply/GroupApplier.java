@@ -25,8 +25,9 @@ public interface GroupApplier {
      * source commit than that one: a late write of an older commit (from an instance that owned the group before)
      * landed over it; and those the destination no longer holds at all (expired, or the group deleted). With
      * {@code sync.foreign.offsets=adopt-forward}, also those another writer moved below the
-     * applied translation, or wrote at it under its own name (taken over again when written). A phase whose offsets
-     * carry no mark cannot tell, and answers none.
+     * applied translation, or wrote at it under its own name (taken over again when written). The share phase,
+     * whose offsets carry no mark, answers those below the applied start offset or gone; a phase that cannot tell
+     * answers none.
      */
     default CompletableFuture<List<PositionKey>> overwritten(Map<String, List<PlannedPartition>> applied) {
         return CompletableFuture.completedFuture(List.of());

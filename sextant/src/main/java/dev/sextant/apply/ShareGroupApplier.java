@@ -11,7 +11,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
@@ -29,7 +33,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Share offsets carry no metadata, so unlike consumer groups Sextant cannot tell its own writes from a destination
  * consumer's: the {@code DESTINATION_DIVERGED} guard does not exist for share groups, and the active-group guard is
- * what keeps a live share group on the destination untouched.
+ * what keeps a live share group on the destination untouched. The takeover audit ({@link #overwritten}) reads the
+ * start offsets instead: one below what was applied is a late write of the previous owner.
  */
 public final class ShareGroupApplier implements GroupApplier {
 
@@ -83,6 +88,30 @@ public final class ShareGroupApplier implements GroupApplier {
                     .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
                     .thenAccept(done);
         });
+    }
+
+    /**
+     * Of the given partitions, each holding an applied start offset, those whose destination start offset is now
+     * below it or gone. Share offsets carry no mark, so this is the one sign a late write of an older position (from
+     * the instance that owned the task before) landed over it: the source's start offset only moves forward, but for
+     * an explicit reset. Read only in the audit window after an assignment, when the group has no members on the
+     * destination (writes to an active group are refused, so a live consumer's progress is never read as this).
+     */
+    @Override
+    public CompletableFuture<List<PositionKey>> overwritten(Map<String, List<PlannedPartition>> applied) {
+        Map<String, Set<TopicPartition>> partitions = new HashMap<>();
+        applied.forEach((group, parts) -> partitions.put(group,
+                parts.stream().map(PlannedPartition::destination).collect(Collectors.toSet())));
+        Map<String, CompletableFuture<Map<TopicPartition, Long>>> read = client.auditShareGroupOffsets(partitions);
+        List<PositionKey> out = new CopyOnWriteArrayList<>();
+        CompletableFuture<?>[] all = applied.entrySet().stream().map(e -> read.get(e.getKey())
+                .thenAccept(now -> e.getValue().forEach(p -> {
+                    Long there = now.get(p.destination());
+                    if (there == null || there < p.translatedOffset()) {
+                        out.add(p.key());
+                    }
+                }))).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(all).thenApply(v -> List.copyOf(out));
     }
 
     private GroupOutcome classify(String group, List<PlannedPartition> parts, Throwable err) {

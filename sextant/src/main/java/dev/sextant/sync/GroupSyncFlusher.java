@@ -1,6 +1,7 @@
 package dev.sextant.sync;
 
 import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.GroupApplier;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.WriteLease;
@@ -168,9 +169,9 @@ final class GroupSyncFlusher {
         if (settings.syncConsumerGroups() && refresh.due(now)) {
             refreshStanding(now);
         }
-        if (audit.due(now) && settings.syncConsumerGroups()) {
+        if (audit.due(now) && (settings.syncConsumerGroups() || settings.syncShareGroups())) {
             audit.read(now, positions::forEachStored, pending::inFlight, groups::kindOf,
-                    settings::destinationTopic, runtime.consumerApplier());
+                    settings::destinationTopic, this::auditedApplier);
         }
         Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
         Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
@@ -260,6 +261,14 @@ final class GroupSyncFlusher {
     private WriteLease lease(long plannedAt) {
         long leaseMs = settings.writeLeaseMs();
         return () -> !closed && settings.clock().millis() - plannedAt <= leaseMs;
+    }
+
+    /** The phase whose destination offsets the takeover audit reads for a group of this kind; null: not synced. */
+    private GroupApplier auditedApplier(GroupKind kind) {
+        return switch (kind) {
+            case CONSUMER -> settings.syncConsumerGroups() ? runtime.consumerApplier() : null;
+            case SHARE -> settings.syncShareGroups() ? runtime.shareApplier() : null;
+        };
     }
 
     /**

@@ -7,14 +7,16 @@ import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -40,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * {@link dev.sextant.apply.WriteLease} keeps it from sending what it planned once the task may have moved, but a
  * write already sent cannot be recalled. Such a write can only be in flight for as long as an Admin call lives
  * ({@code default.api.timeout.ms}, 60 s by default), so the audit runs for {@link #WINDOW_MS} after the assignment.
- * Share-group offsets carry no mark, so only consumer groups are audited.
+ * Share groups are audited too: their offsets carry no mark, so a destination start offset below the applied one (or
+ * gone) is what tells a late write (the source's start offset only moves forward, but for an explicit reset).
  *
  * <p>Cost: each round reads at most {@link #GROUPS_PER_ROUND} groups' offsets from the destination; a task with more
  * is audited in slices (by group hash), one slice per round, so each group is read every {@code slices} rounds. The
@@ -66,7 +69,7 @@ public final class TakeoverAudit {
     /** Groups with applied positions at the last round; -1 before the first. */
     private int groupsSeen = -1;
     private long next;
-    private final AtomicBoolean reading = new AtomicBoolean();
+    private final AtomicInteger reading = new AtomicInteger();
     private final Queue<List<PositionKey>> found = new ConcurrentLinkedQueue<>();
 
     TakeoverAudit(long assignedAt) {
@@ -87,7 +90,7 @@ public final class TakeoverAudit {
 
     /** True when a read of the destination is due now. */
     boolean due(long now) {
-        return now < until && now >= next && !reading.get();
+        return now < until && now >= next && reading.get() == 0;
     }
 
     /**
@@ -95,7 +98,8 @@ public final class TakeoverAudit {
      * the answer comes back through {@link #overwritten()}.
      */
     void read(long now, Consumer<BiConsumer<PositionKey, PartitionPosition>> stored, Predicate<String> inFlight,
-              Function<String, GroupKind> kindOf, Function<String, String> destinationTopic, GroupApplier applier) {
+              Function<String, GroupKind> kindOf, Function<String, String> destinationTopic,
+              Function<GroupKind, GroupApplier> applierOf) {
         next = now + INTERVAL_MS;
         // the slices are sized by the groups the last round saw (the first round counts them in a pass of its own)
         if (groupsSeen < 0) {
@@ -112,32 +116,34 @@ public final class TakeoverAudit {
         slice = (at + 1) % of;
         // every slice is read at least once after an old write's last chance to land
         until = Math.max(until, assignedAt + LATE_WRITE_MS + (long) of * INTERVAL_MS);
-        Map<String, List<PlannedPartition>> applied = new HashMap<>();
-        Map<String, Boolean> audited = new HashMap<>();
+        Map<GroupKind, Map<String, List<PlannedPartition>>> applied = new EnumMap<>(GroupKind.class);
+        Map<String, Optional<GroupKind>> audited = new HashMap<>();
         stored.accept((key, pos) -> {
             if (!isApplied(pos)) {
                 return;
             }
-            boolean audit = audited.computeIfAbsent(key.group(), g -> Math.floorMod(g.hashCode(), of) == at
-                    && kindOf.apply(g) == GroupKind.CONSUMER && !inFlight.test(g));
-            if (audit) {
-                applied.computeIfAbsent(key.group(), g -> new ArrayList<>()).add(new PlannedPartition(key,
+            // empty: not this round's (another slice, or in flight), or a kind not synced
+            Optional<GroupKind> kind = audited.computeIfAbsent(key.group(), g -> Math.floorMod(g.hashCode(), of) == at
+                    && !inFlight.test(g) ? Optional.ofNullable(kindOf.apply(g)).filter(k -> applierOf.apply(k) != null)
+                    : Optional.empty());
+            if (kind.isPresent()) {
+                applied.computeIfAbsent(kind.get(), k -> new HashMap<>())
+                        .computeIfAbsent(key.group(), g -> new ArrayList<>()).add(new PlannedPartition(key,
                         new TopicPartition(destinationTopic.apply(key.topic()), key.partition()),
                         pos.sourceOffset(), pos.commitTimestamp(), pos.appliedOffset(), -1, pos.commitLogOffset()));
             }
         });
         groupsSeen = audited.size();
-        if (applied.isEmpty()) {
-            return;
-        }
-        reading.set(true);
-        applier.overwritten(applied).whenComplete((keys, err) -> {
-            if (keys != null && !keys.isEmpty()) {
-                found.add(keys);
-            } else if (err != null) {
-                log.debug("Auditing the destination offsets failed; next time: {}", err.toString());
-            }
-            reading.set(false);
+        applied.forEach((kind, groups) -> {
+            reading.incrementAndGet();
+            applierOf.apply(kind).overwritten(groups).whenComplete((keys, err) -> {
+                if (keys != null && !keys.isEmpty()) {
+                    found.add(keys);
+                } else if (err != null) {
+                    log.debug("Auditing the destination offsets failed; next time: {}", err.toString());
+                }
+                reading.decrementAndGet();
+            });
         });
     }
 

@@ -162,8 +162,12 @@ public final class TaskSync {
      * A share partition's effective start offset moved (or its state was deleted: offset -1). Share state is keyed
      * by topic id; the name comes from the group's own metadata, else from the source's Admin API, and until it is
      * known the position is kept under a placeholder topic ({@link SharePlaceholders}) that the flush resolves.
+     *
+     * @param logOffset where the position is in Sextant's share-positions topic (one partition holds a group, as in
+     *                  {@code __consumer_offsets}), -1 when not known: a record read again after a restart is ignored
+     *                  as a replayed commit is, instead of moving the destination back for a while
      */
-    public void sharePosition(String group, SharePosition share) {
+    public void sharePosition(String group, SharePosition share, long logOffset) {
         if (!groupNames.includes(group) || !settings.syncShareGroups()) {
             return;
         }
@@ -178,7 +182,7 @@ public final class TaskSync {
             positions.delete(key);
             return;
         }
-        move(key, share.offset(), share.timestamp(), -1);
+        move(key, share.offset(), share.timestamp(), logOffset);
     }
 
     /**

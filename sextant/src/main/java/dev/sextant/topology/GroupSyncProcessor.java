@@ -77,7 +77,8 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         try {
             if (sharePosition) {
                 String group = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
-                sync.sharePosition(group, SharePosition.fromBytes(group, record.value()));
+                sync.sharePosition(group, SharePosition.fromBytes(group, record.value()),
+                        context.recordMetadata().map(m -> m.offset()).orElse(-1L));
             } else {
                 sync.accept(ConsumerOffsetsDecoder.decode(record.key(), record.value()),
                         context.recordMetadata().map(m -> m.offset()).orElse(-1L));

@@ -54,7 +54,7 @@ class TakeoverAuditTest {
     private static void round(TakeoverAudit audit, long now, Map<PositionKey, PartitionPosition> positions,
                               RecordingApplier applier) {
         assertTrue(audit.due(now), "due at " + now);
-        audit.read(now, positions::forEach, g -> false, g -> GroupKind.CONSUMER, t -> "source." + t, applier);
+        audit.read(now, positions::forEach, g -> false, g -> GroupKind.CONSUMER, t -> "source." + t, k -> applier);
     }
 
     @Test

@@ -194,6 +194,18 @@ public final class InMemoryDestination implements DestinationClient {
     }
 
     @Override
+    public Map<String, CompletableFuture<Map<TopicPartition, Long>>> auditShareGroupOffsets(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        Map<String, CompletableFuture<Map<TopicPartition, Long>>> out = new HashMap<>();
+        partitionsByGroup.forEach((group, partitions) -> {
+            Map<TopicPartition, Long> there = new HashMap<>(shareOffsets.getOrDefault(group, Map.of()));
+            there.keySet().retainAll(partitions);
+            out.put(group, CompletableFuture.completedFuture(there));
+        });
+        return out;
+    }
+
+    @Override
     public CompletableFuture<Map<TopicPartition, Throwable>> alterShareGroupOffsets(
             String group, Map<TopicPartition, Long> wanted, WriteLease lease) {
         if (!lease.valid()) {

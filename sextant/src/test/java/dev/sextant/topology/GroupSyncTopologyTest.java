@@ -950,6 +950,25 @@ class GroupSyncTopologyTest {
     }
 
     @Test
+    void aLateWriteOfAnOlderSharePositionAfterATakeoverIsOverwrittenWithTheNewerOne() {
+        start(true, true);
+        destination.topic("source.orders", 3);
+        shareGroupOnSource("shipping");
+        pipe(shareState, CoordinatorRecords.shareSnapshot("shipping", ORDERS_ID, 0, 30));
+        flush();
+        assertEquals(30L, destination.startOffset("shipping", "source.orders", 0));
+
+        // the instance that owned the task before: its write of an older start offset reaches the broker now
+        destination.shareOffsets.get("shipping").put(new TopicPartition("source.orders", 0), 10L);
+        tick(TakeoverAudit.INTERVAL_MS);
+        flush();
+
+        assertEquals(30L, destination.startOffset("shipping", "source.orders", 0), "the newer one written again");
+        assertEquals(PositionStatus.APPLIED, position("shipping", "orders", 0).status());
+        assertEquals(1.0, registry.get("sextant.stale.writes.repaired").counter().count());
+    }
+
+    @Test
     void translatesShareOffsetsThroughTheOffsetSyncs() {
         start(false, true);
         destination.topic("source.orders", 3);
