@@ -230,6 +230,47 @@ class ShareGroupSyncIT {
         assertTrue(memberErrors.isEmpty(), memberErrors.toString());
     }
 
+    /**
+     * Edge 8 of the no-silent-loss work: the takeover audit covers share groups. The instance that owned a task before
+     * can have a write of an older start offset in flight that lands after the new owner applied a newer one; share
+     * offsets carry no mark, so the audit reads the start offsets and writes again one below the applied one. The
+     * late write is made here by the test itself, within the audit window of an instance of its own.
+     */
+    @Test
+    void aLateWriteOfAnOlderStartOffsetAfterATakeoverIsWrittenOver() throws Exception {
+        String group = "late-queue";
+        try (SextantInstance owner = SextantInstance.start(clusters, "sextant-it-share-audit",
+                Map.of("groups.include", "late-queue"))) {
+            Clients.shareFromEarliest(clusters, clusters.source(), group);
+            Map<Integer, SortedSet<Long>> acked = Clients.consumeShare(clusters.source(), group, "orders", 600);
+            Map<Integer, Long> prefix = new HashMap<>();
+            acked.forEach((p, offsets) -> prefix.put(p, Clients.contiguousPrefix(offsets)));
+            prefix.values().removeIf(offset -> offset == 0);
+            int partition = prefix.keySet().iterator().next();
+            PositionKey key = new PositionKey(group, "orders", partition);
+            long applied = Await.value(SYNCED, group + " synced", () -> {
+                var p = owner.app().positions().get(key);
+                Long there = Clients.shareStartOffsets(clusters, clusters.destination(), group, "source.orders")
+                        .get(partition);
+                return p != null && p.status() == PositionStatus.APPLIED && p.sourceOffset() == prefix.get(partition)
+                        && there != null && there == p.appliedOffset() && there > 0 ? there : null;
+            });
+
+            long lateAt = System.nanoTime();
+            try (Admin admin = clusters.admin(clusters.destination())) {
+                admin.alterShareGroupOffsets(group, Map.of(new TopicPartition("source.orders", partition), 0L))
+                        .all().get(30, TimeUnit.SECONDS); // the previous owner's late write of an older position
+            }
+            Await.until(SYNCED, "the applied start offset written again", () -> Long.valueOf(applied).equals(
+                    Clients.shareStartOffsets(clusters, clusters.destination(), group, "source.orders")
+                            .get(partition)));
+            long repairedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lateAt);
+            assertTrue(owner.registry().get("sextant.stale.writes.repaired").counter().count() >= 1);
+            System.out.printf("share audit: a late write of start offset 0 over %d on orders-%d written over in "
+                    + "%d ms%n", applied, partition, repairedMs);
+        }
+    }
+
     private static DeadLetterRecord awaitDeadLetter(String group, Reason reason) {
         return DeadLetters.await(clusters, group, reason, SYNCED);
     }
