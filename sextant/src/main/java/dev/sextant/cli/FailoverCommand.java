@@ -41,8 +41,8 @@ import picocli.CommandLine.Option;
                 "Not clean: a group refused or not written, a group or partition the instance knows that has no "
                 + "offset on the destination (untranslated, not applied yet, or expired there), a group of the "
                 + "other type there. Its consumers would start from auto.offset.reset.",
-                "Exit codes: 0 every group can be (or was) failed over cleanly, 1 some group cannot (not clean, "
-                        + "destination unreachable), 2 bad usage or configuration."})
+                "Exits 0 when every group can be (or was) failed over cleanly, 1 when some group cannot (not "
+                        + "clean, destination unreachable)."})
 final class FailoverCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
