@@ -21,8 +21,8 @@ import picocli.CommandLine.Option;
                 + "Sextant instance holds (--url, default query.advertised of the -c file) is at or above the "
                 + "destination's offset: the rule of sync.foreign.offsets=adopt-forward, applied once. Turn "
                 + "MirrorMaker 2's group sync off first.",
-                "Exit codes: 0 every group is (or was) taken over or already Sextant's, 1 some group is refused, "
-                        + "waits for a translation or failed, 2 bad usage or configuration."})
+                "Exits 0 when every group is (or was) taken over or already Sextant's, 1 when some group is "
+                        + "refused, waits for a translation or failed."})
 final class AdoptCommand implements Callable<Integer> {
 
     @CommandLine.Mixin

@@ -9,7 +9,7 @@ import picocli.CommandLine.Parameters;
 /** {@code sextant completion bash}: a completion script, generated from the command definitions. */
 @Command(name = "completion", mixinStandardHelpOptions = true,
         description = {"Prints a shell completion script: source <(bin/sextant completion bash).",
-                "Exit codes: 0 ok, 2 a shell other than bash."})
+                "A shell other than bash exits 2."})
 final class CompletionCommand implements Callable<Integer> {
 
     @Parameters(paramLabel = "SHELL", description = "bash (zsh reads it too, with bashcompinit)")

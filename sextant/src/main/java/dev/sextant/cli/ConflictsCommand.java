@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "conflicts", mixinStandardHelpOptions = true,
         description = {"Prints the dead-letter topic: positions Sextant refused to apply, and why.",
-                "Exit codes: 0 ok, 1 the topic cannot be read, 2 bad usage or configuration."})
+                "Exits 1 when the topic cannot be read."})
 final class ConflictsCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -2,6 +2,7 @@ package dev.sextant.cli;
 
 import dev.sextant.client.SextantClient;
 import dev.sextant.config.SextantConfig;
+import dev.sextant.domain.GroupKind;
 import dev.sextant.failover.DestinationFailover;
 import dev.sextant.failover.ManualFailover;
 import dev.sextant.state.PositionStatus;
@@ -21,12 +22,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sextant failover (--group G | --groups REGEX | --all) [--apply] [--json]}: the cutover, with the source
+ * {@code sextant failover (--group G | --groups REGEX | --all) [--apply] [--format text|json|csv]}: the cutover, with
+ * the source
  * cluster gone. Reads what the destination holds for each group (offsets and the marks Sextant writes with them:
  * precision, replay bound, age of the last sync) and, when a Sextant instance still answers, the positions it
  * translated but did not apply yet, which {@code --apply} writes through the sync's guards. {@code --from-source}
  * (with {@code --group}) is the cutover with the sync stopped and the source up: the source's committed offsets,
- * translated from the history Sextant keeps there.
+ * translated from the history Sextant keeps there. {@code --format csv --group G} prints G's positions as the reset
+ * plan Kafka's {@code kafka-consumer-groups --reset-offsets --from-file} takes ({@link ResetPlanCsv}).
  */
 @Command(name = "failover", mixinStandardHelpOptions = true,
         description = {"Fail groups over to the destination; works with the source cluster gone.",
@@ -41,8 +44,14 @@ import picocli.CommandLine.Option;
                 "Not clean: a group refused or not written, a group or partition the instance knows that has no "
                 + "offset on the destination (untranslated, not applied yet, or expired there), a group of the "
                 + "other type there. Its consumers would start from auto.offset.reset.",
-                "Exit codes: 0 every group can be (or was) failed over cleanly, 1 some group cannot (not clean, "
-                        + "destination unreachable), 2 bad usage or configuration."})
+                "--format csv --group G: G's positions as the file 'kafka-consumer-groups --reset-offsets "
+                + "--from-file FILE --group G --execute' takes (lines topic,partition,offset; the offset a consumer "
+                + "resumes at: a pending translation, else the destination's), on stdout: "
+                + "'sextant failover -c F --group G --format csv > G.csv'. Consumer groups only; one group per file, "
+                + "as --from-file applies to the one --group given. A partition with no offset to resume at is left "
+                + "out and named on stderr, and a group that is not clean exits 1, as in the other formats.",
+                "Exits 0 when every group can be (or was) failed over cleanly, 1 when some group cannot (not "
+                        + "clean, destination unreachable)."})
 final class FailoverCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
@@ -65,7 +74,30 @@ final class FailoverCommand implements Callable<Integer> {
     @Option(names = "--apply", description = "Write what is not on the destination yet (default: only show it).")
     boolean apply;
 
-    @Option(names = "--json", description = "JSON instead of a table.")
+    /** What the command prints on stdout. */
+    enum Format {
+        TEXT, JSON, CSV;
+
+        /** {@code text}, {@code json}, {@code csv}, in any case. */
+        static final class Converter implements CommandLine.ITypeConverter<Format> {
+            @Override
+            public Format convert(String value) {
+                for (Format format : values()) {
+                    if (format.name().equalsIgnoreCase(value)) {
+                        return format;
+                    }
+                }
+                throw new CommandLine.TypeConversionException("'" + value + "' is not one of text, json, csv");
+            }
+        }
+    }
+
+    @Option(names = "--format", paramLabel = "FORMAT", converter = Format.Converter.class,
+            description = "text (a table, the default), json, or csv (with --group: the reset plan for "
+                    + "kafka-consumer-groups --from-file).")
+    Format format;
+
+    @Option(names = "--json", description = "JSON instead of a table: --format json.")
     boolean json;
 
     @Option(names = "--from-source", description = "Translate the source's committed offsets (needs the source "
@@ -106,6 +138,8 @@ final class FailoverCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be at least 1 second");
         }
+        Format output = output();
+        json = output == Format.JSON;
         if (fromSource) {
             if (selection.group == null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--from-source works with --group only");
@@ -118,7 +152,7 @@ final class FailoverCommand implements Callable<Integer> {
         Optional<SextantClient> instance = instance(loaded);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        boolean terminal = System.console() != null && !json;
+        boolean terminal = System.console() != null && output == Format.TEXT;
         DestinationFailover.Report report = new DestinationFailover(loaded, Clock.systemUTC()).run(selected, instance,
                 apply, Duration.ofSeconds(timeoutSeconds), line -> {
                     if (terminal) {
@@ -129,7 +163,10 @@ final class FailoverCommand implements Callable<Integer> {
         if (report.instanceProblem() != null) {
             err.println("warning: " + report.instanceProblem());
         }
-        if (json) {
+        int exit = report.clean() ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
+        if (output == Format.CSV) {
+            exit = printCsv(selection.group, report, out, err);
+        } else if (json) {
             out.println(Json.write(new ReportJson(apply, report.clean(), report.groups().size(),
                     instance.isPresent() ? instanceUrl : null, report.instanceProblem(), report.tookMs(),
                     report.groups())));
@@ -138,7 +175,61 @@ final class FailoverCommand implements Callable<Integer> {
         }
         out.flush();
         err.flush();
-        return report.clean() ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
+        return exit;
+    }
+
+    /** {@code --format}, {@code --json} as {@code --format json}; csv only where one plan file can hold it. */
+    private Format output() {
+        if (json && format != null && format != Format.JSON) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--json is --format json: give one format");
+        }
+        Format output = json ? Format.JSON : format == null ? Format.TEXT : format;
+        if (output == Format.CSV && selection.group == null) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--format csv needs --group G: "
+                    + "kafka-consumer-groups --from-file applies a plan file to the one --group given");
+        }
+        if (output == Format.CSV && fromSource) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--format csv works without --from-source "
+                    + "only");
+        }
+        return output;
+    }
+
+    /**
+     * The reset plan of the one group selected, on stdout; on stderr the partitions left out and why the group is
+     * not clean. The exit code is the report's (1 when not clean), or 2 for a share group: no Kafka tool takes a
+     * plan file for one.
+     */
+    static int printCsv(String name, DestinationFailover.Report report, PrintWriter out, PrintWriter err) {
+        Optional<DestinationFailover.GroupState> found = report.groups().stream()
+                .filter(g -> g.group().equals(name)).findFirst();
+        if (found.isEmpty()) {
+            err.println("sextant failover: no offsets for group '" + name + "' on the destination, and no "
+                    + "instance knows it: the CSV is empty");
+            return report.clean() ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
+        }
+        DestinationFailover.GroupState group = found.get();
+        if (GroupKind.SHARE.label().equals(group.groupType())) {
+            err.println("sextant failover: '" + group.group() + "' is a share group: kafka-consumer-groups "
+                    + "--from-file resets consumer groups only (kafka-share-groups takes no plan file); use --format "
+                    + "text or json");
+            return SextantCommand.EXIT_USAGE;
+        }
+        ResetPlanCsv plan = ResetPlanCsv.of(group);
+        out.print(plan.text());
+        if (!plan.leftOut().isEmpty()) {
+            err.println("sextant failover: left out of the CSV, no offset to resume at (a consumer starts there "
+                    + "from auto.offset.reset): " + String.join(", ", plan.leftOut()));
+        }
+        if (plan.lines().isEmpty()) {
+            err.println("sextant failover: no offsets for group '" + group.group() + "': the CSV is empty");
+        }
+        if (!group.clean()) {
+            err.println("sextant failover: group '" + group.group() + "' cannot be failed over cleanly: "
+                    + group.result() + (group.detail() == null ? "" : ": " + group.detail()));
+            return SextantCommand.EXIT_FAILURE;
+        }
+        return SextantCommand.EXIT_OK;
     }
 
     /** The groups {@code --group} or {@code --groups} selects; every group without either. */

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 @Command(name = "offsets", mixinStandardHelpOptions = true,
         description = {"Where a consumer group resumes on the destination (asks a running instance).",
                 "Per mirror topic-partition, the offset to seek to before the first poll.",
-                "Exit codes: 0 ok, 1 unknown group or no answer, 2 bad usage."})
+                "Exits 1 for an unknown group or no answer."})
 final class OffsetsCommand implements Callable<Integer> {
 
     @Option(names = "--group", required = true, description = "The consumer group.")

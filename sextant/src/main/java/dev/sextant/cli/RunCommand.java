@@ -11,9 +11,8 @@ import picocli.CommandLine.Command;
 
 @Command(name = "run", mixinStandardHelpOptions = true,
         description = {"Runs a Sextant instance until it is stopped (Ctrl-C or SIGTERM).",
-                "Exit codes: 0 stopped, 1 failed (Kafka Streams stopped with an error, or a required input is "
-                        + "missing), 2 bad usage or configuration, 3 not authorized (a cluster refused an ACL "
-                        + "Sextant needs; the message names it)."})
+                "Exits 0 when stopped, 1 when it failed (Kafka Streams stopped with an error, or a required input "
+                        + "is missing), 3 when a cluster refused an ACL Sextant needs (the message names it)."})
 final class RunCommand implements Callable<Integer> {
 
     @CommandLine.Mixin

@@ -3,22 +3,33 @@ package dev.sextant.cli;
 import dev.sextant.Version;
 import dev.sextant.acl.NotAuthorizedException;
 import dev.sextant.config.InvalidConfigurationException;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code sextant}: the command line. Exit codes: 0 success, 2 bad usage or configuration, 1 runtime failure.
+ * {@code sextant}: the command line. Exit codes, the same for every command and listed in every command's help (the
+ * root's {@code exitCodeList}, given to each subcommand by {@link #commandLine()}): 0 success, 1 runtime failure,
+ * 2 bad usage or configuration, 3 not authorized. {@code sextant} without a command is bad usage, as with Kafka's
+ * tools: the usage on stderr, exit 2.
  */
 @Command(name = "sextant",
         mixinStandardHelpOptions = true,
         versionProvider = SextantCommand.VersionProvider.class,
         description = "Syncs consumer-group and share-group offsets from a Kafka cluster to its mirror.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:success (for each command: see its description)",
+            "1:runtime failure: a cluster or instance did not answer, or what the command checks does not hold "
+                    + "(see its description)",
+            "2:bad usage or configuration (the message names the option or key and what it accepts)",
+            "3:not authorized (a cluster refused an ACL Sextant needs; the message names it)"},
         footer = {"", "The narrated demo (two local clusters, MirrorMaker 2, a failover) is not part of the "
                 + "application jar: run it with 'bin/sextant demo' from a source checkout."},
         subcommands = {RunCommand.class, OffsetsCommand.class, TranslateCommand.class,
                 StatusCommand.class, FailoverCommand.class, AdoptCommand.class, ConflictsCommand.class,
                 ConfigCommand.class, CompletionCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})
-public final class SextantCommand implements Runnable {
+public final class SextantCommand implements Callable<Integer> {
 
     static final int EXIT_OK = 0;
     static final int EXIT_FAILURE = 1;
@@ -29,9 +40,19 @@ public final class SextantCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** No command given: bad usage. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        return usageError(spec);
+    }
+
+    /** A command that needs a subcommand was given none: its usage on stderr, exit 2. */
+    static int usageError(CommandLine.Model.CommandSpec spec) {
+        CommandLine commandLine = spec.commandLine();
+        commandLine.getErr().println(spec.qualifiedName() + ": no command given");
+        commandLine.usage(commandLine.getErr());
+        commandLine.getErr().flush();
+        return EXIT_USAGE;
     }
 
     public static void main(String[] args) {
@@ -41,6 +62,7 @@ public final class SextantCommand implements Runnable {
     /** The configured command line, also used by tests. */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new SextantCommand());
+        shareExitCodes(cli, cli.getCommandSpec().usageMessage());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof InvalidConfigurationException) {
                 commandLine.getErr().println("Invalid configuration: " + e.getMessage());
@@ -57,6 +79,15 @@ public final class SextantCommand implements Runnable {
             return EXIT_FAILURE;
         });
         return cli;
+    }
+
+    /** Every command's help lists the exit codes the root declares: they are the same for every command. */
+    private static void shareExitCodes(CommandLine command, CommandLine.Model.UsageMessageSpec root) {
+        for (CommandLine sub : command.getSubcommands().values()) {
+            sub.getCommandSpec().usageMessage().exitCodeListHeading(root.exitCodeListHeading())
+                    .exitCodeList(root.exitCodeList());
+            shareExitCodes(sub, root);
+        }
     }
 
     static final class VersionProvider implements CommandLine.IVersionProvider {

@@ -15,7 +15,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Instances, groups, worst lag and replay bound, recent conflicts (asks a running instance).",
-                "Exit codes: 0 ok, 1 no answer, 2 bad usage."})
+                "Exits 1 when no instance answers."})
 final class StatusCommand implements Callable<Integer> {
 
     private static final Duration RECENT = Duration.ofHours(1);

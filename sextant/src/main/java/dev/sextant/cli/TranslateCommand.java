@@ -9,7 +9,7 @@ import picocli.CommandLine.Option;
 
 @Command(name = "translate", mixinStandardHelpOptions = true,
         description = {"Translates one source offset to its destination offset (asks a running instance).",
-                "Exit codes: 0 ok, 1 nothing translates it (yet) or no answer, 2 bad usage."})
+                "Exits 1 when nothing translates it (yet) or no instance answers."})
 final class TranslateCommand implements Callable<Integer> {
 
     @Option(names = "--topic", required = true, description = "Source topic.")

@@ -5,17 +5,29 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-@Command(name = "version", mixinStandardHelpOptions = true, description = {"Prints Sextant's version.",
-        "Exit codes: 0."})
+@Command(name = "version", mixinStandardHelpOptions = true, description = "Prints Sextant's version, and the "
+        + "version of the Kafka clients it runs with.")
 final class VersionCommand implements Callable<Integer> {
+
+    @CommandLine.Option(names = "--json", description = "JSON instead of a line: {\"version\",\"kafkaClients\"}.")
+    boolean json;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The {@code --json} output. */
+    record VersionJson(String version, String kafkaClients) {
+    }
+
     @Override
     public Integer call() {
-        spec.commandLine().getOut()
-                .println("sextant " + Version.current() + " (Kafka clients " + Version.kafka() + ")");
+        if (json) {
+            spec.commandLine().getOut().println(Json.write(new VersionJson(Version.current(), Version.kafka())));
+        } else {
+            spec.commandLine().getOut()
+                    .println("sextant " + Version.current() + " (Kafka clients " + Version.kafka() + ")");
+        }
+        spec.commandLine().getOut().flush();
         return SextantCommand.EXIT_OK;
     }
 }

@@ -1,8 +1,11 @@
 package dev.sextant.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -10,12 +13,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class ConfigCommandTest {
 
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path ROOT = Path.of(System.getProperty("basedir", "."), "..").normalize();
 
     private final StringWriter out = new StringWriter();
@@ -64,12 +69,16 @@ class ConfigCommandTest {
         assertEquals(checkMessage, err.toString(), "the same message as run");
     }
 
+    /** Exit code 3 is returned by every command (a refused ACL), so every command's help lists it, with 0 to 2. */
     @Test
-    void everyCommandsHelpStatesItsExitCodes() {
+    void everyCommandsHelpListsEveryExitCode() {
         CommandLine root = SextantCommand.commandLine();
         List<String> missing = new ArrayList<>();
+        if (!listsEveryExitCode(root.getUsageMessage())) {
+            missing.add("sextant");
+        }
         collect(root, missing);
-        assertEquals(List.of(), missing, "--help without 'Exit codes'");
+        assertEquals(List.of(), missing, "--help without the exit codes 0, 1, 2 and 3");
     }
 
     private static void collect(CommandLine command, List<String> missing) {
@@ -77,11 +86,58 @@ class ConfigCommandTest {
             if (sub.getValue().getCommand() instanceof CommandLine.HelpCommand) {
                 continue;
             }
-            if (!sub.getValue().getUsageMessage().contains("Exit codes")) {
+            if (!listsEveryExitCode(sub.getValue().getUsageMessage())) {
                 missing.add(sub.getValue().getCommandSpec().qualifiedName());
             }
             collect(sub.getValue(), missing);
         }
+    }
+
+    private static boolean listsEveryExitCode(String usage) {
+        return usage.contains("Exit codes:")
+                && Pattern.compile("(?m)^\\s+0\\s+success").matcher(usage).find()
+                && Pattern.compile("(?m)^\\s+1\\s+runtime failure").matcher(usage).find()
+                && Pattern.compile("(?m)^\\s+2\\s+bad usage or configuration").matcher(usage).find()
+                && Pattern.compile("(?m)^\\s+3\\s+not authorized").matcher(usage).find();
+    }
+
+    @Test
+    void checkAsJsonGivesTheVerdictWithTheSameExitCodes(@TempDir Path dir) throws Exception {
+        assertEquals(0, run("config", "check", "--json", "-c", ROOT.resolve("config/sextant.properties").toString()),
+                err.toString());
+        JsonNode valid = JSON.readTree(out.toString());
+        assertTrue(valid.path("valid").asBoolean(), out.toString());
+        assertEquals("offset-syncs", valid.path("translation").asText(), out.toString());
+
+        Path broken = dir.resolve("broken.properties");
+        Files.writeString(broken, "source.bootstrap.servers=127.0.0.1:9092\ndestination.bootstrap.servers=x:1\n"
+                + "sync.rewnd=never\n");
+        assertEquals(2, run("run", "-c", broken.toString()));
+        String runMessage = err.toString().trim().substring("Invalid configuration: ".length());
+        out.getBuffer().setLength(0);
+        assertEquals(2, run("config", "check", "--json", "-c", broken.toString()));
+        JsonNode invalid = JSON.readTree(out.toString());
+        assertFalse(invalid.path("valid").asBoolean(true), out.toString());
+        assertEquals("sync.rewnd", invalid.path("key").asText(), out.toString());
+        assertEquals(runMessage, invalid.path("message").asText(), "the message run gives");
+    }
+
+    @Test
+    void aclsAsJsonHoldTheSameCommandsAsTheText() throws Exception {
+        String example = ROOT.resolve("config/sextant.properties").toString();
+        assertEquals(0, run("config", "acls", "-c", example));
+        List<String> textCommands = out.toString().lines().filter(l -> l.startsWith("kafka-acls.sh")).toList();
+        out.getBuffer().setLength(0);
+        assertEquals(0, run("config", "acls", "--json", "-c", example, "--destination-principal", "User:dr"));
+        JsonNode clusters = JSON.readTree(out.toString()).path("clusters");
+        assertEquals("source", clusters.path(0).path("cluster").asText(), out.toString());
+        assertEquals("User:dr", clusters.path(1).path("principal").asText(), out.toString());
+        List<String> jsonCommands = new ArrayList<>();
+        clusters.forEach(c -> c.path("acls").forEach(a -> jsonCommands.add(a.path("command").asText()
+                .replace("User:dr", "User:sextant"))));
+        assertEquals(textCommands, jsonCommands);
+        JsonNode first = clusters.path(0).path("acls").path(0);
+        assertTrue(first.path("why").asText().length() > 0 && first.path("operations").size() > 0, first.toString());
     }
 
     @Test

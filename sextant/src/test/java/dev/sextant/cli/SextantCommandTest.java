@@ -3,6 +3,9 @@ package dev.sextant.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sextant.Version;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -35,6 +38,37 @@ class SextantCommandTest {
     void versionPrintsTheKafkaClientVersion() {
         assertEquals(0, run("version"));
         assertTrue(out.toString().contains("Kafka clients 4.4.0"), out.toString());
+    }
+
+    @Test
+    void versionAsJsonCarriesWhatTheLineSays() throws Exception {
+        assertEquals(0, run("version", "--json"));
+        JsonNode version = new ObjectMapper().readTree(out.toString());
+        assertEquals("4.4.0", version.path("kafkaClients").asText(), out.toString());
+        assertEquals(Version.current(), version.path("version").asText(), out.toString());
+    }
+
+    /** As Kafka's tools: a command line that does nothing is a mistake, and a script must see it. */
+    @Test
+    void noCommandPrintsTheUsageOnStderrAndExitsWithTwo() {
+        assertEquals(2, run());
+        assertEquals("", out.toString(), "nothing on stdout");
+        assertTrue(err.toString().contains("Usage: sextant"), err.toString());
+        assertTrue(err.toString().contains("failover"), "lists the commands: " + err);
+    }
+
+    @Test
+    void configWithoutASubcommandIsBadUsageToo() {
+        assertEquals(2, run("config"));
+        assertEquals("", out.toString(), "nothing on stdout");
+        assertTrue(err.toString().contains("Usage: sextant config"), err.toString());
+    }
+
+    @Test
+    void helpStillGoesToStdoutAndExitsWithZero() {
+        assertEquals(0, run("config", "--help"));
+        assertTrue(out.toString().contains("Usage: sextant config"), out.toString());
+        assertEquals("", err.toString());
     }
 
     @Test
