@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -363,6 +364,20 @@ public final class AdminDestinationClient implements DestinationClient {
             AlterConsumerGroupOffsetsResult result = writer.alterConsumerGroupOffsets(group, offsets);
             return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
         });
+    }
+
+    @Override
+    public CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
+            String group, Map<TopicPartition, OffsetAndMetadata> offsets, WriteLease lease,
+            Map<TopicPartition, OffsetAndMetadata> readBefore) {
+        long readAt = System.nanoTime(); // the read's answer came just before: the applier writes on it at once
+        return dispatcher.submit(lease, writer -> FreshRead.send(
+                (System.nanoTime() - readAt) / 1_000_000, group, readBefore,
+                () -> groupOffsets(writer, Collections.singletonMap(group, null)).get(group),
+                () -> {
+                    AlterConsumerGroupOffsetsResult result = writer.alterConsumerGroupOffsets(group, offsets);
+                    return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
+                }));
     }
 
     @Override

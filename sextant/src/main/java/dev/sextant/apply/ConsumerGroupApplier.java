@@ -124,7 +124,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
             return CompletableFuture.completedFuture(new GroupOutcome(group, null, false, null, w.outcomes));
         }
         // the client checks the lease when it sends, which may be after earlier groups' writes are absorbed
-        return client.alterConsumerGroupOffsets(group, w.writes, lease).thenApply(errors -> {
+        return client.alterConsumerGroupOffsets(group, w.writes, lease, existing).thenApply(errors -> {
             errors.forEach((tp, err) -> w.outcomes.put(w.keys.get(tp), written(group, tp, err, w.writes.get(tp))));
             return new GroupOutcome(group, null, false, null, w.outcomes);
         });
@@ -279,6 +279,10 @@ public final class ConsumerGroupApplier implements GroupApplier {
                         + "or this instance was held up long enough for another one to own it); each is retried if "
                         + "its task is still this instance's", expired, group);
             }
+            return GroupOutcome.cancelled(group);
+        }
+        if (err instanceof DestinationChangedException) {
+            // someone committed on the group while the write waited: a new read decides (most often: theirs)
             return GroupOutcome.cancelled(group);
         }
         if (err instanceof UnknownMemberIdException || err instanceof GroupNotEmptyException

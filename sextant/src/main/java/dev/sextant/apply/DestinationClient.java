@@ -43,6 +43,18 @@ public interface DestinationClient extends AutoCloseable {
             Map<String, Set<TopicPartition>> partitionsByGroup);
 
     /**
+     * As {@link #alterConsumerGroupOffsets(String, Map, WriteLease)}, planned from {@code readBefore} (every committed
+     * offset of the group, as read before the write): a client that makes a write wait may read the group again when
+     * its turn comes, and fail it with {@link DestinationChangedException} when the offsets changed meanwhile
+     * ({@link FreshRead}). By default the write is sent as planned.
+     */
+    default CompletableFuture<Map<TopicPartition, Throwable>> alterConsumerGroupOffsets(
+            String group, Map<TopicPartition, OffsetAndMetadata> offsets, WriteLease lease,
+            Map<TopicPartition, OffsetAndMetadata> readBefore) {
+        return alterConsumerGroupOffsets(group, offsets, lease);
+    }
+
+    /**
      * Share-partition start offsets of the given partitions of several share groups, for the takeover audit.
      * Partitions without a start offset are absent from a group's map; by default (a client that cannot read them)
      * every group's map is empty.
