@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.SextantConfigLoader;
+import dev.sextant.deploy.DeployTools.Result;
 import dev.sextant.query.FakeBackend;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,12 +25,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,8 +42,9 @@ import org.junit.jupiter.api.Test;
  */
 class DeployFilesTest {
 
-    private static final Path ROOT = Path.of(System.getProperty("basedir", "."), "..").normalize();
-    private static final Path DEPLOY = ROOT.resolve("deploy");
+    private static final Path ROOT = DeployTools.ROOT;
+    private static final Path DEPLOY = DeployTools.DEPLOY;
+    private static final Path BASE = DEPLOY.resolve("kubernetes/base");
     private static final Pattern SEXTANT_METER = Pattern.compile("\\bsextant_[a-z_]+");
 
     @Test
@@ -93,8 +94,11 @@ class DeployFilesTest {
 
     @Test
     void everySextantVariableTheManifestsSetIsARealKeyAndTheirConfigurationLoads() throws IOException {
-        String manifests = Files.readString(DEPLOY.resolve("kubernetes/statefulset.yaml"))
-                + Files.readString(DEPLOY.resolve("kubernetes/secret.yaml"))
+        String manifests = Files.readString(BASE.resolve("statefulset.yaml"))
+                + Files.readString(BASE.resolve("secret.yaml"))
+                + Files.readString(DEPLOY.resolve("kubernetes/overlays/production/statefulset.yaml"))
+                + Files.readString(DEPLOY.resolve("kubernetes/overlays/dev/statefulset.yaml"))
+                + Files.readString(DEPLOY.resolve("kubernetes/failover/job.yaml"))
                 + Files.readString(DEPLOY.resolve("Dockerfile"));
         Matcher m = Pattern.compile("\\b(SEXTANT_[A-Z0-9_]+)").matcher(manifests);
         Map<String, String> env = new TreeMap<>();
@@ -115,7 +119,7 @@ class DeployFilesTest {
 
         Map<String, String> file = new LinkedHashMap<>();
         boolean inFile = false;
-        for (String line : Files.readAllLines(DEPLOY.resolve("kubernetes/configmap.yaml"))) {
+        for (String line : Files.readAllLines(BASE.resolve("configmap.yaml"))) {
             if (line.trim().equals("sextant.properties: |")) {
                 inFile = true;
             } else if (inFile && line.startsWith("    ") && !line.trim().startsWith("#") && line.contains("=")) {
@@ -126,6 +130,8 @@ class DeployFilesTest {
         assertTrue(file.containsKey("source.bootstrap.servers"), file.toString());
         SextantConfig loaded = SextantConfigLoader.load(file, env);
         assertEquals("sextant-0.sextant.kafka.svc.cluster.local", loaded.queryAdvertised().host());
+        // static membership reaches Kafka Streams' consumers as group.instance.id
+        assertEquals("sextant-0", loaded.streamsOverrides().get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG));
     }
 
     private static boolean realKey(String key) {
@@ -136,8 +142,11 @@ class DeployFilesTest {
             String client = key.substring(key.indexOf('.') + 1);
             return AdminClientConfig.configNames().contains(client);
         }
-        return key.startsWith("streams.")
-                && StreamsConfig.configDef().names().contains(key.substring(8));
+        // streams.* reaches Kafka Streams, which passes its clients' settings on (group.instance.id is a consumer's)
+        String streams = key.substring(key.indexOf('.') + 1);
+        return key.startsWith("streams.") && (StreamsConfig.configDef().names().contains(streams)
+                || ConsumerConfig.configNames().contains(streams) || ProducerConfig.configNames().contains(streams)
+                || AdminClientConfig.configNames().contains(streams));
     }
 
     private static String sample(String name) {
@@ -145,6 +154,9 @@ class DeployFilesTest {
             case "SEXTANT_QUERY_ADVERTISED" -> "sextant-0.sextant.kafka.svc.cluster.local:8080";
             case "SEXTANT_QUERY_LISTEN" -> "0.0.0.0:8080";
             case "SEXTANT_STATE_DIR" -> "/var/lib/sextant";
+            case "SEXTANT_STREAMS_GROUP_INSTANCE_ID" -> "sextant-0";
+            case "SEXTANT_STREAMS_NUM_STANDBY_REPLICAS", "SEXTANT_STREAMS_REPLICATION_FACTOR",
+                 "SEXTANT_DLQ_TOPIC_REPLICATION_FACTOR" -> "1";
             case "SEXTANT_SOURCE_SECURITY_PROTOCOL", "SEXTANT_DESTINATION_SECURITY_PROTOCOL" -> "SASL_SSL";
             case "SEXTANT_SOURCE_SASL_MECHANISM", "SEXTANT_DESTINATION_SASL_MECHANISM" -> "SCRAM-SHA-512";
             default -> "org.apache.kafka.common.security.scram.ScramLoginModule required "
@@ -154,7 +166,7 @@ class DeployFilesTest {
 
     @Test
     void everyProbePathIsAnEndpoint() throws Exception {
-        String statefulSet = Files.readString(DEPLOY.resolve("kubernetes/statefulset.yaml"));
+        String statefulSet = Files.readString(BASE.resolve("statefulset.yaml"));
         Matcher m = Pattern.compile("path: (/\\S+)").matcher(statefulSet);
         TreeSet<String> paths = new TreeSet<>();
         while (m.find()) {
@@ -173,24 +185,10 @@ class DeployFilesTest {
     }
 
     private static void requireTool(String tool) throws Exception {
-        boolean present = run(ROOT, "sh", "-c", "command -v " + tool).exit() == 0;
-        if (!present && "1".equals(System.getenv("SEXTANT_REQUIRE_TOOLS"))) {
-            throw new AssertionError(tool + " is not installed, and SEXTANT_REQUIRE_TOOLS=1 (.ci/run installs it: "
-                    + "apt-get install prometheus yamllint)");
-        }
-        Assumptions.assumeTrue(present, tool + " is not installed (Debian: apt-get install prometheus yamllint)");
-    }
-
-    private record Result(int exit, String output) {
+        DeployTools.requireTool(tool, "Debian: apt-get install prometheus yamllint");
     }
 
     private static Result run(Path dir, String... command) throws Exception {
-        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-        byte[] out = process.getInputStream().readAllBytes();
-        if (!process.waitFor(60, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " did not finish in 60 s");
-        }
-        return new Result(process.exitValue(), new String(out, StandardCharsets.UTF_8));
+        return DeployTools.run(dir, command);
     }
 }

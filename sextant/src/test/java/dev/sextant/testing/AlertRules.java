@@ -64,6 +64,7 @@ public final class AlertRules {
                 "              description: \"An instance has not been able to read the destination's groups and "
                         + "topics for over a minute. Syncs are delayed (never dropped) until it is back; "
                         + "/health/ready answers 503 with the last error.\"",
+                "              runbook_url: \"docs/runbook.md#" + alert.toLowerCase(Locale.ROOT) + "\"",
                 ""));
         Process promtool = new ProcessBuilder("promtool", "test", "rules", test.toString())
                 .redirectErrorStream(true).start();

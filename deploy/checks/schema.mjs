@@ -1,0 +1,102 @@
+// Validates rendered Kubernetes objects (a multi-document YAML file, `kubectl kustomize` output) against the
+// Kubernetes schemas, offline:
+//  1. kubernetes-models: JSON schemas generated from Kubernetes' OpenAPI definitions (and, for PodMonitor and
+//     PrometheusRule, from the Prometheus Operator's CRDs), compiled with ajv: types, required fields, enums,
+//     int-or-string, quantities. A kind it has no schema for is an error, not a pass.
+//  2. Unknown fields, which those schemas let through (kubeconform's -strict; the API server drops such a field, or
+//     refuses it under kubectl --validate=strict): every key is looked up in the field list of
+//     @kubernetes/client-node's models, generated from the same OpenAPI definitions. Custom resources are not
+//     covered by this step (client-node has no models for them).
+// Usage: node schema.mjs FILE.yaml; prints one line per object and per problem; exit code 1 on any problem.
+import { readFileSync } from "node:fs";
+import { parseAllDocuments } from "yaml";
+import * as k8s from "@kubernetes/client-node";
+
+const file = process.argv[2];
+const docs = parseAllDocuments(readFileSync(file, "utf8"));
+const problems = [];
+let count = 0;
+
+for (const doc of docs) {
+  if (doc.errors.length > 0) {
+    problems.push(`${file}: YAML: ${doc.errors.map((e) => e.message).join("; ")}`);
+    continue;
+  }
+  const object = doc.toJS();
+  if (object == null) {
+    continue;
+  }
+  count++;
+  const { apiVersion = "", kind = "" } = object;
+  const name = `${kind}/${object.metadata?.name} (${apiVersion})`;
+  const [group, version] = apiVersion.includes("/") ? apiVersion.split("/") : ["", apiVersion];
+  const modulePath = group.endsWith("monitoring.coreos.com")
+    ? `@kubernetes-models/prometheus-operator/${group}/${version}/${kind}`
+    : `kubernetes-models/${group ? group + "/" : ""}${version}/${kind}`;
+  let Model;
+  try {
+    Model = (await import(modulePath))[kind];
+  } catch (e) {
+    problems.push(`${name}: no schema for this kind and version (${modulePath})`);
+    continue;
+  }
+  try {
+    new Model(object).validate();
+  } catch (e) {
+    const details = (e.errors ?? []).map((d) => `${d.instancePath} ${d.message}`).join("; ");
+    problems.push(`${name}: ${details || e.message}`);
+  }
+  if (!group.endsWith("monitoring.coreos.com")) {
+    const groupName = group.split(".")[0];
+    const className = (groupName ? capitalize(groupName) : "") + capitalize(version) + kind;
+    const modelClass = k8s[className] ?? k8s[capitalize(version) + kind];
+    if (!modelClass) {
+      problems.push(`${name}: no field list for ${className}`);
+    } else {
+      unknownFields(object, modelClass.name, "", (path) => problems.push(`${name}: unknown field ${path}`));
+    }
+  }
+  console.log(`checked ${name}`);
+}
+
+function capitalize(s) {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// Walks `value` as an instance of the client-node type `type`, reporting keys that type does not define.
+function unknownFields(value, type, path, report) {
+  if (value == null) {
+    return;
+  }
+  let m;
+  if ((m = /^Array<(.+)>$/.exec(type))) {
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => unknownFields(item, m[1], `${path}[${i}]`, report));
+    }
+    return;
+  }
+  if ((m = /^\{ \[key: string\]: (.+); \}$/.exec(type))) {
+    for (const [key, item] of Object.entries(value)) {
+      unknownFields(item, m[1], `${path}.${key}`, report);
+    }
+    return;
+  }
+  const modelClass = k8s[type];
+  if (typeof modelClass?.getAttributeTypeMap !== "function" || typeof value !== "object") {
+    return; // a scalar, IntOrString, any: the schema step checks these
+  }
+  const fields = new Map(modelClass.getAttributeTypeMap().map((a) => [a.baseName, a.type]));
+  for (const [key, item] of Object.entries(value)) {
+    if (!fields.has(key)) {
+      report(`${path}.${key}`);
+    } else {
+      unknownFields(item, fields.get(key), `${path}.${key}`, report);
+    }
+  }
+}
+
+for (const p of problems) {
+  console.log(`PROBLEM ${p}`);
+}
+console.log(`${count} objects, ${problems.length} problems`);
+process.exit(problems.length === 0 && count > 0 ? 0 : 1);
