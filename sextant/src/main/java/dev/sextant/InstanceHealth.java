@@ -7,8 +7,8 @@ import java.util.Optional;
 
 /**
  * This instance's health beyond Kafka Streams' own state: not live while stream threads keep dying (a restart would
- * clear it); not ready while the source refuses Sextant something, or the destination has been unreachable for
- * longer than {@code health.destination.timeout.ms}.
+ * clear it); degraded, said in the readiness body but not in its status, while the source refuses Sextant something
+ * or the destination has been unreachable for longer than {@code health.destination.timeout.ms}.
  */
 final class InstanceHealth implements HealthChecks {
 
@@ -31,7 +31,7 @@ final class InstanceHealth implements HealthChecks {
     }
 
     @Override
-    public Optional<String> notReady() {
+    public Optional<String> degraded() {
         Optional<String> denied = denials.problem();
         if (denied.isPresent()) {
             return denied;

@@ -1,5 +1,6 @@
 package dev.sextant;
 
+import dev.sextant.config.InvalidConfigurationException;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.source.SourceTopicCreator;
 import dev.sextant.sync.SyncSettings;
@@ -7,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 
@@ -37,11 +39,51 @@ final class OwnTopics {
         return wanted;
     }
 
-    /** Creates those that are missing. */
+    /** Creates those that are missing, then checks those that existed: a wrong one stops the start (exit 2). */
     static void create(SextantConfig config, SyncSettings settings) {
         try (SourceTopicCreator creator = new SourceTopicCreator(config.sourceClientConfig())) {
             int partitions = settings.syncShareGroups() ? creator.consumerOffsetsPartitions() : 0;
-            creator.createMissing(wanted(config, settings, partitions));
+            List<NewTopic> wanted = wanted(config, settings, partitions);
+            creator.createMissing(wanted);
+            Map<String, SourceTopicCreator.Existing> existing = creator.describe(
+                    wanted.stream().map(NewTopic::name).collect(Collectors.toSet()));
+            check(settings, wanted, existing).ifPresent(problem -> {
+                throw new InvalidConfigurationException(SextantConfig.APPLICATION_ID_CONFIG,
+                        config.applicationId(), problem);
+            });
         }
+    }
+
+    /**
+     * What is wrong with Sextant's topics as they are, or empty: the share positions must have as many partitions as
+     * {@code __consumer_offsets} (a position goes to the partition of its group's task; with another count it reaches
+     * a task that does not hold the group, and is never applied); the offset-sync history must be compacted (deleted
+     * by retention, the history a restarted instance reads back would lose its oldest syncs, and lagging groups their
+     * translation). A policy the broker did not let Sextant read is not judged.
+     */
+    static Optional<String> check(SyncSettings settings, List<NewTopic> wanted,
+                                  Map<String, SourceTopicCreator.Existing> existing) {
+        List<String> problems = new ArrayList<>();
+        for (NewTopic topic : wanted) {
+            SourceTopicCreator.Existing there = existing.get(topic.name());
+            if (there == null) {
+                continue;
+            }
+            if (topic.name().equals(settings.sharePositionsTopic()) && topic.numPartitions() > 0
+                    && there.partitions() != topic.numPartitions()) {
+                problems.add("topic " + topic.name() + " has " + there.partitions() + " partitions where Sextant "
+                        + "needs " + topic.numPartitions() + ", as many as __consumer_offsets, so that a share "
+                        + "position reaches the task that holds its group: delete it (kafka-topics.sh --delete "
+                        + "--topic " + topic.name() + ") and start Sextant again, which creates it right");
+            }
+            if (topic.name().equals(settings.historyTopic()) && there.cleanupPolicy() != null
+                    && !there.cleanupPolicy().contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
+                problems.add("topic " + topic.name() + " has cleanup.policy=" + there.cleanupPolicy() + " where "
+                        + "Sextant needs compact, or retention deletes the offset-sync history: kafka-configs.sh "
+                        + "--alter --entity-type topics --entity-name " + topic.name()
+                        + " --add-config cleanup.policy=compact");
+            }
+        }
+        return problems.isEmpty() ? Optional.empty() : Optional.of(String.join("; ", problems));
     }
 }

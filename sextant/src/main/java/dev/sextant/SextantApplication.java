@@ -22,8 +22,10 @@ import dev.sextant.source.AdminSourceOffsets;
 import dev.sextant.source.AdminSourceTopicNames;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;
+import dev.sextant.state.BoundedStoreMemory;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
+import dev.sextant.state.StoreMemoryBudget;
 import dev.sextant.sync.SyncRuntime;
 import dev.sextant.sync.SyncSettings;
 import dev.sextant.topology.HistoryRestoreListener;
@@ -33,6 +35,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -41,6 +45,7 @@ import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.slf4j.Logger;
@@ -181,8 +186,12 @@ public final class SextantApplication implements AutoCloseable {
                 config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials),
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp));
         log.debug("Topology:\n{}", topology.describe());
-        Properties properties = StreamsProperties.of(config, advertised,
-                StreamsErrorHandlers.configs(settings, metrics)); // an operator's own handler wins
+        Map<String, Object> defaults = new HashMap<>(StreamsErrorHandlers.configs(settings, metrics));
+        // one memory budget for every RocksDB store (an operator's own setter wins, as handlers do)
+        defaults.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedStoreMemory.class);
+        defaults.put(BoundedStoreMemory.MEMORY_BYTES_CONFIG, config.stateMemoryBytes() > 0
+                ? config.stateMemoryBytes() : StoreMemoryBudget.defaultBytes());
+        Properties properties = StreamsProperties.of(config, advertised, defaults);
         streams = new KafkaStreams(topology, properties);
         streams.setGlobalStateRestoreListener(new HistoryRestoreListener(catchUp));
         streams.setUncaughtExceptionHandler(supervisor);

@@ -29,7 +29,7 @@ public record GroupOutcome(String group, Reason reason, boolean retry, String de
     }
 
     /** Nothing concluded (the destination could not be reached, or answered with a transient error). */
-    static GroupOutcome retry(String group, Throwable cause) {
+    public static GroupOutcome retry(String group, Throwable cause) {
         return new GroupOutcome(group, null, true, cause.toString(), Map.of());
     }
 

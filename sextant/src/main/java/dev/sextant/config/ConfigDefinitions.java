@@ -47,6 +47,7 @@ import static dev.sextant.config.SextantConfig.SOURCE_ALIAS_DEFAULT;
 import static dev.sextant.config.SextantConfig.SOURCE_BOOTSTRAP_SERVERS_CONFIG;
 import static dev.sextant.config.SextantConfig.STATE_DIR_CONFIG;
 import static dev.sextant.config.SextantConfig.STATE_DIR_DEFAULT;
+import static dev.sextant.config.SextantConfig.STATE_MEMORY_BYTES_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_CONSUMER_GROUPS_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_FOREIGN_OFFSETS_CONFIG;
 import static dev.sextant.config.SextantConfig.SYNC_INTERVAL_MS_CONFIG;
@@ -375,9 +376,10 @@ final class ConfigDefinitions {
     private static void defineHealth(ConfigDef def) {
         define(def, HEALTH_DESTINATION_TIMEOUT_MS_CONFIG, Type.LONG, HEALTH_DESTINATION_TIMEOUT_MS_DEFAULT,
                 ConfigValidators.atLeast(0), Importance.LOW, GROUP_QUERY,
-                "How long, in milliseconds, the destination may be unreachable before /health/ready answers 503 "
-                        + "(with the reason). Liveness stays 200: restarting Sextant does not bring a destination "
-                        + "back, and positions keep being read and kept meanwhile.");
+                "How long, in milliseconds, the destination may be unreachable before /health/ready says so in "
+                        + "its body (status DEGRADED, with the reason). The status code stays 200, and liveness too: "
+                        + "the instance still serves queries, restarting it does not bring a destination back, and "
+                        + "positions keep being read and kept meanwhile; alert on sextant_destination_up.");
     }
 
     /** The Kafka Streams settings Sextant owns: its consumer group, and where its state lives. */
@@ -390,6 +392,13 @@ final class ConfigDefinitions {
                 GROUP_STREAMS,
                 "Folder of Kafka Streams' local state (RocksDB stores). Default ${java.io.tmpdir}/sextant; use a "
                         + "folder that survives restarts, or each restart rebuilds the stores from their changelogs.");
+        define(def, STATE_MEMORY_BYTES_CONFIG, Type.LONG, 0L, ConfigValidators.atLeast(0), Importance.MEDIUM,
+                GROUP_STREAMS,
+                "The memory, in bytes, that all RocksDB stores of the instance share: one block cache, holding "
+                        + "index and filter blocks too, to which every memtable is charged (at most a quarter of "
+                        + "it). Off the Java heap: size a container as heap + this + about 200 MiB for the JVM. 0 "
+                        + "(the default): an eighth of the memory the process may use (the container's limit), "
+                        + "within 64 MiB and 1 GiB. streams.rocksdb.config.setter replaces this.");
     }
 
     /** One key; its order (documentation and {@link ConfigDef#toRst()}) is its place among the keys defined so far. */

@@ -94,6 +94,7 @@ public class SextantConfig extends AbstractConfig {
     public static final List<String> QUERY_TLS_CLIENT_AUTH_VALUES = List.of("none", "requested", "required");
     public static final String APPLICATION_ID_CONFIG = "application.id";
     public static final String STATE_DIR_CONFIG = "state.dir";
+    public static final String STATE_MEMORY_BYTES_CONFIG = "state.memory.bytes";
 
     public static final String SOURCE_ALIAS_DEFAULT = "source";
     public static final String DESTINATION_ALIAS_DEFAULT = "destination";
@@ -391,6 +392,11 @@ public class SextantConfig extends AbstractConfig {
     /** {@code state.dir}. */
     public String stateDir() {
         return getString(STATE_DIR_CONFIG);
+    }
+
+    /** {@code state.memory.bytes}: the RocksDB stores' memory budget, 0 to derive it from the process's memory. */
+    public long stateMemoryBytes() {
+        return getLong(STATE_MEMORY_BYTES_CONFIG);
     }
 
     /**

@@ -16,7 +16,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * <p>Precedence, lowest first; a later layer replaces a key an earlier one set:
  * <ol>
  *   <li>every {@code source.*} client config, prefix stripped: the application runs on the source cluster;</li>
- *   <li>Sextant's own settings for Kafka Streams (below), which it needs to read internal topics and keep up;</li>
+ *   <li>Sextant's own settings for Kafka Streams (below), which it needs to read internal topics and keep up, and a
+ *       {@code group.instance.id} for static membership ({@link StaticMembership});</li>
  *   <li>the {@code defaults} the caller passes, such as the error handlers an instance installs;</li>
  *   <li>every {@code streams.*} config, prefix stripped: an operator's choice wins over Sextant's, handlers
  *       included;</li>
@@ -82,8 +83,12 @@ public final class StreamsProperties {
     private static Map<String, Object> layers(SextantConfig config, Map<String, ?> defaults) {
         Map<String, Object> layers = new LinkedHashMap<>(config.sourceClientConfig());
         layers.putAll(sextantSettings(config.exactlyOnce()));
+        // static membership: a restarted instance takes its tasks back at once, not after session.timeout.ms
+        layers.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, StaticMembership.defaultInstanceId(config.stateDir()));
         layers.putAll(defaults);
         layers.putAll(config.streamsOverrides());
+        // streams.group.instance.id set empty: dynamic membership
+        layers.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "");
         return layers;
     }
 

@@ -70,6 +70,8 @@ public final class QueryApi {
     private final SourceInputs inputs;
     private final Supplier<Views.DestinationHealth> destination;
     private final HealthChecks health;
+    /** Set once Kafka Streams was seen running: a later rebalance keeps the instance ready. */
+    private volatile boolean servedBefore;
     private final MeterRegistry registry;
 
     public QueryApi(GroupRouter router, LocalStores stores, Forwarder forwarder, ConflictSource conflicts,
@@ -279,12 +281,21 @@ public final class QueryApi {
                 router.self().toString(), null, null, null, problem.orElse(null)));
     }
 
+    /**
+     * Ready while the process can serve: Kafka Streams running, or rebalancing after it ran (its stores kept serving
+     * what they hold; a group that moves answers 503 on its own route). Before it first ran (restoring at start) it
+     * is not. What keeps it from syncing is said in the body ({@code DEGRADED}, with the problem), not in the status.
+     */
     private Reply ready() {
         String state = router.state();
-        Optional<String> problem = health.notReady();
-        boolean up = state.equals("RUNNING") && problem.isEmpty();
+        if (state.equals("RUNNING")) {
+            servedBefore = true;
+        }
+        boolean up = state.equals("RUNNING") || state.equals("REBALANCING") && servedBefore;
+        Optional<String> problem = health.degraded();
         SourceInputs.Status source = inputs.check();
-        Reply reply = Reply.json(up ? 200 : 503, new Views.Health(up ? "UP" : "DOWN", state,
+        String status = !up ? "DOWN" : problem.isPresent() ? "DEGRADED" : "UP";
+        Reply reply = Reply.json(up ? 200 : 503, new Views.Health(status, state,
                 router.self().toString(), destination.get(), source.missing(), source.error(), problem.orElse(null)));
         return up ? reply : reply.withHeader("Retry-After", "1");
     }

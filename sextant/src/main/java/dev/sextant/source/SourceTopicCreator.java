@@ -1,5 +1,6 @@
 package dev.sextant.source;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -7,9 +8,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -76,6 +79,48 @@ public final class SourceTopicCreator implements AutoCloseable {
                 }
                 return null;
             });
+        }
+    }
+
+    /** What an existing topic is: its partition count and its {@code cleanup.policy} (null when not readable). */
+    public record Existing(int partitions, String cleanupPolicy) {
+    }
+
+    /**
+     * The named topics that exist, with their partition count and cleanup policy. The policy is read with
+     * DescribeConfigs, which Sextant's ACLs do not include: where the broker refuses it, it is null.
+     */
+    public Map<String, Existing> describe(Set<String> names) {
+        Map<String, Integer> partitions = call("describe Sextant's topics on the source cluster", () -> {
+            Map<String, Integer> out = new HashMap<>();
+            admin.describeTopics(names).topicNameValues().forEach((name, future) -> {
+                try {
+                    out.put(name, future.get(TIMEOUT_S, TimeUnit.SECONDS).partitions().size());
+                } catch (ExecutionException | TimeoutException e) {
+                    log.debug("Cannot describe topic {}: {}", name, e.toString());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            return out;
+        });
+        Map<String, Existing> out = new HashMap<>();
+        partitions.forEach((name, count) -> out.put(name, new Existing(count, cleanupPolicy(name))));
+        return out;
+    }
+
+    private String cleanupPolicy(String topic) {
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try {
+            ConfigEntry entry = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_S, TimeUnit.SECONDS)
+                    .get(resource).get(TopicConfig.CLEANUP_POLICY_CONFIG);
+            return entry == null ? null : entry.value();
+        } catch (ExecutionException | TimeoutException e) {
+            log.debug("Cannot read the cleanup.policy of {} (DescribeConfigs): {}", topic, e.toString());
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
         }
     }
 

@@ -175,9 +175,29 @@ final class GroupSyncFlusher {
         }
         Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
         Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
-        planDue(now, consumerPlans, sharePlans);
-        planner.refreshLogStarts(now);
-        send(now, consumerPlans, sharePlans);
+        try {
+            planDue(now, consumerPlans, sharePlans);
+            planner.refreshLogStarts(now);
+            send(now, consumerPlans, sharePlans);
+        } catch (RuntimeException e) {
+            release(consumerPlans, sharePlans, e);
+            throw e;
+        }
+    }
+
+    /**
+     * A flush failed after it planned groups (a store or an applier threw): each planned group is answered as a
+     * transient failure, so it leaves the in-flight set and is planned again after its backoff, instead of staying in
+     * flight, never planned again, for as long as the task lives. A group whose write was sent anyway gets two
+     * answers; the later one finds it no longer in flight (or, rarely, settles its next plan: the marks and the
+     * takeover audit keep an older commit from standing on the destination).
+     */
+    private void release(Map<String, List<PlannedPartition>> consumerPlans,
+                         Map<String, List<PlannedPartition>> sharePlans, RuntimeException cause) {
+        log.warn("A flush failed after it planned {} group(s); they are planned again after a backoff",
+                consumerPlans.size() + sharePlans.size(), cause);
+        consumerPlans.keySet().forEach(group -> outcomes.add(GroupOutcome.retry(group, cause)));
+        sharePlans.keySet().forEach(group -> outcomes.add(GroupOutcome.retry(group, cause)));
     }
 
     /** The outcomes of earlier writes, parked partitions whose time came, and what the takeover audit found. */

@@ -2,6 +2,7 @@ package dev.sextant.topology;
 
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.deadletter.DeadLetterSerde;
+import dev.sextant.deadletter.DeadLetterThrottle;
 import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.sync.SyncSettings;
@@ -10,6 +11,7 @@ import java.time.Clock;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.streams.StreamsConfig;
@@ -67,6 +69,8 @@ public final class StreamsErrorHandlers {
     public static final class Processing implements ProcessingExceptionHandler {
 
         private final DeadLetterSerde serde = new DeadLetterSerde();
+        /** A processor failing on every record of a flood writes one dead letter a minute per input and kind. */
+        private final DeadLetterThrottle throttle = new DeadLetterThrottle();
         private SextantMetrics metrics;
         private String dlqTopic;
         private String instance;
@@ -92,9 +96,15 @@ public final class StreamsErrorHandlers {
             if (dlqTopic == null || context.topic() == null || context.topic().equals(globalTopic)) {
                 return Response.resume();
             }
+            long now = Clock.systemUTC().millis();
+            Optional<String> admitted = throttle.admit(context.topic() + "-" + context.partition() + "/"
+                    + context.processorNodeId() + "/" + exception.getClass().getName(), now);
+            if (admitted.isEmpty()) {
+                return Response.resume(); // counted above; one like it was dead-lettered less than a minute ago
+            }
             DeadLetterRecord dead = new DeadLetterRecord(null, null, Reason.UNDECODABLE, List.of(),
                     "processing the record at " + where + " failed (" + context.processorNodeId() + "): "
-                            + exception, null, Clock.systemUTC().millis(), instance);
+                            + exception + admitted.get(), null, now, instance);
             return Response.resume(List.of(new ProducerRecord<>(dlqTopic, null, (byte[]) null,
                     serde.serializer().serialize(dlqTopic, dead))));
         }

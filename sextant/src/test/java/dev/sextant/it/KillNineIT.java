@@ -130,6 +130,62 @@ class KillNineIT {
         assertEveryLineIsJson(dir.resolve("sextant-4.log"));
     }
 
+    /**
+     * Back within seconds after a crash, with Kafka's default session timeout (45 s): the instance restarted on the
+     * same host and state directory has the same static member id, so it takes its tasks back at once instead of
+     * waiting for the killed member's session to expire. Measured from the kill to the first destination offset the
+     * restarted instance moves, with the state directory kept, then wiped (every store restored from its changelog:
+     * 1,000 groups x 4 partitions).
+     */
+    @Test
+    void aKilledInstanceWithDefaultSessionSettingsWritesAgainWithinSeconds(LocalClusters clusters,
+                                                                            @TempDir Path dir) throws Exception {
+        String topic = topic(clusters, "restart-ledger");
+        Path stateDir = dir.resolve("state");
+        Map<String, String> settings = config(clusters, "sextant-it-restart", "restart-", stateDir);
+        settings.remove("streams.session.timeout.ms");
+        settings.remove("streams.heartbeat.interval.ms");
+        settings.remove("streams.commit.interval.ms");
+        settings.remove("streams.max.poll.records");
+        Path config = SextantProcess.writeConfig(dir.resolve("sextant.properties"), settings);
+        Map<String, Long> killToWriting = new LinkedHashMap<>();
+        try (Admin source = clusters.admin(clusters.source());
+             Admin destination = clusters.admin(clusters.destination());
+             GroupCommitter committer = new GroupCommitter(source, "restart-", topic, PARTITIONS, GROUPS, RECORDS);
+             BackwardsSampler sampler = new BackwardsSampler(committer, destination)) {
+            ChildJvm sextant = SextantProcess.start(config, dir.resolve("sextant-0.log"));
+            try {
+                awaitWriting(sampler, "the first instance", 200);
+                for (String restart : List.of("state kept", "state wiped")) {
+                    sextant.kill();
+                    long killedAt = System.nanoTime();
+                    if (restart.equals("state wiped")) {
+                        SextantProcess.deleteRecursively(stateDir);
+                    }
+                    long moves = sampler.forwardMoves();
+                    int restarts = killToWriting.size() + 1;
+                    sextant = SextantProcess.start(config, dir.resolve("sextant-" + restarts + ".log"));
+                    Await.until(Duration.ofSeconds(90), "writing again, " + restart,
+                            () -> sampler.forwardMoves() - moves >= 50);
+                    killToWriting.put(restart, (System.nanoTime() - killedAt) / 1_000_000);
+                }
+                awaitLastCommits(committer, destination);
+            } finally {
+                sextant.stop(Duration.ofSeconds(30));
+            }
+            System.out.printf("restart with default session settings: from the kill to writing again %s ms%n",
+                    killToWriting);
+            // a dynamic member would wait out the killed member's 45 s session before anything moved again
+            killToWriting.forEach((restart, ms) -> assertTrue(ms < 30_000, restart + ": " + ms + " ms"));
+            assertNothingWentBackwards(sampler);
+        }
+    }
+
+    private static void awaitWriting(BackwardsSampler sampler, String who, long moves) {
+        long from = sampler.forwardMoves();
+        Await.until(Duration.ofSeconds(120), who + " writing", () -> sampler.forwardMoves() - from >= moves);
+    }
+
     /** True once the instance's log holds {@code text} (its Kafka Streams state changes are logged). */
     private static boolean logged(Path log, String text) {
         try {

@@ -56,7 +56,7 @@ public final class FakeBackend implements AutoCloseable {
                     }
 
                     @Override
-                    public Optional<String> notReady() {
+                    public Optional<String> degraded() {
                         return readinessProblem;
                     }
                 }, registry));

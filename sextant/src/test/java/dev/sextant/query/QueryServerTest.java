@@ -357,7 +357,7 @@ class QueryServerTest {
     }
 
     @Test
-    void readinessIs503WithTheStateWhileRebalancing() throws Exception {
+    void readinessIs503WhileRebalancingBeforeItFirstRanAnd200InARebalanceAfter() throws Exception {
         backend.state = "REBALANCING";
         HttpResponse<String> response = get("/health/ready");
         assertEquals(503, response.statusCode(), response.body());
@@ -365,6 +365,13 @@ class QueryServerTest {
         assertEquals("REBALANCING", body.get("streamsState").asText());
         assertTrue(body.get("destination").get("ready").asBoolean());
         assertEquals(1, body.get("missingInputs").size());
+
+        backend.state = "RUNNING";
+        assertEquals(200, get("/health/ready").statusCode());
+        backend.state = "REBALANCING"; // a rebalance of a running instance: its stores still serve
+        HttpResponse<String> during = get("/health/ready");
+        assertEquals(200, during.statusCode(), during.body());
+        assertEquals("REBALANCING", JSON.readTree(during.body()).get("streamsState").asText());
     }
 
     @Test
@@ -376,10 +383,11 @@ class QueryServerTest {
     }
 
     @Test
-    void readinessIs503WhileTheDestinationIsUnreachableTooLongAndLivenessStays200() throws Exception {
+    void aDestinationUnreachableTooLongIsSaidInTheReadinessBodyWithA200() throws Exception {
         backend.readinessProblem = Optional.of("the destination has been unreachable for 31 s");
         HttpResponse<String> ready = get("/health/ready");
-        assertEquals(503, ready.statusCode());
+        assertEquals(200, ready.statusCode(), "the instance still serves: no rollout or drain is held up");
+        assertEquals("DEGRADED", JSON.readTree(ready.body()).get("status").asText());
         assertTrue(ready.body().contains("unreachable for 31 s"), ready.body());
         assertEquals(200, get("/health/live").statusCode(), "restarting does not bring a destination back");
         backend.readinessProblem = Optional.empty();

@@ -97,6 +97,15 @@ class StreamsErrorHandlersTest {
         assertTrue(record.detail().contains("__consumer_offsets-3@42") && record.detail().contains("boom"),
                 record.detail());
         assertEquals(1.0, registry.get("sextant.streams.errors").tag("where", "processing").counter().count());
+
+        // a processor failing on every record of a flood: counted each time, dead-lettered once a minute
+        for (int i = 0; i < 100; i++) {
+            ProcessingExceptionHandler.Response again = handler.handleError(at("__consumer_offsets"),
+                    new Record<>(new byte[1], new byte[1], 0L), new IllegalStateException("boom " + i));
+            assertEquals(ProcessingExceptionHandler.Result.RESUME, again.result());
+            assertEquals(List.of(), again.deadLetterQueueRecords());
+        }
+        assertEquals(101.0, registry.get("sextant.streams.errors").tag("where", "processing").counter().count());
     }
 
     @Test
