@@ -24,6 +24,7 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -277,10 +278,22 @@ public final class LocalClusters implements AutoCloseable {
         return root;
     }
 
-    /** Creates a topic with replication factor 1 and waits until the broker confirmed it. */
+    /**
+     * Creates a topic with replication factor 1 and waits until the broker confirmed it. A slow broker can create it
+     * and time out the answer, and the Admin client's retry then finds it: a topic that exists with the requested
+     * partition count counts as created.
+     */
     public void createTopic(LocalKafkaBroker cluster, String name, int partitions) {
         try (Admin admin = admin(cluster)) {
-            admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            try {
+                admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all()
+                        .get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException) || admin.describeTopics(List.of(name))
+                        .allTopicNames().get(30, TimeUnit.SECONDS).get(name).partitions().size() != partitions) {
+                    throw e;
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating " + name, e);

@@ -31,9 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The destination broker stops answering for two minutes (SIGSTOP: it keeps its connections and answers nothing,
  * like a hung or partitioned broker) while 1,000 groups keep committing on the source. Sextant stays alive, keeps
- * reading, says so within 30 s (readiness still 200, its body DEGRADED with the reason, {@code sextant_destination_up} 0, the oldest pending
- * commit ageing), and once the broker is back every group's last commit is on the destination within 60 s, with
- * fewer than 3 offset writes per group.
+ * reading, says so within 30 s (readiness still 200, its body DEGRADED with the reason,
+ * {@code sextant_destination_up} 0, the oldest pending commit ageing), and once the broker is back every group's
+ * last commit is on the destination within 60 s, with fewer than 3 offset writes per group.
  *
  * <p>The destination is a broker of its own, so the outage touches nothing the other tests share (MirrorMaker 2 does
  * not always recover from two minutes without its target in the time they allow). Identity translation on a topic
@@ -122,10 +122,10 @@ class DestinationOutageIT {
             });
             long caughtUpMs = (System.nanoTime() - resumedAt) / 1_000_000;
             double writesPerGroup = (alterRequests(sextant) - writesBefore) / GROUPS;
-            System.out.printf("outage: readiness 200 saying DEGRADED after %d ms; after %d s down, all %d groups caught up %d ms "
-                            + "after the broker was back, %.2f offset writes per group; peak heap of the test JVM "
-                            + "%d MB%n", notReadyAfterMs[0], OUTAGE.toSeconds(), GROUPS, caughtUpMs, writesPerGroup,
-                    peakHeap[0] >> 20);
+            System.out.printf("outage: readiness 200 saying DEGRADED after %d ms; after %d s down, all %d groups "
+                            + "caught up %d ms after the broker was back, %.2f offset writes per group; peak heap of "
+                            + "the test JVM %d MB%n", notReadyAfterMs[0], OUTAGE.toSeconds(), GROUPS, caughtUpMs,
+                    writesPerGroup, peakHeap[0] >> 20);
             assertTrue(writesPerGroup < 3, writesPerGroup + " writes per group");
             Await.until(Duration.ofSeconds(60), "the readiness body clear again", () ->
                     get(sextant, "/health/ready").body().contains("\"status\":\"UP\""));

@@ -384,7 +384,9 @@ class SecureSyncIT {
                         try {
                             HttpResponse<String> r = get(http, ready, null);
                             JsonNode body = JSON.readTree(r.body());
-                            return r.statusCode() == 503 && body.hasNonNull("problem")
+                            // the process still serves: 200, the refusal in the body (DEGRADED)
+                            return r.statusCode() == 200 && "DEGRADED".equals(body.path("status").asText())
+                                    && body.hasNonNull("problem")
                                     && body.get("problem").asText().contains("not authorized on the destination")
                                     && body.get("problem").asText().contains(kind)
                                     ? body.get("problem").asText() : null;
