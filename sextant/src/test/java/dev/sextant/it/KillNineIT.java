@@ -140,9 +140,9 @@ class KillNineIT {
     @Test
     void aKilledInstanceWithDefaultSessionSettingsWritesAgainWithinSeconds(LocalClusters clusters,
                                                                             @TempDir Path dir) throws Exception {
-        String topic = topic(clusters, "restart-ledger");
+        String topic = topic(clusters, "comeback-ledger");
         Path stateDir = dir.resolve("state");
-        Map<String, String> settings = config(clusters, "sextant-it-restart", "restart-", stateDir);
+        Map<String, String> settings = config(clusters, "sextant-it-comeback", "comeback-", stateDir);
         settings.remove("streams.session.timeout.ms");
         settings.remove("streams.heartbeat.interval.ms");
         settings.remove("streams.commit.interval.ms");
@@ -151,7 +151,7 @@ class KillNineIT {
         Map<String, Long> killToWriting = new LinkedHashMap<>();
         try (Admin source = clusters.admin(clusters.source());
              Admin destination = clusters.admin(clusters.destination());
-             GroupCommitter committer = new GroupCommitter(source, "restart-", topic, PARTITIONS, GROUPS, RECORDS);
+             GroupCommitter committer = new GroupCommitter(source, "comeback-", topic, PARTITIONS, GROUPS, RECORDS);
              BackwardsSampler sampler = new BackwardsSampler(committer, destination)) {
             ChildJvm sextant = SextantProcess.start(config, dir.resolve("sextant-0.log"));
             try {

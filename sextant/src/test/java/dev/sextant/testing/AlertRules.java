@@ -63,7 +63,7 @@ public final class AlertRules {
                 "              summary: \"Sextant cannot reach the destination cluster\"",
                 "              description: \"An instance has not been able to read the destination's groups and "
                         + "topics for over a minute. Syncs are delayed (never dropped) until it is back; "
-                        + "/health/ready answers 503 with the last error.\"",
+                        + "/health/ready says DEGRADED with the last error.\"",
                 "              runbook_url: \"docs/runbook.md#" + alert.toLowerCase(Locale.ROOT) + "\"",
                 ""));
         Process promtool = new ProcessBuilder("promtool", "test", "rules", test.toString())
