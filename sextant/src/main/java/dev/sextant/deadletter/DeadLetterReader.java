@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -48,17 +49,32 @@ public final class DeadLetterReader implements AutoCloseable {
 
     /** Everything written so far, oldest first. */
     public List<DeadLetterRecord> readToEnd(Duration timeout) {
-        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
         List<DeadLetterRecord> out = new ArrayList<>();
+        readToEnd(timeout, out::add);
+        out.sort(Comparator.comparingLong(DeadLetterRecord::detectedAt));
+        return out;
+    }
+
+    /** Hands every record up to the end offsets as of now to {@code sink}, in the order they are read. */
+    public void readToEnd(Duration timeout, Consumer<DeadLetterRecord> sink) {
+        Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("Timed out reading the dead-letter topic");
             }
-            out.addAll(poll(Duration.ofMillis(200)));
+            poll(Duration.ofMillis(200)).forEach(sink);
         }
-        out.sort(Comparator.comparingLong(DeadLetterRecord::detectedAt));
-        return out;
+    }
+
+    /**
+     * Starts each partition at most {@code records} before its end instead of at its beginning: the newest
+     * {@code records} of the topic are among them, whatever the topic holds.
+     */
+    public void startAtMostBeforeEnd(int records) {
+        Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
+        consumer.endOffsets(partitions).forEach((tp, end) -> consumer.seek(tp, Math.max(begin.get(tp),
+                end - records)));
     }
 
     public List<DeadLetterRecord> poll(Duration timeout) {

@@ -3,11 +3,11 @@ package dev.sextant.query;
 import dev.sextant.deadletter.DeadLetterReader;
 import dev.sextant.deadletter.DeadLetterRecord;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.errors.WakeupException;
@@ -23,9 +23,11 @@ import org.slf4j.LoggerFactory;
  *   dead-letter topic ──(one consumer, assigned, no group)──▶ newest {capacity} records ──▶ recent(group, limit)
  * </pre>
  *
- * <p>Invariants: at most {@code capacity} records are kept, the newest; until the first read has reached the end
- * offsets seen at start, {@link #recent} answers 503 (a partial list would look like "no conflicts"); when the topic
- * cannot be read, the tail retries every 5 s and {@link #recent} answers 503 with the reason, keeping what it had.
+ * <p>Invariants: at most {@code capacity} records are kept, the newest by detection time, and at start at most
+ * {@code capacity} per partition are read (from that far before the end), so neither grows with the topic; until
+ * the first read has reached the end offsets seen at start, {@link #recent} answers 503 (a partial list would look
+ * like "no conflicts"); when the topic cannot be read, the tail retries every 5 s and {@link #recent} answers 503
+ * with the reason, keeping what it had.
  * The filter by group applies to the kept records only: a group whose last conflict is older than the newest
  * {@code capacity} records of all groups shows none.
  */
@@ -37,7 +39,9 @@ public final class DeadLetterTail implements ConflictSource, AutoCloseable {
     private final Map<String, Object> clientConfig;
     private final String topic;
     private final int capacity;
-    private final ArrayDeque<DeadLetterRecord> kept = new ArrayDeque<>();
+    /** The newest records by detection time, oldest at the head: partitions are read interleaved. */
+    private final PriorityQueue<DeadLetterRecord> kept = new PriorityQueue<>(
+            Comparator.comparingLong(DeadLetterRecord::detectedAt));
     private final CountDownLatch closed = new CountDownLatch(1);
     private final Thread thread;
     private volatile DeadLetterReader reader;
@@ -86,11 +90,16 @@ public final class DeadLetterTail implements ConflictSource, AutoCloseable {
                 if (closed.getCount() == 0) {
                     return;
                 }
-                List<DeadLetterRecord> existing = r.readToEnd(Duration.ofMinutes(5));
+                // only the newest records can be kept: the rest of a large topic is neither read nor held
+                r.startAtMostBeforeEnd(capacity);
                 synchronized (kept) {
                     kept.clear();
-                    existing.forEach(this::keep);
                 }
+                r.readToEnd(Duration.ofMinutes(5), record -> {
+                    synchronized (kept) {
+                        keep(record);
+                    }
+                });
                 caughtUp = true;
                 problem = null;
                 while (closed.getCount() > 0) {
@@ -122,9 +131,9 @@ public final class DeadLetterTail implements ConflictSource, AutoCloseable {
     }
 
     private void keep(DeadLetterRecord record) {
-        kept.addLast(record);
+        kept.add(record);
         if (kept.size() > capacity) {
-            kept.removeFirst();
+            kept.poll();
         }
     }
 

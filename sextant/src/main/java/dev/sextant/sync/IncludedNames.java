@@ -10,12 +10,18 @@ import java.util.function.Predicate;
  * carries a fresh copy of its group and topic; keys built from the one instance instead hash it once (a
  * {@code String} caches its hash) and compare by reference in each of the several hash maps a commit goes through.
  *
- * <p>Holds every name seen, included or not, so no name is matched twice; stream thread only.
+ * <p>Holds the names seen, included or not, so a name is matched once, with two bounds so that churning names (console
+ * consumers, jobs with a fresh group id per run) do not grow it for ever: a group's name is forgotten when the group is
+ * deleted on the source ({@link #forget}), and past {@link #MAX_NAMES} the memo starts over (what that costs is one
+ * regex match per name seen again). Stream thread only.
  */
 final class IncludedNames {
 
     /** Marks a name the filter refused (compared by identity). */
     private static final String EXCLUDED = new String("excluded");
+
+    /** Names remembered at most, per task and kind: far above a task's live groups, bounded however many come. */
+    static final int MAX_NAMES = 200_000;
 
     private final Predicate<String> filter;
     private final Map<String, String> seen = new HashMap<>();
@@ -28,6 +34,9 @@ final class IncludedNames {
     String admit(String name) {
         String known = seen.get(name);
         if (known == null) {
+            if (seen.size() >= MAX_NAMES) {
+                seen.clear();
+            }
             known = filter.test(name) ? name : EXCLUDED;
             seen.put(name, known);
         }
@@ -45,5 +54,14 @@ final class IncludedNames {
 
     boolean includes(String name) {
         return admit(name) != null;
+    }
+
+    /** The name's group is gone: no need to remember it (if it comes back, it is matched again). */
+    void forget(String name) {
+        seen.remove(name);
+    }
+
+    int size() {
+        return seen.size();
     }
 }

@@ -222,6 +222,7 @@ public final class TaskSync {
      * kind, and a share position must never be written as a consumer group's.
      */
     private void onGroupDeleted(ConsumerOffsetsRecord.GroupDeleted deleted) {
+        groupNames.forget(deleted.group()); // a memo only: churning group ids must not grow it for ever
         GroupRecord record = groups.get(deleted.group());
         if (record != null) {
             groups.delete(deleted.group());

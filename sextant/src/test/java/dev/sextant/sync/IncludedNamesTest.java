@@ -30,6 +30,19 @@ class IncludedNamesTest {
     }
 
     @Test
+    void churningNamesDoNotGrowItForEver() {
+        IncludedNames names = new IncludedNames(n -> n.startsWith("job-"));
+        names.admit("job-1");
+        names.forget("job-1"); // its group was deleted
+        assertEquals(0, names.size());
+        for (int i = 0; i < IncludedNames.MAX_NAMES + 10; i++) {
+            names.admit("job-run-" + i); // a fresh group id per run, never deleted
+        }
+        assertTrue(names.size() <= IncludedNames.MAX_NAMES, names.size() + " names held");
+        assertTrue(names.includes("job-run-3"), "a name seen again is matched again");
+    }
+
+    @Test
     void aStoredNameIsKeptWhenTheFilterNoLongerIncludesIt() {
         IncludedNames names = new IncludedNames(n -> n.startsWith("billing"));
         String stored = new String("billing-1");
