@@ -261,12 +261,12 @@ public class SextantConfig extends AbstractConfig {
         return getLong(SYNC_INTERVAL_MS_CONFIG);
     }
 
-    /** {@code sync.rewind}. */
     /** {@code sync.untranslatable}. */
     public UntranslatablePolicy untranslatablePolicy() {
         return UntranslatablePolicy.fromConfigValue(getString(SYNC_UNTRANSLATABLE_CONFIG));
     }
 
+    /** {@code sync.rewind}. */
     public RewindPolicy rewindPolicy() {
         return RewindPolicy.fromConfigValue(getString(SYNC_REWIND_CONFIG));
     }

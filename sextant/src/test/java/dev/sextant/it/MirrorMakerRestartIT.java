@@ -8,6 +8,7 @@ import dev.sextant.deadletter.DeadLetterReader;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
 import dev.sextant.testing.SextantInstance;
+import dev.sextant.testing.TopicRecreation;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.LocalClusters;
@@ -19,11 +20,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -171,7 +170,8 @@ class MirrorMakerRestartIT {
             mirrorMaker.close();
             try (Admin destination = clusters.admin(clusters.destination())) {
                 destination.deleteTopics(List.of(mirrored)).all().get(30, TimeUnit.SECONDS);
-                Await.until(SYNCED, mirrored + " created again", () -> recreate(destination, mirrored));
+                Await.until(SYNCED, mirrored + " created again",
+                        () -> TopicRecreation.tryCreate(destination, mirrored));
             }
             mirrorMaker = startMirrorMaker();
             Clients.produceNumberedFrom(clusters.source(), topic, 1, 1_000, 500);
@@ -213,17 +213,6 @@ class MirrorMakerRestartIT {
             return client.group(group).partitions().stream().anyMatch(p -> p.sourceOffset() == sourceOffset);
         } catch (RuntimeException e) {
             return false;
-        }
-    }
-
-    private static boolean recreate(Admin admin, String topic) {
-        try {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(10, TimeUnit.SECONDS);
-            return true;
-        } catch (ExecutionException e) {
-            return false; // the deletion is still under way
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
         }
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.client.SextantClient;
 import dev.sextant.testing.SextantInstance;
+import dev.sextant.testing.TopicRecreation;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.LocalClusters;
@@ -24,7 +25,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.LongStream;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -164,7 +164,8 @@ class RecreatedSourceTopicIT {
                 Await.until(SYNCED, "Sextant forgot " + c.oldGroup(), () -> !knows(client, c.oldGroup()));
             }
             for (Case c : cases) {
-                Await.until(SYNCED, c.topic() + " created again", () -> recreate(source, c.topic()));
+                Await.until(SYNCED, c.topic() + " created again",
+                        () -> TopicRecreation.tryCreate(source, c.topic()));
             }
         }
     }
@@ -269,17 +270,6 @@ class RecreatedSourceTopicIT {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static boolean recreate(Admin admin, String topic) {
-        try {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(10, TimeUnit.SECONDS);
-            return true;
-        } catch (ExecutionException e) {
-            return false; // the deletion is still under way
-        } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }
