@@ -99,7 +99,14 @@ class DestinationGroupOwnershipIT {
                 destination.alterConsumerGroupOffsets("owned-clock", Map.of(new TopicPartition(CLOCK_MIRRORED, 0),
                         new OffsetAndMetadata(synced.offset(), skewed))).all().get();
             }
-            long next = first.get(0) + 250;
+            // just above a sync newer than the first commit: it translates above the first one's offset (two commits
+            // under one sync translate to one offset, and the second then settles on the first one's mark); a busy
+            // MirrorMaker 2 spaces its syncs wider than offset.lag.max, so more records are mirrored until one is there
+            Clients.produceNumberedFrom(clusters.source(), CLOCK_TOPIC, 2, 1_000, 300);
+            long newer = Await.value(Duration.ofSeconds(60), "a sync above the first commit",
+                    () -> Clients.mirrorMakerSyncs(clusters.source(), CLOCK_TOPIC, 0).stream()
+                            .filter(upstream -> upstream > first.get(0)).min(Long::compare).orElse(null));
+            long next = newer + 1;
             Clients.commit(clusters.source(), "owned-clock", CLOCK_TOPIC, Map.of(0, next));
             OffsetAndMetadata moved = Await.value(Duration.ofSeconds(60), "the later commit written", () -> {
                 OffsetAndMetadata p0 = Clients.committed(clusters, clusters.destination(), "owned-clock",
