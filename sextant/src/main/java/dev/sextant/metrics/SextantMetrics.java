@@ -76,6 +76,11 @@ public final class SextantMetrics {
     }
 
     /** Offset syncs of records MirrorMaker 2 copied again after a restart: skipped, the first copies' syncs kept. */
+    /** Partition histories forgotten as a whole: the source topic was recreated. */
+    public void offsetSyncHistoryResets(int partitions) {
+        counter("sextant.offset.sync.history.resets").increment(partitions);
+    }
+
     public void offsetSyncRemirrored() {
         counter("sextant.offset.syncs.remirrored").increment();
     }

@@ -19,7 +19,9 @@ import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -69,6 +71,27 @@ public final class AdminSourceOffsets implements SourceOffsets {
                     return listOffsets(partitions, OffsetSpec.latest(),
                             new ListOffsetsOptions(IsolationLevel.READ_COMMITTED));
                 }).thenCompose(f -> f);
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics) {
+        if (topics.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        Map<String, Uuid> ids = new ConcurrentHashMap<>();
+        // one future per topic: a topic that is gone leaves out its own answer only
+        CompletableFuture<?>[] each = admin.describeTopics(TopicCollection.ofTopicNames(topics)).topicNameValues()
+                .entrySet().stream()
+                .map(e -> e.getValue().toCompletionStage().toCompletableFuture().handle((described, err) -> {
+                    if (err == null) {
+                        ids.put(e.getKey(), described.topicId());
+                    } else if (!(unwrap(err) instanceof UnknownTopicOrPartitionException)) {
+                        throw new CompletionException(unwrap(err));
+                    }
+                    return null;
+                }))
+                .toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(each).thenApply(v -> Map.copyOf(ids));
     }
 
     @Override

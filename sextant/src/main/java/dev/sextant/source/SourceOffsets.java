@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * What the source cluster says about its logs: how far back anyone can still read (for pruning the offset-sync
@@ -41,6 +42,14 @@ public interface SourceOffsets extends AutoCloseable {
      * default (sources without groups) empty.
      */
     default CompletableFuture<Map<TopicPartition, Long>> committed(String group, Set<TopicPartition> partitions) {
+        return CompletableFuture.completedFuture(Map.of());
+    }
+
+    /**
+     * Each topic's id, which tells one incarnation of a name from the next (a topic deleted and created again gets a
+     * new one); a topic that does not exist is left out. By default (sources that cannot tell) empty.
+     */
+    default CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics) {
         return CompletableFuture.completedFuture(Map.of());
     }
 

@@ -11,6 +11,7 @@ import org.apache.kafka.common.utils.Bytes;
  *   key (topic, partition, upstream), value downstream   a sync: stored
  *   key (topic, partition, upstream), no value           a tombstone (pruned): that sync is forgotten
  *   key (topic, partition, RESET)                        a reset marker: every sync of the partition is forgotten
+ *   key (topic, 0, INCARNATION), value topic id         the source topic id the topic's history belongs to
  * </pre>
  *
  * Every instance replays the topic in order into its global store, and the failover command into memory, so all
@@ -32,7 +33,9 @@ public final class HistoryRecords {
             throw new IllegalArgumentException("offset-sync history record without a key");
         }
         OffsetSyncPoint point = OffsetSyncKeys.decode(key, value);
-        if (point.upstreamOffset() == OffsetSyncKeys.RESET) {
+        if (point.upstreamOffset() == OffsetSyncKeys.INCARNATION) {
+            history.incarnation(point.topic(), value == null ? null : OffsetSyncKeys.incarnationOf(value));
+        } else if (point.upstreamOffset() == OffsetSyncKeys.RESET) {
             history.deletePartition(point.topic(), point.partition());
         } else if (value == null) {
             history.delete(point.topic(), point.partition(), point.upstreamOffset());

@@ -1,8 +1,11 @@
 package dev.sextant.state;
 
 import dev.sextant.translate.OffsetSyncPoint;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -16,6 +19,9 @@ import org.apache.kafka.common.TopicPartition;
 public final class NewestSyncs {
 
     private final Map<TopicPartition, OffsetSyncPoint> newest = new ConcurrentHashMap<>();
+    /** Per partition, the number of the last reset of its history; bounded by the partitions ever reset. */
+    private final Map<TopicPartition, Long> resetAt = new ConcurrentHashMap<>();
+    private final AtomicLong resets = new AtomicLong();
 
     /** The newest sync of the partition, or null when it is not known here. */
     public OffsetSyncPoint get(String topic, int partition) {
@@ -36,6 +42,29 @@ public final class NewestSyncs {
         } else {
             newest.put(tp, newestNow);
         }
+    }
+
+    /** The partition's whole history was forgotten (a reset marker): counted, so that readers can look again. */
+    public void reset(String topic, int partition) {
+        TopicPartition tp = new TopicPartition(topic, partition);
+        newest.remove(tp);
+        resetAt.put(tp, resets.incrementAndGet());
+    }
+
+    /** How many resets there were so far. */
+    public long resets() {
+        return resets.get();
+    }
+
+    /** The partitions reset after the {@code seen}-th reset (only the latest reset of each is kept). */
+    public Set<TopicPartition> resetSince(long seen) {
+        Set<TopicPartition> out = new HashSet<>();
+        resetAt.forEach((tp, at) -> {
+            if (at > seen) {
+                out.add(tp);
+            }
+        });
+        return out;
     }
 
     /** True when {@code upstreamOffset} is this partition's newest sync as known here. */

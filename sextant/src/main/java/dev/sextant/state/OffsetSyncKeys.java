@@ -3,6 +3,7 @@ package dev.sextant.state;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Bytes;
 
 /**
@@ -14,12 +15,16 @@ import org.apache.kafka.common.utils.Bytes;
  *
  * Offsets are never negative, so for one source partition the keys sort by upstream offset and "the latest sync
  * at or below C" is the first entry of a reverse range scan ending at C. An upstream offset of {@link #RESET}
- * (all bits set) is never stored: on the history topic it marks "forget every sync of this partition".
+ * (all bits set) is never stored: on the history topic it marks "forget every sync of this partition". One of
+ * {@link #INCARNATION}, on partition 0, holds the source topic's id (16 bytes) that the topic's history belongs to;
+ * negative offsets sort after every real one, so no range scan of syncs meets it.
  */
 public final class OffsetSyncKeys {
 
     /** Upstream offset of a reset marker on the history topic. */
     public static final long RESET = -1L;
+    /** Upstream offset of the key that holds a topic's incarnation (its source topic id), on partition 0. */
+    public static final long INCARNATION = -2L;
 
     private OffsetSyncKeys() {
     }
@@ -32,6 +37,35 @@ public final class OffsetSyncKeys {
 
     public static Bytes resetMarker(String topic, int partition) {
         return key(topic, partition, RESET);
+    }
+
+    /** The key of the topic's incarnation: the source topic id its history belongs to. */
+    public static Bytes incarnationKey(String topic) {
+        return key(topic, 0, INCARNATION);
+    }
+
+    public static byte[] incarnationValue(Uuid topicId) {
+        return ByteBuffer.allocate(16).putLong(topicId.getMostSignificantBits())
+                .putLong(topicId.getLeastSignificantBits()).array();
+    }
+
+    /**
+     * The topic id an incarnation record holds.
+     *
+     * @throws IllegalArgumentException when the value is not 16 bytes
+     */
+    public static Uuid incarnationOf(byte[] value) {
+        if (value == null || value.length != 16) {
+            throw new IllegalArgumentException("offset-sync history incarnation of "
+                    + (value == null ? "no" : value.length) + " bytes");
+        }
+        ByteBuffer buf = ByteBuffer.wrap(value);
+        return new Uuid(buf.getLong(), buf.getLong());
+    }
+
+    /** True for the keys of syncs, false for a reset marker or an incarnation. */
+    public static boolean isSync(Bytes key) {
+        return upstreamOf(key) >= 0;
     }
 
     /**
@@ -56,10 +90,25 @@ public final class OffsetSyncKeys {
         buf.position(2 + nameLength);
         int partition = buf.getInt();
         long upstream = buf.getLong();
+        if (upstream == INCARNATION && partition == 0) {
+            return incarnationPoint(topic, value);
+        }
         if (partition < 0 || (upstream < 0 && upstream != RESET)) {
             throw new IllegalArgumentException("offset-sync history key for " + topic + "-" + partition
                     + " at upstream offset " + upstream);
         }
+        return new OffsetSyncPoint(topic, partition, upstream, downstreamOf(topic, partition, upstream, value));
+    }
+
+    /** An incarnation record as a point (downstream -1), its value checked when there is one. */
+    private static OffsetSyncPoint incarnationPoint(String topic, byte[] value) {
+        if (value != null) {
+            incarnationOf(value);
+        }
+        return new OffsetSyncPoint(topic, 0, INCARNATION, -1);
+    }
+
+    private static long downstreamOf(String topic, int partition, long upstream, byte[] value) {
         long downstream = -1;
         if (value != null && value.length > 0) {
             if (value.length != 8 || upstream == RESET) {
@@ -72,7 +121,7 @@ public final class OffsetSyncKeys {
                         + partition + "@" + upstream);
             }
         }
-        return new OffsetSyncPoint(topic, partition, upstream, downstream);
+        return downstream;
     }
 
     public static long upstreamOf(Bytes key) {

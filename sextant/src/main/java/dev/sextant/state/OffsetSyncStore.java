@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
@@ -90,8 +91,9 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         long count = 0;
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
             while (it.hasNext()) {
-                it.next();
-                count++;
+                if (OffsetSyncKeys.isSync(it.next().key)) {
+                    count++;
+                }
             }
         }
         return count;
@@ -101,8 +103,11 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         Set<TopicPartition> out = new LinkedHashSet<>();
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
             while (it.hasNext()) {
-                OffsetSyncPoint p = OffsetSyncKeys.decode(it.next().key, null);
-                out.add(new TopicPartition(p.topic(), p.partition()));
+                Bytes key = it.next().key;
+                if (OffsetSyncKeys.isSync(key)) {
+                    OffsetSyncPoint p = OffsetSyncKeys.decode(key, null);
+                    out.add(new TopicPartition(p.topic(), p.partition()));
+                }
             }
         }
         return out;
@@ -114,6 +119,9 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {
             while (it.hasNext()) {
                 KeyValue<Bytes, byte[]> kv = it.next();
+                if (!OffsetSyncKeys.isSync(kv.key)) {
+                    continue;
+                }
                 OffsetSyncPoint p = OffsetSyncKeys.decode(kv.key, kv.value);
                 if (last != null && (!last.topic().equals(p.topic()) || last.partition() != p.partition())) {
                     action.accept(last);
@@ -195,8 +203,36 @@ public final class OffsetSyncStore implements WritableSyncHistory {
     public void deletePartition(String topic, int partition) {
         deleteRange(OffsetSyncKeys.key(topic, partition, 0), OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE));
         if (newest != null) {
-            newest.replace(topic, partition, null);
+            newest.reset(topic, partition);
         }
+    }
+
+    /** The source topic id the topic's history belongs to, when known. */
+    public Optional<Uuid> incarnation(String topic) {
+        byte[] value = store.get(OffsetSyncKeys.incarnationKey(topic));
+        return value == null ? Optional.empty() : Optional.of(OffsetSyncKeys.incarnationOf(value));
+    }
+
+    @Override
+    public void incarnation(String topic, Uuid topicId) {
+        if (topicId == null) {
+            writable().delete(OffsetSyncKeys.incarnationKey(topic));
+        } else {
+            writable().put(OffsetSyncKeys.incarnationKey(topic), OffsetSyncKeys.incarnationValue(topicId));
+        }
+    }
+
+    /**
+     * How many partition histories were forgotten as a whole on this instance so far (reset markers: the source
+     * topic was recreated); 0 without {@link NewestSyncs}.
+     */
+    public long resets() {
+        return newest == null ? 0 : newest.resets();
+    }
+
+    /** The partitions whose history was forgotten after the {@code seen}-th reset. */
+    public Set<TopicPartition> resetSince(long seen) {
+        return newest == null ? Set.of() : newest.resetSince(seen);
     }
 
     private void deleteRange(Bytes from, Bytes to) {

@@ -84,6 +84,15 @@ public record PartitionPosition(
                 forSourceOffset, now, -1, next, commitLogOffset);
     }
 
+    /**
+     * Planned again though its source offset did not move (the history it was translated through was forgotten):
+     * what the destination holds is kept, the source offset it was written for is not, so it needs applying.
+     */
+    public PartitionPosition reopened() {
+        return new PartitionPosition(sourceOffset, commitTimestamp, -1, -1, appliedOffset, -1, appliedAt, -1,
+                PositionStatus.PENDING, commitLogOffset);
+    }
+
     public boolean needsApply() {
         return appliedSourceOffset != sourceOffset || status.retried();
     }

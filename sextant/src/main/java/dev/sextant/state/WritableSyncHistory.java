@@ -2,6 +2,7 @@ package dev.sextant.state;
 
 import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.SyncHistory;
+import org.apache.kafka.common.Uuid;
 
 /**
  * A copy of the offset-sync history that the records of Sextant's history topic are replayed into
@@ -15,4 +16,11 @@ public interface WritableSyncHistory extends SyncHistory {
 
     /** Forgets the whole history of the partition (a new source log: see {@link HistoryRecords}). */
     void deletePartition(String topic, int partition);
+
+    /**
+     * The source topic id the topic's history belongs to from now on (null: not known). By default not kept (a copy
+     * that only translates does not need it).
+     */
+    default void incarnation(String topic, Uuid topicId) {
+    }
 }

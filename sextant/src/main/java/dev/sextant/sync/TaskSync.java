@@ -17,10 +17,14 @@ import dev.sextant.translate.IdentityTranslator;
 import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.OffsetSyncTranslator;
 import dev.sextant.translate.OffsetTranslator;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * One task's sync: what the source says about the task's groups goes in (decoded commits, group types and
@@ -42,6 +46,9 @@ public final class TaskSync {
     private final IndexedPositions positions;
     private final GroupStore groups;
     private final GroupSyncFlusher flusher;
+    private final OffsetSyncStore history;
+    /** How many partition histories this task has seen forgotten as a whole (reset markers). */
+    private long seenResets;
 
     /**
      * @param history     the offset-sync history (the global store), or null with identity translation
@@ -56,6 +63,8 @@ public final class TaskSync {
         this.groupNames = new IncludedNames(settings.includeGroup());
         this.topicNames = new IncludedNames(settings.includeTopic());
         this.groups = groups;
+        this.history = history;
+        this.seenResets = history == null ? 0 : history.resets();
         this.positions = new IndexedPositions(positionStore, key -> new PositionKey(
                 groupNames.canonical(key.group()), topicNames.canonical(key.topic()), key.partition()));
         OffsetTranslator translator;
@@ -80,7 +89,32 @@ public final class TaskSync {
 
     /** Writes what changed since the last flush; runs every {@code sync.interval.ms}. */
     public void flush() {
+        reopenAfterResets();
         flusher.flush();
+    }
+
+    /**
+     * A partition whose history was forgotten as a whole (the source topic was recreated) no longer translates
+     * through the syncs its applied positions were written with: each is planned again, so one that the history left
+     * now no longer covers shows as {@code UNTRANSLATABLE} instead of staying applied. What the destination holds
+     * stays; a position that still translates is written again only if its translation moved.
+     */
+    private void reopenAfterResets() {
+        if (history == null || history.resets() == seenResets) {
+            return;
+        }
+        Set<TopicPartition> reset = history.resetSince(seenResets);
+        seenResets = history.resets();
+        List<Map.Entry<PositionKey, PartitionPosition>> reopened = new ArrayList<>();
+        positions.forEachStored((key, pos) -> {
+            if (!pos.needsApply() && reset.contains(new TopicPartition(key.topic(), key.partition()))) {
+                reopened.add(Map.entry(key, pos.reopened()));
+            }
+        });
+        for (Map.Entry<PositionKey, PartitionPosition> e : reopened) {
+            positions.put(e.getKey(), e.getValue());
+            flusher.markPending(e.getKey(), e.getValue().commitTimestamp());
+        }
     }
 
     /** The task is closed (revoked, or the instance stops): nothing it planned is sent any more. */

@@ -10,6 +10,7 @@ import dev.sextant.domain.Reason;
 import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.history.OffsetSyncCheck;
 import dev.sextant.history.OffsetSyncGate;
+import dev.sextant.history.SourceIncarnations;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.state.OffsetSyncKeys;
@@ -21,9 +22,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -44,13 +48,17 @@ import org.slf4j.LoggerFactory;
  * that newest one) the old history no longer describes the log: a reset marker is written first, and the global
  * store forgets the partition's history when it reads it. A sync that moves the downstream back (the mirror was
  * truncated or recreated) is written after tombstones for the older syncs it contradicts; one of records MirrorMaker 2
- * copied again after a restart is skipped and counted (see {@link OffsetSyncCheck}).
+ * copied again after a restart is skipped and counted (see {@link OffsetSyncCheck}). The source topic ids of the topics
+ * with history are checked every {@link #INCARNATION_CHECK_MS}: a new id (the topic was recreated, however long the
+ * new log) forgets the history the old incarnation left ({@link SourceIncarnations}).
  */
 final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object, Object> {
 
     private static final Logger log = LoggerFactory.getLogger(OffsetSyncHistoryWriter.class);
     private static final long PRUNE_TICK_MS = 1_000;
     private static final long GATE_TICK_MS = 100;
+    /** How often the source topic ids of the topics with history are checked (one metadata request). */
+    static final long INCARNATION_CHECK_MS = 5_000;
 
     private final SyncSettings settings;
     private final SourceOffsets source;
@@ -63,6 +71,9 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     private ProcessorContext<Object, Object> context;
     private OffsetSyncStore history;
     private OffsetSyncGate gate;
+    private SourceIncarnations incarnations;
+    private CompletableFuture<Map<String, Uuid>> idCheck;
+    private long nextIdCheck;
 
     private final DestinationView destination;
     private final OffsetSyncCatchUp catchUp;
@@ -85,7 +96,12 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
         this.gate = new OffsetSyncGate(SyncHolds.of(context.getStateStore(SyncHolds.NAME)), source, destination,
                 settings::destinationTopic, this::newest, settings.clock());
         this.nextPrune = settings.clock().millis() + settings.pruneIntervalMs();
-        context.schedule(Duration.ofMillis(PRUNE_TICK_MS), PunctuationType.WALL_CLOCK_TIME, ts -> prune());
+        this.incarnations = new SourceIncarnations(history::incarnation);
+        history.partitions().forEach(tp -> incarnations.hasHistory(tp.topic()));
+        context.schedule(Duration.ofMillis(PRUNE_TICK_MS), PunctuationType.WALL_CLOCK_TIME, ts -> {
+            prune();
+            checkIncarnations();
+        });
         context.schedule(Duration.ofMillis(GATE_TICK_MS), PunctuationType.WALL_CLOCK_TIME,
                 ts -> gate.drain(this::decided));
     }
@@ -131,6 +147,66 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
         }
     }
 
+    /** Asks the source for the topic ids without blocking, and acts on the answer once it is in. */
+    private void checkIncarnations() {
+        long now = settings.clock().millis();
+        if (idCheck == null && now >= nextIdCheck) {
+            nextIdCheck = now + INCARNATION_CHECK_MS;
+            Set<String> topics = incarnations.checkSent();
+            if (!topics.isEmpty()) {
+                idCheck = source.topicIds(topics);
+            }
+        }
+        if (idCheck == null || !idCheck.isDone()) {
+            return;
+        }
+        CompletableFuture<Map<String, Uuid>> done = idCheck;
+        idCheck = null;
+        if (done.isCompletedExceptionally()) {
+            incarnations.checkFailed();
+            log.debug("Cannot read the source topic ids; checked again in {} ms", INCARNATION_CHECK_MS,
+                    done.handle((v, e) -> e).join());
+            return;
+        }
+        for (SourceIncarnations.Change change : incarnations.answered(done.join())) {
+            if (change.recreated()) {
+                recreated(change, now);
+            }
+            context.forward(new Record<Object, Object>(OffsetSyncKeys.incarnationKey(change.topic()),
+                    OffsetSyncKeys.incarnationValue(change.to()), now), TopologyNames.HISTORY_SINK);
+        }
+    }
+
+    /**
+     * The source topic was recreated: every partition's history is forgotten (reset markers, which also make the
+     * sync engines look again at what they applied through it), then the syncs that may be the new incarnation's are
+     * stored again.
+     */
+    private void recreated(SourceIncarnations.Change change, long now) {
+        Set<Integer> partitions = new TreeSet<>();
+        history.partitions().stream().filter(tp -> tp.topic().equals(change.topic()))
+                .forEach(tp -> partitions.add(tp.partition()));
+        lastSync.keySet().stream().filter(tp -> tp.topic().equals(change.topic()))
+                .forEach(tp -> partitions.add(tp.partition()));
+        change.keep().forEach(sync -> partitions.add(sync.partition()));
+        for (int partition : partitions) {
+            context.forward(new Record<Object, Object>(OffsetSyncKeys.resetMarker(change.topic(), partition),
+                    new byte[0], now), TopologyNames.HISTORY_SINK);
+            lastSync.remove(new TopicPartition(change.topic(), partition));
+        }
+        for (OffsetSyncPoint sync : change.keep()) {
+            lastSync.put(new TopicPartition(sync.topic(), sync.partition()), sync);
+            context.forward(new Record<Object, Object>(
+                    OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()),
+                    OffsetSyncKeys.value(sync.downstreamOffset()), now), TopologyNames.HISTORY_SINK);
+        }
+        metrics.offsetSyncHistoryResets(partitions.size());
+        log.warn("Source topic {} was recreated (topic id {} is now {}): the offset-sync history of its {} "
+                + "partition(s) is forgotten but for the {} sync(s) read since the last check; commits on the new "
+                + "incarnation translate through its own syncs only", change.topic(), change.from(), change.to(),
+                partitions.size(), change.keep().size());
+    }
+
     @Override
     public void process(Record<byte[], byte[]> record) {
         if (catchUp.waiting() && context.recordMetadata().map(m -> catchUp.awaits(
@@ -169,6 +245,7 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
             case REJECT -> rejected(sync, timestamp, result.reason());
             case RESET_AND_ACCEPT -> {
                 log.info("Offset-sync history of {} reset: {}", tp, result.reason());
+                metrics.offsetSyncHistoryResets(1);
                 context.forward(new Record<Object, Object>(OffsetSyncKeys.resetMarker(sync.topic(), sync.partition()),
                         new byte[0], timestamp), TopologyNames.HISTORY_SINK);
                 store(tp, sync, timestamp);
@@ -199,8 +276,10 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     }
 
     private void store(TopicPartition tp, OffsetSync sync, long timestamp) {
-        lastSync.put(tp, new OffsetSyncPoint(sync.topic(), sync.partition(), sync.upstreamOffset(),
-                sync.downstreamOffset()));
+        OffsetSyncPoint point = new OffsetSyncPoint(sync.topic(), sync.partition(), sync.upstreamOffset(),
+                sync.downstreamOffset());
+        lastSync.put(tp, point);
+        incarnations.stored(point);
         context.forward(new Record<Object, Object>(
                 OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()),
                 OffsetSyncKeys.value(sync.downstreamOffset()), timestamp), TopologyNames.HISTORY_SINK);

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -41,13 +42,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>{@code recreate-short}: the new incarnation holds fewer records than the old one's newest sync, so the source
  *       log end is evidence that the history no longer describes the log: it is reset, and a commit on the new
  *       incarnation translates through the new incarnation's syncs;</li>
- *   <li>{@code recreate-long}: more records than before, produced at once, so the log end is no evidence. What
- *       happens there: MirrorMaker 2, whose task did not notice the deletion, goes on from its old position (1,000),
- *       so it never copies the new incarnation's records below it, and its syncs continue the old ones seamlessly;
- *       nothing in them, nor in the log end, tells the incarnations apart. A commit above the old syncs translates
- *       through the new ones; one below them translates through the old incarnation's syncs, into the old records:
- *       replay, never a skip of a record the mirror holds. The records MirrorMaker 2 never copied are lost to any
- *       consumer on the mirror, and Sextant does not report that (a limit, measured and printed).</li>
+ *   <li>{@code recreate-long}: more records than before, produced at once, so the log end is no evidence.
+ *       MirrorMaker 2, whose task did not notice the deletion, goes on from its old position (1,000), so it never
+ *       copies the new incarnation's records below it, and its syncs continue the old ones seamlessly. The source
+ *       topic id tells the incarnations apart: the old syncs are forgotten, a commit above them translates through
+ *       the new incarnation's syncs, and one below them (its records never reached the mirror) is
+ *       {@code UNTRANSLATABLE}, reported as not clean, however it was written before the id was checked.</li>
  * </ul>
  *
  * <p>In both, a group committed on the old incarnation loses its offsets with the topic (the group coordinator
@@ -64,7 +64,8 @@ class RecreatedSourceTopicIT {
      * One source topic through both incarnations.
      *
      * @param newRegionFrom commits on the new incarnation at or above this offset must be written among the new
-     *                      incarnation's records on the mirror (below it, with no evidence, they may replay old ones)
+     *                      incarnation's records on the mirror; below it (records MirrorMaker 2 never copied) they
+     *                      must be reported {@code UNTRANSLATABLE}
      */
     private record Case(String topic, int newRecords, List<Long> newCommits, long newRegionFrom) {
 
@@ -86,7 +87,7 @@ class RecreatedSourceTopicIT {
             throws Exception {
         // fewer records than the old newest sync (999): the log end is the evidence, every commit in the new region
         Case shorter = new Case("recreate-short", 300, List.of(200L), 0);
-        // more, at once: no log-end evidence; above the old syncs the new ones translate
+        // more, at once: no log-end evidence, the topic id is; above the old syncs the new ones translate
         Case longer = new Case("recreate-long", 2_500, List.of(500L, 2_000L), OLD_RECORDS);
         List<Case> cases = List.of(shorter, longer);
         long started = System.nanoTime();
@@ -132,7 +133,7 @@ class RecreatedSourceTopicIT {
             }
             List<String> failures = new ArrayList<>();
             for (Case c : cases) {
-                failures.addAll(judge(clusters, sextant, c, newRegion.get(c.topic()), mirroredSeconds));
+                failures.addAll(judge(clusters, sextant, client, c, newRegion.get(c.topic()), mirroredSeconds));
                 assertTheOldPositionStays(clusters, client, c, oldWritten.get(c.topic()));
             }
             System.out.printf("recreated source topics: %.1f s for the test%n", (System.nanoTime() - started) / 1e9);
@@ -186,8 +187,8 @@ class RecreatedSourceTopicIT {
      * Where each commit on the new incarnation was written and what a consumer resuming there reads: the failures
      * (a skip, a position past the exact one, one below the new incarnation's records).
      */
-    private static List<String> judge(LocalClusters clusters, SextantInstance sextant, Case c, long region,
-                                      double mirroredSeconds) {
+    private static List<String> judge(LocalClusters clusters, SextantInstance sextant, SextantClient client, Case c,
+                                      long region, double mirroredSeconds) {
         long mirrorEnd = end(clusters, clusters.destination(), c.mirrored());
         List<Integer> newValues = values(clusters.destination(), c.mirrored(), region, mirrorEnd);
         Set<Integer> onTheMirror = new HashSet<>(newValues);
@@ -200,6 +201,10 @@ class RecreatedSourceTopicIT {
         List<String> failures = new ArrayList<>();
         for (long commit : c.newCommits()) {
             String group = c.newGroup(commit);
+            if (commit < c.newRegionFrom()) {
+                judgeUntranslatable(clusters, client, c, commit).ifPresent(failures::add);
+                continue;
+            }
             long written = awaitWritten(clusters, group, c.mirrored());
             int firstAtOrAbove = 0;
             while (firstAtOrAbove < newValues.size() && newValues.get(firstAtOrAbove) < commit) {
@@ -251,6 +256,43 @@ class RecreatedSourceTopicIT {
             return client.translate(topic, 0, offset).destinationOffset();
         } catch (RuntimeException e) {
             return -1;
+        }
+    }
+
+    /**
+     * A commit whose records from it up to the old position never reached the mirror: the failure, if Sextant does
+     * not report it {@code UNTRANSLATABLE}.
+     */
+    private static Optional<String> judgeUntranslatable(LocalClusters clusters, SextantClient client, Case c,
+                                                        long commit) {
+        String group = c.newGroup(commit);
+        long started = System.nanoTime();
+        boolean reported = reportedUntranslatable(client, group);
+        OffsetAndMetadata there = Clients.committed(clusters, clusters.destination(), group, c.mirrored()).get(0);
+        System.out.printf("recreated %s: commit %d on the new incarnation, below the old syncs: %s after %.1f s "
+                + "(destination offset %s)%n", c.topic(), commit, status(client, group),
+                (System.nanoTime() - started) / 1e9, there == null ? "none" : there.offset());
+        return reported ? Optional.empty() : Optional.of(group + " at " + commit + " is " + status(client, group)
+                + ", not UNTRANSLATABLE: the old incarnation's syncs translated it");
+    }
+
+    private static boolean reportedUntranslatable(SextantClient client, String group) {
+        try {
+            Await.until(SYNCED, group + " reported UNTRANSLATABLE", () -> "UNTRANSLATABLE".equals(
+                    status(client, group)));
+            return true;
+        } catch (AssertionError e) {
+            return false;
+        }
+    }
+
+    /** The status Sextant reports for the group's partition 0, or null when it has none. */
+    private static String status(SextantClient client, String group) {
+        try {
+            return client.group(group).partitions().stream().filter(p -> p.partition() == 0)
+                    .map(SextantClient.Partition::status).findFirst().orElse(null);
+        } catch (RuntimeException e) {
+            return null;
         }
     }
 

@@ -101,7 +101,16 @@ class GroupSyncTopologyTest {
     /** Source log starts this test knows; the source answers none for other partitions. */
     private final Map<TopicPartition, Long> sourceStarts = new ConcurrentHashMap<>();
     private boolean untranslatableEarliest;
+    /** The source's topic ids by name, as the incarnation check sees them. */
+    private final Map<String, Uuid> sourceIdsByName = new ConcurrentHashMap<>();
     private final SourceOffsets floors = new SourceOffsets() {
+        @Override
+        public CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics) {
+            Map<String, Uuid> out = new HashMap<>();
+            topics.stream().filter(sourceIdsByName::containsKey).forEach(t -> out.put(t, sourceIdsByName.get(t)));
+            return CompletableFuture.completedFuture(out);
+        }
+
         @Override
         public CompletableFuture<Map<TopicPartition, Long>>
                 logStarts(Set<TopicPartition> partitions) {
@@ -864,6 +873,43 @@ class GroupSyncTopologyTest {
         sync("orders", 0, 5, 1300); // the source topic was recreated: its log is now shorter than the history
         assertEquals(5, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "old log forgotten");
         assertEquals(5, history.newest("orders", 0).orElseThrow().upstreamOffset());
+    }
+
+    @Test
+    void aSourceTopicRecreatedWithALongerLogIsToldByItsTopicIdAndTheOldSyncsNoLongerTranslate() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sourceIdsByName.put("orders", Uuid.randomUuid());
+        sync("orders", 0, 100, 100);
+        sync("orders", 0, 200, 200);
+        sync("orders", 0, 300, 300);
+        tick(5_000); // the first check records the id the history belongs to
+        commit("billing", "orders", 0, 250);
+        flush();
+        assertEquals(201L, destination.committed("billing", "source.orders", 0));
+
+        // deleted and created again; MirrorMaker 2 goes on from its old position: nothing in the syncs or the log
+        // ends tells the new incarnation from the old one
+        sourceIdsByName.put("orders", Uuid.randomUuid());
+        sourceEnds.put(new TopicPartition("orders", 0), 2_000L);
+        commit("early", "orders", 0, 150); // on the new incarnation, read before the check
+        flush();
+        assertEquals(101L, destination.committed("early", "source.orders", 0), "through the old syncs, for now");
+        sync("orders", 0, 400, 400); // read since the last check: may be the new incarnation's, kept
+
+        tick(5_000);
+        flush();
+
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(OffsetSyncStore.NAME);
+        OffsetSyncStore history = OffsetSyncStore.reader(store);
+        assertEquals(400, history.oldest("orders", 0).orElseThrow().upstreamOffset(), "the old incarnation's gone");
+        assertEquals(1.0, registry.get("sextant.offset.sync.history.resets").counter().count());
+        assertEquals(PositionStatus.UNTRANSLATABLE, position("early", "orders", 0).status(),
+                "applied through syncs that are gone: reported, not clean");
+        assertEquals(101L, destination.committed("early", "source.orders", 0), "the destination keeps what it has");
+        commit("late", "orders", 0, 450);
+        flush();
+        assertEquals(401L, destination.committed("late", "source.orders", 0), "through the new incarnation's syncs");
     }
 
     @Test
