@@ -20,12 +20,14 @@ import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.query.QueryServer;
 import dev.sextant.source.AdminSourceOffsets;
 import dev.sextant.source.AdminSourceTopicNames;
+import dev.sextant.source.KafkaUncommittedRecords;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.BoundedStoreMemory;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
 import dev.sextant.state.StoreMemoryBudget;
+import dev.sextant.sync.OpenTransactionWatch;
 import dev.sextant.sync.SyncRuntime;
 import dev.sextant.sync.SyncSettings;
 import dev.sextant.topology.HistoryRestoreListener;
@@ -83,6 +85,7 @@ public final class SextantApplication implements AutoCloseable {
     private volatile KafkaStreams streams;
     private SourceOffsets source;
     private SourceTopicNames topicNames;
+    private OpenTransactionWatch openTransactions;
     private CheckpointEmitter checkpoints = CheckpointEmitter.NONE;
     private KafkaStreamsMetrics streamsMetrics;
     private QueryServer query;
@@ -184,7 +187,8 @@ public final class SextantApplication implements AutoCloseable {
         Topology topology = SextantTopology.build(settings, new SyncRuntime(view, new ConsumerGroupApplier(
                 destination, new OffsetOwnership(config.applicationId()), settings.followRewinds(),
                 config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials),
-                new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp));
+                new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
+                openTransactions));
         log.debug("Topology:\n{}", topology.describe());
         Map<String, Object> defaults = new HashMap<>(StreamsErrorHandlers.configs(settings, metrics));
         // one memory budget for every RocksDB store (an operator's own setter wins, as handlers do)
@@ -211,6 +215,9 @@ public final class SextantApplication implements AutoCloseable {
     private OffsetSyncCatchUp startSync() {
         source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
         topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
+        openTransactions = new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()),
+                metrics, settings.clock());
+        openTransactions.start();
         if (config.emitCheckpoints()) {
             checkpoints = new KafkaCheckpointEmitter(config.destinationClientConfig(), config.checkpointsTopic());
         }
@@ -246,6 +253,9 @@ public final class SextantApplication implements AutoCloseable {
         processMeters.close();
         checkpoints.close();
         destination.close();
+        if (openTransactions != null) {
+            openTransactions.close();
+        }
         if (source != null) {
             source.close();
         }

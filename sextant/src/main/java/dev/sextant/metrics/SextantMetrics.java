@@ -27,6 +27,7 @@ public final class SextantMetrics {
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<GroupKind, Timer> latency = new ConcurrentHashMap<>();
     private final AtomicLong groupsTracked = new AtomicLong();
+    private final AtomicLong partitionsHeld = new AtomicLong();
     private final Map<GroupKind, DistributionSummary> replayBounds =
             new ConcurrentHashMap<>();
 
@@ -35,6 +36,7 @@ public final class SextantMetrics {
     public SextantMetrics(MeterRegistry registry) {
         this.registry = registry;
         registry.gauge("sextant.groups.tracked", groupsTracked);
+        registry.gauge("sextant.coordinator.partitions.held", partitionsHeld);
         for (GroupKind type : GroupKind.values()) {
             commitsRead.put(type, counter("sextant.commits.read", "group_type", type.label()));
         }
@@ -76,6 +78,16 @@ public final class SextantMetrics {
     }
 
     /** Offset syncs of records MirrorMaker 2 copied again after a restart: skipped, the first copies' syncs kept. */
+    /** Commits taken past a transaction that holds a partition of {@code __consumer_offsets} back. */
+    public void commitsPastOpenTransactions(int commits) {
+        counter("sextant.commits.past.open.transactions").increment(commits);
+    }
+
+    /** Partitions of {@code __consumer_offsets} this instance reads that an open transaction holds back now. */
+    public void partitionsHeldByTransactions(int partitions) {
+        partitionsHeld.set(partitions);
+    }
+
     /** Partition histories forgotten as a whole: the source topic was recreated. */
     public void offsetSyncHistoryResets(int partitions) {
         counter("sextant.offset.sync.history.resets").increment(partitions);

@@ -74,6 +74,41 @@ public final class AdminSourceOffsets implements SourceOffsets {
     }
 
     @Override
+    public CompletableFuture<Map<TopicPartition, StableEnd>> stableEnds(Set<TopicPartition> partitions) {
+        return listOffsets(partitions, OffsetSpec.latest(), new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+                .thenCombine(listOffsets(partitions, OffsetSpec.latest()), (stable, high) -> {
+                    Map<TopicPartition, StableEnd> out = new HashMap<>();
+                    stable.forEach((tp, lso) -> {
+                        Long hw = high.get(tp);
+                        if (hw != null) {
+                            out.put(tp, new StableEnd(Math.min(lso, hw), hw));
+                        }
+                    });
+                    return out;
+                });
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Map<TopicPartition, Long>>> committed(Set<String> groups) {
+        if (groups.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        // requireStable stays false: the coordinator answers with what is committed, leaving out open transactions
+        Map<String, ListConsumerGroupOffsetsSpec> specs = groups.stream()
+                .collect(Collectors.toMap(g -> g, g -> new ListConsumerGroupOffsetsSpec()));
+        return admin.listConsumerGroupOffsets(specs).all().toCompletionStage().toCompletableFuture()
+                .thenApply(all -> {
+                    Map<String, Map<TopicPartition, Long>> out = new HashMap<>();
+                    all.forEach((group, offsets) -> offsets.forEach((tp, om) -> {
+                        if (om != null) {
+                            out.computeIfAbsent(group, g -> new HashMap<>()).put(tp, om.offset());
+                        }
+                    }));
+                    return out;
+                });
+    }
+
+    @Override
     public CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics) {
         if (topics.isEmpty()) {
             return CompletableFuture.completedFuture(Map.of());

@@ -46,6 +46,28 @@ public interface SourceOffsets extends AutoCloseable {
     }
 
     /**
+     * Per partition, its last stable offset (how far a {@code read_committed} reader gets: an open transaction holds
+     * it back) and its high watermark; a partition that does not exist is left out. By default (sources that cannot
+     * tell) empty.
+     */
+    default CompletableFuture<Map<TopicPartition, StableEnd>> stableEnds(Set<TopicPartition> partitions) {
+        return CompletableFuture.completedFuture(Map.of());
+    }
+
+    /** A partition's last stable offset and high watermark ({@code lastStable <= highWatermark}). */
+    record StableEnd(long lastStable, long highWatermark) {
+    }
+
+    /**
+     * The committed offsets of each consumer group, as its coordinator holds them: transactional offsets of a
+     * transaction still open (or aborted) are not among them. A group without offsets is left out. By default
+     * (sources without groups) empty.
+     */
+    default CompletableFuture<Map<String, Map<TopicPartition, Long>>> committed(Set<String> groups) {
+        return CompletableFuture.completedFuture(Map.of());
+    }
+
+    /**
      * Each topic's id, which tells one incarnation of a name from the next (a topic deleted and created again gets a
      * new one); a topic that does not exist is left out. By default (sources that cannot tell) empty.
      */

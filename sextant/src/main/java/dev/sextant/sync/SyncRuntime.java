@@ -10,17 +10,19 @@ import dev.sextant.source.SourceTopicNames;
 
 /**
  * The instance-wide collaborators every task of the topology shares: the destination view and applier, the
- * source's offsets for pruning, the meters, whether the offset-sync history has caught up since the start. Tests
+ * source's offsets for pruning, the meters, whether the offset-sync history has caught up since the start, the
+ * watch that reads past other applications' open transactions. Tests
  * pass in-memory ones.
  */
 public record SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
                           SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics,
-                          CheckpointEmitter checkpoints, OffsetSyncCatchUp catchUp) {
+                          CheckpointEmitter checkpoints, OffsetSyncCatchUp catchUp,
+                          OpenTransactionWatch openTransactions) {
 
-    /** Without MirrorMaker 2 checkpoints, and with nothing to wait for at the start. */
+    /** Without MirrorMaker 2 checkpoints, with nothing to wait for at the start, and no look past transactions. */
     public SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
                        SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics) {
         this(view, consumerApplier, shareApplier, source, topicNames, metrics, CheckpointEmitter.NONE,
-                OffsetSyncCatchUp.notNeeded());
+                OffsetSyncCatchUp.notNeeded(), OpenTransactionWatch.none());
     }
 }

@@ -10,6 +10,7 @@ import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
 import dev.sextant.state.SharePosition;
+import dev.sextant.sync.OpenTransactionWatch;
 import dev.sextant.sync.SyncRuntime;
 import dev.sextant.sync.SyncSettings;
 import dev.sextant.sync.TaskSync;
@@ -41,6 +42,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     private final GroupStateCounts stateCounts;
     private ProcessorContext<Object, Object> context;
     private TaskSync sync;
+    private int partition;
 
     GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime, NewestSyncs newestSyncs,
                        UndecodableRecords undecodableRecords, OldestPending oldestPending,
@@ -66,8 +68,15 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         sync = new TaskSync(settings, runtime, PositionStore.of(positionStore), GroupStore.of(groupStore), history,
                 oldestPending, stateCounts, this::deadLetter);
         sync.open();
-        context.schedule(Duration.ofMillis(settings.syncIntervalMs()), PunctuationType.WALL_CLOCK_TIME,
-                ts -> sync.flush());
+        partition = context.taskId().partition();
+        runtime.openTransactions().register(partition);
+        context.schedule(Duration.ofMillis(settings.syncIntervalMs()), PunctuationType.WALL_CLOCK_TIME, ts -> {
+            // commits another application's open transaction keeps this task from reading yet, confirmed committed
+            for (OpenTransactionWatch.Commit found : runtime.openTransactions().drain(partition)) {
+                sync.accept(found.commit(), found.logOffset());
+            }
+            sync.flush();
+        });
     }
 
     @Override
@@ -97,6 +106,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     @Override
     public void close() {
         if (sync != null) {
+            runtime.openTransactions().unregister(partition);
             sync.close();
         }
     }

@@ -1,0 +1,129 @@
+package dev.sextant.sync;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.sextant.decode.ConsumerOffsetsRecord;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.SourceOffsets;
+import dev.sextant.source.UncommittedRecords;
+import dev.sextant.testing.CoordinatorRecords;
+import dev.sextant.testing.MutableClock;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.KeyValue;
+import org.junit.jupiter.api.Test;
+
+class OpenTransactionWatchTest {
+
+    private static final TopicPartition COORDINATOR = new TopicPartition("__consumer_offsets", 3);
+    private static final TopicPartition ORDERS = new TopicPartition("orders", 0);
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-12-03T10:00:00Z"));
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    /** The stretch past the open transaction, as read_uncommitted reads it. */
+    private final List<ConsumerRecord<byte[], byte[]>> log = new ArrayList<>();
+    /** What the coordinator holds committed, by group. */
+    private final Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
+    private final long stable = 10;
+
+    private final SourceOffsets source = new SourceOffsets() {
+        @Override
+        public CompletableFuture<Map<TopicPartition, StableEnd>> stableEnds(Set<TopicPartition> partitions) {
+            long end = log.isEmpty() ? stable : log.get(log.size() - 1).offset() + 1;
+            return CompletableFuture.completedFuture(Map.of(COORDINATOR, new StableEnd(stable, end)));
+        }
+
+        @Override
+        public CompletableFuture<Map<String, Map<TopicPartition, Long>>> committed(Set<String> groups) {
+            return CompletableFuture.completedFuture(Map.copyOf(committed));
+        }
+
+        @Override
+        public CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+
+        @Override
+        public CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    private final UncommittedRecords reader = new UncommittedRecords() {
+        @Override
+        public List<ConsumerRecord<byte[], byte[]>> read(TopicPartition partition, long from, long to, int max) {
+            return log.stream().filter(r -> r.offset() >= from && r.offset() < to).limit(max).toList();
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    private final OpenTransactionWatch watch = new OpenTransactionWatch(source, reader,
+            new SextantMetrics(registry), clock);
+
+    private void commitRecord(String group, long offset) {
+        KeyValue<byte[], byte[]> kv = CoordinatorRecords.offsetCommit(group, ORDERS.topic(), ORDERS.partition(),
+                offset, clock.millis());
+        long at = log.isEmpty() ? stable : log.get(log.size() - 1).offset() + 1;
+        log.add(new ConsumerRecord<>(COORDINATOR.topic(), COORDINATOR.partition(), at, kv.key, kv.value));
+    }
+
+    private List<Long> drained() {
+        return watch.drain(COORDINATOR.partition()).stream().map(c -> c.commit().offset()).toList();
+    }
+
+    @Test
+    void onlyWhatTheCoordinatorConfirmsIsTakenPastAnOpenTransaction() throws Exception {
+        watch.register(COORDINATOR.partition());
+        commitRecord("stuck-app", 500); // transactional, still open: the coordinator keeps 300 committed
+        commitRecord("other", 600);     // a plain commit behind it: applied by the coordinator at once
+        commitRecord("aborted-app", 700); // aborted: never committed
+        committed.put("stuck-app", Map.of(ORDERS, 300L));
+        committed.put("other", Map.of(ORDERS, 600L));
+        committed.put("aborted-app", Map.of(ORDERS, 650L));
+
+        watch.round();
+        assertEquals(List.of(), drained(), "not held back long enough yet");
+        clock.advance(Duration.ofMillis(StalledPartition.STALL_MS));
+        watch.round();
+        List<OpenTransactionWatch.Commit> found = watch.drain(COORDINATOR.partition());
+        assertEquals(1, found.size());
+        ConsumerOffsetsRecord.OffsetCommit commit = found.get(0).commit();
+        assertEquals("other", commit.group());
+        assertEquals(600L, commit.offset());
+        assertEquals(11L, found.get(0).logOffset(), "its place in the log, for the task's ordering");
+        assertEquals(1.0, registry.get("sextant.commits.past.open.transactions").counter().count());
+        assertEquals(1.0, registry.get("sextant.coordinator.partitions.held").gauge().value());
+
+        commitRecord("other", 610);
+        committed.put("other", Map.of(ORDERS, 610L));
+        clock.advance(Duration.ofMillis(500));
+        watch.round();
+        assertEquals(List.of(610L), drained(), "only what is new past the last read");
+    }
+
+    @Test
+    void aPartitionNoTaskReadsIsNotWatched() throws Exception {
+        commitRecord("other", 600);
+        committed.put("other", Map.of(ORDERS, 600L));
+        watch.round();
+        clock.advance(Duration.ofMillis(StalledPartition.STALL_MS));
+        watch.round();
+        assertEquals(List.of(), drained());
+    }
+}
