@@ -1,6 +1,7 @@
 package dev.sextant.source;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -30,6 +31,9 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * an instance starts ({@link #topicEnds}, {@link #committed}: whether its offset-sync history has caught up).
  */
 public final class AdminSourceOffsets implements SourceOffsets {
+
+    /** Groups asked for their offsets in one batched OffsetFetch while pruning. */
+    static final int GROUP_PAGE = 500;
 
     private final Admin admin;
     private final Predicate<String> includeGroup;
@@ -176,26 +180,36 @@ public final class AdminSourceOffsets implements SourceOffsets {
         return CompletableFuture.allOf(each).thenApply(v -> starts);
     }
 
+    /**
+     * The lowest offset any included group committed on each of the partitions: the groups are asked a page at a time
+     * ({@link #GROUP_PAGE} per batched OffsetFetch, one page after the other), each for all its offsets rather than
+     * for every partition with history, so a round costs what the groups committed, not groups times partitions, and
+     * holds one page's answer at a time.
+     */
     private CompletableFuture<Map<TopicPartition, Long>> lowestCommitted(Set<TopicPartition> partitions) {
         return admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().toCompletionStage().toCompletableFuture()
                 .thenCompose(groups -> {
-                    Map<String, ListConsumerGroupOffsetsSpec> specs = included(groups).stream()
-                            .collect(Collectors.toMap(g -> g,
-                                    g -> new ListConsumerGroupOffsetsSpec().topicPartitions(partitions)));
-                    if (specs.isEmpty()) {
-                        return CompletableFuture.completedFuture(Map.of());
+                    List<String> included = new ArrayList<>(included(groups));
+                    Map<TopicPartition, Long> lowest = new ConcurrentHashMap<>();
+                    CompletableFuture<Void> pages = CompletableFuture.completedFuture(null);
+                    for (int from = 0; from < included.size(); from += GROUP_PAGE) {
+                        List<String> page = included.subList(from, Math.min(included.size(), from + GROUP_PAGE));
+                        pages = pages.thenCompose(v -> lowestOf(page, partitions, lowest));
                     }
-                    return admin.listConsumerGroupOffsets(specs).all().toCompletionStage().toCompletableFuture()
-                            .thenApply(all -> {
-                                Map<TopicPartition, Long> lowest = new HashMap<>();
-                                all.values().forEach(offsets -> offsets.forEach((tp, om) -> {
-                                    if (om != null) {
-                                        lowest.merge(tp, om.offset(), Math::min);
-                                    }
-                                }));
-                                return lowest;
-                            });
+                    return pages.thenApply(v -> Map.copyOf(lowest));
                 });
+    }
+
+    private CompletableFuture<Void> lowestOf(List<String> page, Set<TopicPartition> partitions,
+                                             Map<TopicPartition, Long> lowest) {
+        Map<String, ListConsumerGroupOffsetsSpec> specs = page.stream()
+                .collect(Collectors.toMap(g -> g, g -> new ListConsumerGroupOffsetsSpec()));
+        return admin.listConsumerGroupOffsets(specs).all().toCompletionStage().toCompletableFuture()
+                .thenAccept(all -> all.values().forEach(offsets -> offsets.forEach((tp, om) -> {
+                    if (om != null && partitions.contains(tp)) {
+                        lowest.merge(tp, om.offset(), Math::min);
+                    }
+                })));
     }
 
     private Set<String> included(Collection<GroupListing> groups) {
