@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.testing.BackwardsSampler;
 import dev.sextant.testing.GroupCommitter;
+import dev.sextant.testing.QueryProbe;
 import dev.sextant.testing.SextantProcess;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.ChildJvm;
@@ -15,6 +16,7 @@ import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -90,44 +93,93 @@ class KillNineIT {
     }
 
     @Test
-    void threeInstancesUnderLoadOneKilledOneAddedNothingGoesBackwards(LocalClusters clusters,
-                                                                       @TempDir Path dir) throws Exception {
+    void threeInstancesUnderLoadOneKilledOneAddedOneRestartedNothingGoesBackwardsAndEveryInstanceAnswers(
+            LocalClusters clusters, @TempDir Path dir) throws Exception {
         String topic = topic(clusters, "scale-ledger");
-        List<ChildJvm> instances = new ArrayList<>();
+        Map<Integer, ChildJvm> instances = new LinkedHashMap<>();
+        Map<Integer, Integer> ports = new LinkedHashMap<>();
+        Map<String, Long> answering = new LinkedHashMap<>();
         try (Admin source = clusters.admin(clusters.source());
              Admin destination = clusters.admin(clusters.destination());
              GroupCommitter committer = new GroupCommitter(source, "scale-", topic, PARTITIONS, GROUPS, RECORDS);
-             BackwardsSampler sampler = new BackwardsSampler(committer, destination)) {
-            for (int i = 1; i <= 4; i++) {
-                Path config = SextantProcess.writeConfig(dir.resolve("sextant-" + i + ".properties"),
-                        config(clusters, "sextant-it-scale", "scale-", dir.resolve("state-" + i)));
-                if (i == 4) {
-                    long moves = sampler.forwardMoves();
-                    instances.get(0).kill(); // one of three dies; its groups move to the other two
-                    Await.until(Duration.ofSeconds(120), "the survivors writing the killed one's groups too",
-                            () -> sampler.forwardMoves() - moves >= 2_000);
-                }
-                // the 4th logs JSON: every line it writes is parsed at the end
-                Path log = dir.resolve("sextant-" + i + ".log");
-                instances.add(SextantProcess.start(config, log,
-                        i == 4 ? Map.of("SEXTANT_LOG_FORMAT", "json") : Map.of())); // 4th: one added
-                // the others' writes alone can reach the count below before a new JVM is up (seen once the write
-                // path got faster: the 4th was stopped before it had logged a line)
-                Await.until(Duration.ofSeconds(120), "instance " + i + " running", () -> logged(log, "RUNNING"));
-                long moves = sampler.forwardMoves();
-                Await.until(Duration.ofSeconds(120), (i == 4 ? "with one added" : i + " instance(s)") + " writing",
-                        () -> sampler.forwardMoves() - moves >= 500);
+             BackwardsSampler sampler = new BackwardsSampler(committer, destination);
+             QueryProbe probe = new QueryProbe(IntStream.range(0, 20).mapToObj(g -> committer.group(g * 50))
+                     .toList())) {
+            for (int i = 1; i <= 3; i++) {
+                startInstance(clusters, dir, i, instances, ports, probe, sampler);
             }
+            long change = System.nanoTime();
+            answering.put("3 instances", awaitAnswering(probe, change, "3 instances"));
+
+            long moves = sampler.forwardMoves();
+            probe.gone(ports.get(1));
+            change = System.nanoTime();
+            instances.get(1).kill(); // one of three dies; its groups move to the other two
+            Await.until(Duration.ofSeconds(120), "the survivors writing the killed one's groups too",
+                    () -> sampler.forwardMoves() - moves >= 2_000);
+            answering.put("one killed", awaitAnswering(probe, change, "after the kill"));
+
+            change = System.nanoTime();
+            startInstance(clusters, dir, 4, instances, ports, probe, sampler); // one added
+            answering.put("one added (from its start)", awaitAnswering(probe, change, "with one added"));
+
+            // a rolling restart: stopped (it leaves the group) and started again on the same state directory
+            probe.gone(ports.get(2));
+            change = System.nanoTime();
+            instances.get(2).stop(Duration.ofSeconds(30));
+            answering.put("one stopped", awaitAnswering(probe, change, "with one stopped"));
+            change = System.nanoTime();
+            startInstance(clusters, dir, 2, instances, ports, probe, sampler);
+            answering.put("it started again (from its start)", awaitAnswering(probe, change, "after the restart"));
+
             awaitLastCommits(committer, destination);
-            System.out.printf("scale: 3 instances under load, one killed, one added: backwards moves seen: %d%n",
-                    sampler.backwards().size());
+            System.out.printf("scale: 3 instances under load, one killed, one added, one restarted: backwards moves "
+                    + "seen: %d; every live instance answered /v1/groups/{g} for 20 groups again, seconds after "
+                    + "each change: %s; 503 with Retry-After answered %d times meanwhile, other answers %d%n",
+                    sampler.backwards().size(), answering, probe.unavailableAnswers(), probe.violations().size());
             assertNothingWentBackwards(sampler);
+            assertEquals(List.of(), probe.violations().subList(0, Math.min(20, probe.violations().size())),
+                    "answers other than the group or 503 with Retry-After");
         } finally {
-            for (ChildJvm instance : instances) {
+            for (ChildJvm instance : instances.values()) {
                 instance.stop(Duration.ofSeconds(30));
             }
         }
         assertEveryLineIsJson(dir.resolve("sextant-4.log"));
+    }
+
+    /** Starts instance {@code i} (the 4th logs JSON) on its own port, and waits until it runs and writes. */
+    private static void startInstance(LocalClusters clusters, Path dir, int i, Map<Integer, ChildJvm> instances,
+                                      Map<Integer, Integer> ports, QueryProbe probe, BackwardsSampler sampler)
+            throws IOException {
+        int port = ports.computeIfAbsent(i, n -> freePort());
+        Map<String, String> settings = config(clusters, "sextant-it-scale", "scale-", dir.resolve("state-" + i));
+        settings.put("query.listen", "127.0.0.1:" + port);
+        Path config = SextantProcess.writeConfig(dir.resolve("sextant-" + i + ".properties"), settings);
+        Path log = dir.resolve("sextant-" + i + (instances.containsKey(i) ? "-again" : "") + ".log");
+        instances.put(i, SextantProcess.start(config, log, i == 4 ? Map.of("SEXTANT_LOG_FORMAT", "json") : Map.of()));
+        // the others' writes alone can reach the count below before a new JVM is up (seen once the write path got
+        // faster: the 4th was stopped before it had logged a line)
+        Await.until(Duration.ofSeconds(120), "instance " + i + " running", () -> logged(log, "RUNNING"));
+        probe.live(port);
+        long moves = sampler.forwardMoves();
+        Await.until(Duration.ofSeconds(120), "instance " + i + " up, writing", () -> sampler.forwardMoves() - moves
+                >= 500);
+    }
+
+    /** Seconds from {@code change} until every live instance answered every sampled group. */
+    private static long awaitAnswering(QueryProbe probe, long change, String when) {
+        Await.until(Duration.ofSeconds(120), "every live instance answering " + when,
+                () -> probe.completeSince(change));
+        return (System.nanoTime() - change) / 1_000_000_000L;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
