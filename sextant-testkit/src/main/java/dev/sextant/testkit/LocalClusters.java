@@ -86,6 +86,7 @@ public final class LocalClusters implements AutoCloseable {
         private int offsetsTopicPartitions = 3;
         private Duration readyTimeout = Duration.ofSeconds(90);
         private KafkaDistribution brokerDistribution;
+        private KafkaDistribution sourceBrokerDistribution;
         private int sourcePort;
         private int destinationPort;
         private boolean secured;
@@ -152,6 +153,15 @@ public final class LocalClusters implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The source broker's jars when they differ from the destination's (a pair upgraded one side at a time);
+         * default the same as {@link #brokerDistribution}.
+         */
+        public Builder sourceBrokerDistribution(KafkaDistribution distribution) {
+            this.sourceBrokerDistribution = Objects.requireNonNull(distribution);
+            return this;
+        }
+
         public LocalClusters start() {
             if (!scramUsers.isEmpty() && !secured) {
                 throw new IllegalStateException("SCRAM users " + scramUsers.keySet() + " need secured()");
@@ -165,6 +175,7 @@ public final class LocalClusters implements AutoCloseable {
         LocalFiles.deleteStaleTempDirs(TEMP_PREFIX);
         Path root = LocalFiles.createOwnedTempDir(TEMP_PREFIX);
         KafkaDistribution brokers = b.brokerDistribution != null ? b.brokerDistribution : KafkaDistribution.broker();
+        KafkaDistribution sourceBrokers = b.sourceBrokerDistribution != null ? b.sourceBrokerDistribution : brokers;
         KafkaDistribution mirror = b.mirrorMakerOptions.distribution() != null
                 ? b.mirrorMakerOptions.distribution() : KafkaDistribution.mirrorMaker();
         // dedicated threads: the common pool has a single thread on a 2-core machine, which would serialise us
@@ -179,11 +190,12 @@ public final class LocalClusters implements AutoCloseable {
         try {
             // resolve once up front so the two broker threads do not both wait on the same resolution
             brokers.classpath();
+            sourceBrokers.classpath();
             CompletableFuture<List<Path>> mirrorJars = b.withMirrorMaker
                     ? CompletableFuture.supplyAsync(mirror::classpath, pool) // overlaps with the broker starts
                     : CompletableFuture.completedFuture(List.of());
             sourceFuture = CompletableFuture.supplyAsync(
-                    brokerStarter(LocalMirrorMaker.SOURCE_ALIAS, b.sourcePort, brokers, root, b, true), pool);
+                    brokerStarter(LocalMirrorMaker.SOURCE_ALIAS, b.sourcePort, sourceBrokers, root, b, true), pool);
             destinationFuture = CompletableFuture.supplyAsync(
                     brokerStarter(LocalMirrorMaker.DESTINATION_ALIAS, b.destinationPort, brokers, root, b, false),
                     pool);

@@ -1,0 +1,102 @@
+package dev.sextant.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sextant.testing.SextantInstance;
+import dev.sextant.testkit.Await;
+import dev.sextant.testkit.Clients;
+import dev.sextant.testkit.KafkaDistribution;
+import dev.sextant.testkit.LocalClusters;
+import dev.sextant.testkit.LocalMirrorMaker;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The Kafka versions Sextant is tested against, beyond the 4.4.0 brokers and MirrorMaker 2 4.3.1 of every other test:
+ * Sextant reads internal record formats that carry no compatibility promise, and a disaster-recovery pair is often
+ * upgraded one side at a time. Each row starts its own pair of brokers (jars resolved from Maven Central by version)
+ * and MirrorMaker 2, and checks the sync end to end: a group's commits on the source are written on the mirror with
+ * Sextant's mark, and a consumer resuming there reads every record from the commit on (replay allowed, no skip).
+ */
+class CompatibilityMatrixIT {
+
+    private static final String TOPIC = "compat-ledger";
+    private static final int PARTITIONS = 2;
+    private static final int RECORDS = 1_000;
+    private static final Duration SYNCED = Duration.ofSeconds(90);
+    private static final List<String> RESULTS = new ArrayList<>();
+
+    static Stream<Arguments> matrix() {
+        return Stream.of(
+                Arguments.of("3.9.2", "3.9.2", "3.9.2"),
+                Arguments.of("4.0.2", "4.0.2", "4.3.1"),
+                Arguments.of("4.2.1", "4.2.1", "4.3.1"),
+                // upgraded one side at a time: an old source mirrored to a new destination
+                Arguments.of("3.9.2", "4.4.0", "4.3.1"));
+    }
+
+    @ParameterizedTest(name = "source {0}, destination {1}, MirrorMaker 2 {2}")
+    @MethodSource("matrix")
+    void commitsAreSyncedAndAResumingConsumerSkipsNothing(String source, String destination, String mirror) {
+        long started = System.nanoTime();
+        try (LocalClusters clusters = LocalClusters.builder()
+                .sourceBrokerDistribution(KafkaDistribution.broker(source))
+                .brokerDistribution(KafkaDistribution.broker(destination))
+                .mirrorMaker(LocalMirrorMaker.Options.builder()
+                        .distribution(KafkaDistribution.mirrorMaker(mirror)).build())
+                .readyTimeout(Duration.ofSeconds(240))
+                .start()) {
+            double startup = (System.nanoTime() - started) / 1e9;
+            clusters.createTopic(clusters.source(), TOPIC, PARTITIONS);
+            Clients.produceNumbered(clusters.source(), TOPIC, PARTITIONS, RECORDS);
+            clusters.awaitMirrored(TOPIC, SYNCED);
+            String mirrored = LocalMirrorMaker.mirroredTopic(TOPIC);
+            try (SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-compat",
+                    Map.of("groups.include", "compat-.*"))) {
+                long synced = System.nanoTime();
+                Map<Integer, Long> commit = Map.of(0, 600L, 1, 750L);
+                Clients.commit(clusters.source(), "compat-app", TOPIC, commit);
+                Map<Integer, OffsetAndMetadata> there = Await.value(SYNCED, "compat-app written by Sextant", () -> {
+                    Map<Integer, OffsetAndMetadata> offsets = Clients.committed(clusters, clusters.destination(),
+                            "compat-app", mirrored);
+                    return offsets.size() == PARTITIONS && offsets.entrySet().stream().allMatch(e ->
+                            e.getValue().metadata().endsWith(" src=" + commit.get(e.getKey()))) ? offsets : null;
+                });
+                double latency = (System.nanoTime() - synced) / 1e9;
+                Map<Integer, List<Integer>> read = Clients.resumeAndReadToEnd(clusters.destination(), "compat-app",
+                        mirrored, Map.of(0, (long) RECORDS, 1, (long) RECORDS));
+                long replayed = 0;
+                for (int p = 0; p < PARTITIONS; p++) {
+                    Set<Integer> values = new HashSet<>(read.get(p));
+                    for (long v = commit.get(p); v < RECORDS; v++) {
+                        assertTrue(values.contains((int) v), "partition " + p + ": record " + v + " skipped");
+                    }
+                    replayed += commit.get(p) - there.get(p).offset();
+                    assertEquals(RECORDS - there.get(p).offset(), read.get(p).size(), "read from the offset on");
+                }
+                String row = String.format("source %s, destination %s, MirrorMaker 2 %s: clusters up in %.0f s, "
+                        + "commits on the mirror %.1f s after they were made, %d records replayed, none skipped, "
+                        + "%.0f s in all", source, destination, mirror, startup, latency, replayed,
+                        (System.nanoTime() - started) / 1e9);
+                RESULTS.add(row);
+                System.out.println("compatibility: " + row);
+            }
+        }
+    }
+
+    @AfterAll
+    static void printMatrix() {
+        System.out.println("compatibility matrix:\n  " + String.join("\n  ", RESULTS));
+    }
+}
