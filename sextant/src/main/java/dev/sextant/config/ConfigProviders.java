@@ -3,6 +3,7 @@ package dev.sextant.config;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigTransformer;
@@ -36,6 +37,14 @@ final class ConfigProviders {
 
     /** {@code props} with every reference resolved and the provider keys removed. */
     static Map<String, Object> resolve(Map<String, ?> props) {
+        return resolve(props, key -> false);
+    }
+
+    /**
+     * {@code props} with the provider keys removed and every reference resolved but those in the values of the keys
+     * {@code kept} accepts, which stay as written.
+     */
+    static Map<String, Object> resolve(Map<String, ?> props, Predicate<String> kept) {
         Map<String, Object> rest = withoutProviderKeys(props);
         Object names = props.get(CONFIG_PROVIDERS);
         if (names == null || names.toString().isBlank()) {
@@ -45,7 +54,9 @@ final class ConfigProviders {
         try {
             // filled one by one, so that the finally closes the ones created before a later one fails
             openProviders(names.toString(), props, providers);
-            Map<String, String> resolved = transform(providers, referencingValues(rest), names.toString());
+            Map<String, String> referencing = referencingValues(rest);
+            referencing.keySet().removeIf(kept);
+            Map<String, String> resolved = transform(providers, referencing, names.toString());
             for (Map.Entry<String, String> e : resolved.entrySet()) {
                 requireNoReferenceLeft(e.getKey(), e.getValue(), providers);
                 rest.put(e.getKey(), e.getValue());
