@@ -50,12 +50,16 @@ final class ConfigProviders {
         if (names == null || names.toString().isBlank()) {
             return rest;
         }
+        Map<String, String> referencing = referencingValues(rest);
+        if (referencing.keySet().removeIf(kept) && referencing.isEmpty()) {
+            // only kept references: the providers are not opened, as they may need what exists only where Sextant
+            // runs (a file provider's allowed.paths)
+            return rest;
+        }
         Map<String, ConfigProvider> providers = new LinkedHashMap<>();
         try {
             // filled one by one, so that the finally closes the ones created before a later one fails
             openProviders(names.toString(), props, providers);
-            Map<String, String> referencing = referencingValues(rest);
-            referencing.keySet().removeIf(kept);
             Map<String, String> resolved = transform(providers, referencing, names.toString());
             for (Map.Entry<String, String> e : resolved.entrySet()) {
                 requireNoReferenceLeft(e.getKey(), e.getValue(), providers);
@@ -154,7 +158,14 @@ final class ConfigProviders {
                 params.put(k.substring(paramPrefix.length()), v);
             }
         });
-        provider.configure(params);
+        try {
+            provider.configure(params);
+        } catch (RuntimeException e) {
+            Utils.closeQuietly(provider, "config provider");
+            throw new InvalidConfigurationException(paramPrefix + "*", null, "Config provider '" + name + "' refused "
+                    + "its parameters (" + paramPrefix + "*): " + e.getMessage() + ". Fix: check them (a path of "
+                    + "allowed.paths must exist).", e);
+        }
         return provider;
     }
 }

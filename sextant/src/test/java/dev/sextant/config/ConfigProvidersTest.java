@@ -100,4 +100,26 @@ class ConfigProvidersTest {
                 () -> SextantConfigLoader.load(file, Map.of()));
         assertTrue(e.getMessage().contains("config provider"), e.getMessage());
     }
+
+    /** Strimzi's Secrets are mounted only where Sextant runs: an allowed.paths there must not stop 'config acls'. */
+    @Test
+    void withOnlySecretsReferringTheProvidersAreNotOpenedWithoutSecrets() throws Exception {
+        Path file = dir.resolve("sextant.properties");
+        Files.writeString(file, """
+                source.bootstrap.servers=127.0.0.1:9092
+                destination.bootstrap.servers=127.0.0.1:9093
+                config.providers=dir
+                config.providers.dir.class=%s
+                config.providers.dir.param.allowed.paths=/nonexistent/strimzi
+                source.sasl.jaas.config=${dir:/nonexistent/strimzi/sextant-east:sasl.jaas.config}
+                """.formatted(DirectoryConfigProvider.class.getName()));
+        assertEquals("${dir:/nonexistent/strimzi/sextant-east:sasl.jaas.config}",
+                SextantConfigLoader.loadWithoutSecrets(file, Map.of()).sourceClientConfig().get("sasl.jaas.config")
+                        .toString());
+        // to run, the provider is opened, and its refusal of the path is a configuration error naming it
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> SextantConfigLoader.load(file, Map.of()));
+        assertEquals("config.providers.dir.param.*", e.key());
+        assertTrue(e.getMessage().contains("/nonexistent/strimzi"), e.getMessage());
+    }
 }
