@@ -101,8 +101,9 @@ final class ConfigCommand implements Callable<Integer> {
                             + "the cluster's Kafka resource (--source-strimzi-cluster, default the cluster's alias), "
                             + "spec.authentication from --authentication or the cluster's settings. deploy/strimzi is "
                             + "a worked example.",
-                    "Config-provider references in secrets (${dir:...}, ${file:...} in JAAS configs, passwords) are "
-                            + "not resolved: the ACLs need none, and they may not exist yet."})
+                    // $${ is picocli's escape of a literal ${
+                    "Config-provider references in secrets ($${dir:...}, $${file:...} in JAAS configs, passwords) "
+                            + "are not resolved: the ACLs need none, and they may not exist yet."})
     static final class Acls implements Callable<Integer> {
 
         @CommandLine.Mixin

@@ -200,6 +200,7 @@ class ConfigAclsStrimziTest {
                 "--source-strimzi-cluster", "--destination-strimzi-cluster", "KafkaUser", "Exit codes:")) {
             assertTrue(out.toString().contains(expected), expected + " in\n" + out);
         }
+        assertTrue(out.toString().contains("(${dir:...}, ${file:...} in JAAS"), "picocli left them: " + out);
     }
 
     private void assertBadUsage(String message, String... args) {
