@@ -95,7 +95,8 @@ final class ConfigCommand implements Callable<Integer> {
                     + "KafkaUser per cluster.",
                     "--format text (the default): the kafka-acls commands. --format json (or --json): per cluster, "
                             + "each ACL (resource, pattern, operations, why) and its command. --format strimzi: YAML, "
-                            + "a KafkaUser (" + StrimziKafkaUsers.API_VERSION + ") per cluster, separated by ---, "
+                            + "a KafkaUser (kafka.strimzi.io/v1beta2, or v1 with --strimzi-api-version v1: Strimzi 1.0 "
+                            + "serves v1 only) per cluster, separated by ---, "
                             + "with these ACLs (spec.authorization type simple, host *): named after the "
                             + "principal's user name (--source-principal User:NAME), labelled strimzi.io/cluster with "
                             + "the cluster's Kafka resource (--source-strimzi-cluster, default the cluster's alias), "
@@ -162,6 +163,12 @@ final class ConfigCommand implements Callable<Integer> {
                         + "destination.alias).")
         String destinationStrimziCluster;
 
+        @CommandLine.Option(names = "--strimzi-api-version", paramLabel = "VERSION",
+                converter = StrimziKafkaUsers.ApiVersion.Converter.class,
+                description = "--format strimzi: the KafkaUsers' API version, v1beta2 (the default: Strimzi up to "
+                        + "0.51) or v1 (Strimzi 0.49 and later; 1.0 serves only v1).")
+        StrimziKafkaUsers.ApiVersion apiVersion;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -194,7 +201,8 @@ final class ConfigCommand implements Callable<Integer> {
                                 loaded.sourceAlias(), loaded.sourceClientConfig()),
                         strimziUser(RequiredAcl.Cluster.DESTINATION, destinationPrincipal,
                                 destinationStrimziCluster, loaded.destinationAlias(),
-                                loaded.destinationClientConfig()))));
+                                loaded.destinationClientConfig())),
+                        apiVersion == null ? StrimziKafkaUsers.ApiVersion.V1BETA2 : apiVersion));
                 default -> out.print(commands(loaded, sourcePrincipal, destinationPrincipal));
             }
             out.flush();
@@ -209,11 +217,12 @@ final class ConfigCommand implements Callable<Integer> {
                         + "format");
             }
             Format output = json ? Format.JSON : format == null ? Format.TEXT : format;
-            if (output != Format.STRIMZI && (authentication != null || sourceStrimziCluster != null
-                    || destinationStrimziCluster != null)) {
+            boolean strimziOptions = authentication != null || sourceStrimziCluster != null
+                    || destinationStrimziCluster != null || apiVersion != null;
+            if (output != Format.STRIMZI && strimziOptions) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--authentication, "
-                        + "--source-strimzi-cluster and --destination-strimzi-cluster work with --format strimzi "
-                        + "only");
+                        + "--source-strimzi-cluster, --destination-strimzi-cluster and --strimzi-api-version work "
+                        + "with --format strimzi only");
             }
             return output;
         }

@@ -28,7 +28,6 @@ import picocli.CommandLine;
  */
 final class StrimziKafkaUsers {
 
-    static final String API_VERSION = "kafka.strimzi.io/v1beta2";
     static final String CLUSTER_LABEL = "strimzi.io/cluster";
 
     /** A Kubernetes object name (RFC 1123 subdomain), which a KafkaUser's name is. */
@@ -46,6 +45,31 @@ final class StrimziKafkaUsers {
             .build();
 
     private StrimziKafkaUsers() {
+    }
+
+    /**
+     * The KafkaUser's API version: v1beta2, which every Strimzi up to 0.51 serves; v1, which 0.49 and later serve and
+     * 1.0 alone. The spec Sextant writes is the same in both (v1 requires {@code operations}, which it always gives).
+     */
+    enum ApiVersion {
+        V1BETA2, V1;
+
+        String apiVersion() {
+            return "kafka.strimzi.io/" + name().toLowerCase(Locale.ROOT);
+        }
+
+        /** {@code v1beta2} or {@code v1}, in any case. */
+        static final class Converter implements CommandLine.ITypeConverter<ApiVersion> {
+            @Override
+            public ApiVersion convert(String value) {
+                for (ApiVersion version : values()) {
+                    if (version.name().equalsIgnoreCase(value)) {
+                        return version;
+                    }
+                }
+                throw new CommandLine.TypeConversionException("'" + value + "' is not one of v1beta2, v1");
+            }
+        }
     }
 
     /** A KafkaUser's {@code spec.authentication.type}. */
@@ -132,7 +156,7 @@ final class StrimziKafkaUsers {
     }
 
     /** The YAML: a comment, then one document per user, each after {@code ---}. */
-    static String yaml(SextantConfig config, List<User> users) {
+    static String yaml(SextantConfig config, List<User> users, ApiVersion version) {
         StringBuilder out = new StringBuilder()
                 .append("# Sextant's Strimzi KafkaUsers for this configuration (sextant config acls --format strimzi), "
                         + "one per\n")
@@ -144,7 +168,7 @@ final class StrimziKafkaUsers {
                         + "(ca.crt). Why each ACL is\n")
                 .append("# needed: docs/security.md.\n");
         for (User user : users) {
-            out.append("---\n").append(comment(config, user)).append(document(config, user));
+            out.append("---\n").append(comment(config, user)).append(document(config, user, version));
         }
         return out.toString();
     }
@@ -177,9 +201,9 @@ final class StrimziKafkaUsers {
         return RequiredAcls.of(config, user.cluster());
     }
 
-    private static String document(SextantConfig config, User user) {
+    private static String document(SextantConfig config, User user, ApiVersion version) {
         ObjectNode kafkaUser = YAML.createObjectNode()
-                .put("apiVersion", API_VERSION)
+                .put("apiVersion", version.apiVersion())
                 .put("kind", "KafkaUser");
         ObjectNode metadata = kafkaUser.putObject("metadata").put("name", user.name());
         metadata.putObject("labels").put(CLUSTER_LABEL, user.kafka());

@@ -116,6 +116,20 @@ class ConfigAclsStrimziTest {
         assertTrue(out.toString().contains("# user: sextant-dr, principal User:CN=sextant-dr\n"), out.toString());
     }
 
+    /** Strimzi 1.0 serves KafkaUser as v1 only: the same spec, under the other API version. */
+    @Test
+    void v1IsTheSameKafkaUsersUnderTheOtherApiVersion() throws Exception {
+        String example = ROOT.resolve("deploy/strimzi/sextant.properties").toString();
+        assertEquals(0, run("config", "acls", "-c", example, "--format", "strimzi", "--strimzi-api-version", "v1"),
+                err.toString());
+        String v1 = out.toString();
+        out.getBuffer().setLength(0);
+        assertEquals(0, run("config", "acls", "-c", example, "--format", "strimzi"), err.toString());
+        assertEquals(2, v1.split("\napiVersion: kafka.strimzi.io/v1\n", -1).length - 1, v1);
+        assertEquals(out.toString().replace("apiVersion: kafka.strimzi.io/v1beta2\n",
+                "apiVersion: kafka.strimzi.io/v1\n"), v1);
+    }
+
     @Test
     void exactlyOnceAddsTheTransactionalIdPrefixAndNumericNamesStayStrings() throws Exception {
         Path file = dir.resolve("eos.properties");
@@ -172,6 +186,10 @@ class ConfigAclsStrimziTest {
         assertBadUsage("work with --format strimzi only", "config", "acls", "-c", example, "--authentication", "tls");
         assertBadUsage("work with --format strimzi only", "config", "acls", "-c", example, "--json",
                 "--source-strimzi-cluster", "east");
+        assertBadUsage("'v2' is not one of v1beta2, v1", "config", "acls", "-c", example, "--format", "strimzi",
+                "--strimzi-api-version", "v2");
+        assertBadUsage("work with --format strimzi only", "config", "acls", "-c", example, "--strimzi-api-version",
+                "v1");
         assertBadUsage("--json is --format json", "config", "acls", "-c", example, "--json", "--format", "strimzi");
         assertBadUsage("--source-principal: 'User:Sextant' gives no KafkaUser name", "config", "acls", "-c", example,
                 "--format", "strimzi", "--source-principal", "User:Sextant");
@@ -197,7 +215,8 @@ class ConfigAclsStrimziTest {
         out.getBuffer().setLength(0);
         assertEquals(0, run("config", "acls", "--help"));
         for (String expected : List.of("--format", "text", "json", "strimzi", "--authentication", "scram-sha-512",
-                "--source-strimzi-cluster", "--destination-strimzi-cluster", "KafkaUser", "Exit codes:")) {
+                "--source-strimzi-cluster", "--destination-strimzi-cluster", "--strimzi-api-version", "v1beta2",
+                "KafkaUser", "Exit codes:")) {
             assertTrue(out.toString().contains(expected), expected + " in\n" + out);
         }
         assertTrue(out.toString().contains("(${dir:...}, ${file:...} in JAAS"), "picocli left them: " + out);
