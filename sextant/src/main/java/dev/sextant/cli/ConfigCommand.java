@@ -8,11 +8,18 @@ import dev.sextant.config.SextantConfig;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.config.SaslConfigs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code sextant config check -c FILE}, {@code sextant config docs} and {@code sextant config acls -c FILE}. */
+/**
+ * {@code sextant config check -c FILE}, {@code sextant config docs} and {@code sextant config acls -c FILE [--format
+ * text|json|strimzi]}.
+ */
 @Command(name = "config", mixinStandardHelpOptions = true,
         description = "Checks a configuration file, prints the reference of every key, or the ACLs Sextant needs.",
         subcommands = {ConfigCommand.Check.class, ConfigCommand.Docs.class, ConfigCommand.Acls.class})
@@ -83,9 +90,21 @@ final class ConfigCommand implements Callable<Integer> {
     }
 
     @Command(name = "acls", mixinStandardHelpOptions = true,
-            description = {"Prints the kafka-acls commands that grant Sextant exactly what it needs on each cluster "
-                    + "for this configuration (least privilege; docs/security.md explains each one).",
-                    "With --json: per cluster, each ACL (resource, pattern, operations, why) and its command."})
+            description = {"Prints what grants Sextant exactly what it needs on each cluster for this configuration "
+                    + "(least privilege; docs/security.md explains each one): the kafka-acls commands, or a Strimzi "
+                    + "KafkaUser per cluster.",
+                    "--format text (the default): the kafka-acls commands. --format json (or --json): per cluster, "
+                            + "each ACL (resource, pattern, operations, why) and its command. --format strimzi: YAML, "
+                            + "a KafkaUser (kafka.strimzi.io/v1beta2, or v1 with --strimzi-api-version v1: Strimzi 1.0 "
+                            + "serves v1 only) per cluster, separated by ---, "
+                            + "with these ACLs (spec.authorization type simple, host *): named after the "
+                            + "principal's user name (--source-principal User:NAME), labelled strimzi.io/cluster with "
+                            + "the cluster's Kafka resource (--source-strimzi-cluster, default the cluster's alias), "
+                            + "spec.authentication from --authentication or the cluster's settings. deploy/strimzi is "
+                            + "a worked example.",
+                    // $${ is picocli's escape of a literal ${
+                    "Config-provider references in secrets ($${dir:...}, $${file:...} in JAAS configs, passwords) "
+                            + "are not resolved: the ACLs need none, and they may not exist yet."})
     static final class Acls implements Callable<Integer> {
 
         @CommandLine.Mixin
@@ -100,8 +119,55 @@ final class ConfigCommand implements Callable<Integer> {
                 description = "Sextant's principal on the destination cluster (default ${DEFAULT-VALUE}).")
         String destinationPrincipal;
 
-        @CommandLine.Option(names = "--json", description = "JSON instead of the commands.")
+        /** What the command prints on stdout. */
+        enum Format {
+            TEXT, JSON, STRIMZI;
+
+            /** {@code text}, {@code json}, {@code strimzi}, in any case. */
+            static final class Converter implements CommandLine.ITypeConverter<Format> {
+                @Override
+                public Format convert(String value) {
+                    for (Format format : values()) {
+                        if (format.name().equalsIgnoreCase(value)) {
+                            return format;
+                        }
+                    }
+                    throw new CommandLine.TypeConversionException("'" + value + "' is not one of text, json, "
+                            + "strimzi");
+                }
+            }
+        }
+
+        @CommandLine.Option(names = "--format", paramLabel = "FORMAT", converter = Format.Converter.class,
+                description = "text (the kafka-acls commands, the default), json, or strimzi (a Strimzi KafkaUser "
+                        + "per cluster, YAML).")
+        Format format;
+
+        @CommandLine.Option(names = "--json", description = "JSON instead of the commands: --format json.")
         boolean json;
+
+        @CommandLine.Option(names = "--authentication", paramLabel = "TYPE",
+                converter = StrimziKafkaUsers.Authentication.Converter.class,
+                description = "--format strimzi: the KafkaUsers' spec.authentication.type, scram-sha-512 or tls "
+                        + "(default, per cluster: scram-sha-512 when its security.protocol is SASL_* with "
+                        + "sasl.mechanism SCRAM-SHA-512, tls when it is SSL with a keystore, else scram-sha-512).")
+        StrimziKafkaUsers.Authentication authentication;
+
+        @CommandLine.Option(names = "--source-strimzi-cluster", paramLabel = "NAME",
+                description = "--format strimzi: the source cluster's Kafka resource, the strimzi.io/cluster label "
+                        + "(default: source.alias).")
+        String sourceStrimziCluster;
+
+        @CommandLine.Option(names = "--destination-strimzi-cluster", paramLabel = "NAME",
+                description = "--format strimzi: the destination cluster's Kafka resource (default: "
+                        + "destination.alias).")
+        String destinationStrimziCluster;
+
+        @CommandLine.Option(names = "--strimzi-api-version", paramLabel = "VERSION",
+                converter = StrimziKafkaUsers.ApiVersion.Converter.class,
+                description = "--format strimzi: the KafkaUsers' API version, v1beta2 (the default: Strimzi up to "
+                        + "0.51) or v1 (Strimzi 0.49 and later; 1.0 serves only v1).")
+        StrimziKafkaUsers.ApiVersion apiVersion;
 
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -125,15 +191,106 @@ final class ConfigCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            SextantConfig loaded = config.load();
+            Format output = output();
+            SextantConfig loaded = config.loadWithoutSecrets();
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
-                out.println(Json.write(acls(loaded, sourcePrincipal, destinationPrincipal)));
-            } else {
-                out.print(commands(loaded, sourcePrincipal, destinationPrincipal));
+            switch (output) {
+                case JSON -> out.println(Json.write(acls(loaded, sourcePrincipal, destinationPrincipal)));
+                case STRIMZI -> out.print(StrimziKafkaUsers.yaml(loaded, List.of(
+                        strimziUser(RequiredAcl.Cluster.SOURCE, sourcePrincipal, sourceStrimziCluster,
+                                loaded.sourceAlias(), loaded.sourceClientConfig()),
+                        strimziUser(RequiredAcl.Cluster.DESTINATION, destinationPrincipal,
+                                destinationStrimziCluster, loaded.destinationAlias(),
+                                loaded.destinationClientConfig())),
+                        apiVersion == null ? StrimziKafkaUsers.ApiVersion.V1BETA2 : apiVersion));
+                default -> out.print(commands(loaded, sourcePrincipal, destinationPrincipal));
             }
             out.flush();
+            spec.commandLine().getErr().flush();
             return SextantCommand.EXIT_OK;
+        }
+
+        /** {@code --format}, {@code --json} as {@code --format json}; the Strimzi options with strimzi only. */
+        private Format output() {
+            if (json && format != null && format != Format.JSON) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--json is --format json: give one "
+                        + "format");
+            }
+            Format output = json ? Format.JSON : format == null ? Format.TEXT : format;
+            boolean strimziOptions = authentication != null || sourceStrimziCluster != null
+                    || destinationStrimziCluster != null || apiVersion != null;
+            if (output != Format.STRIMZI && strimziOptions) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--authentication, "
+                        + "--source-strimzi-cluster, --destination-strimzi-cluster and --strimzi-api-version work "
+                        + "with --format strimzi only");
+            }
+            return output;
+        }
+
+        /**
+         * One cluster's KafkaUser from its options ({@code given}: its --*-strimzi-cluster) and settings; a name
+         * Kubernetes refuses is bad usage.
+         */
+        private StrimziKafkaUsers.User strimziUser(RequiredAcl.Cluster cluster, String principal, String given,
+                                                   String alias, Map<String, Object> client) {
+            String label = cluster.label();
+            String name;
+            try {
+                name = StrimziKafkaUsers.userName(principal);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--" + label + "-principal: "
+                        + e.getMessage() + "; with --format strimzi it names the KafkaUser");
+            }
+            String kafkaOption = "--" + label + "-strimzi-cluster";
+            String kafka = given != null ? given : alias;
+            if (!StrimziKafkaUsers.isLabelValue(kafka)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), (given != null ? kafkaOption + " '"
+                        : "the " + label + " alias '") + kafka + "' is no Kubernetes label value (at most 63 letters, "
+                        + "digits, '-', '_' and '.'): give the Kafka resource's name with " + kafkaOption + " NAME");
+            }
+            String kafkaFrom = given != null ? null : label + ".alias, as no " + kafkaOption + " was given: check "
+                    + "that it names the Kafka";
+            return new StrimziKafkaUsers.User(cluster, name, kafka, kafkaFrom, strimziAuthentication(label, client),
+                    authenticationFrom(label, client));
+        }
+
+        private StrimziKafkaUsers.Authentication strimziAuthentication(String label, Map<String, Object> client) {
+            if (authentication != null) {
+                return authentication;
+            }
+            Optional<StrimziKafkaUsers.Authentication> detected = StrimziKafkaUsers.detect(client);
+            if (detected.isEmpty()) {
+                warnWhenSecuredOtherwise(label, client);
+            }
+            return detected.orElse(StrimziKafkaUsers.Authentication.SCRAM_SHA_512);
+        }
+
+        /** Why {@link #strimziAuthentication}, for the KafkaUser's comment. */
+        private String authenticationFrom(String label, Map<String, Object> client) {
+            Optional<StrimziKafkaUsers.Authentication> detected = StrimziKafkaUsers.detect(client);
+            if (authentication != null) {
+                return "--authentication";
+            }
+            if (detected.isEmpty()) {
+                return "the default: the " + label + " settings use neither SCRAM-SHA-512 nor a TLS keystore";
+            }
+            return "from " + label + ".security.protocol " + StrimziKafkaUsers.setting(client,
+                    CommonClientConfigs.SECURITY_PROTOCOL_CONFIG) + (detected.get()
+                    == StrimziKafkaUsers.Authentication.TLS ? " with a keystore"
+                    : " and " + label + ".sasl.mechanism SCRAM-SHA-512");
+        }
+
+        /** A cluster secured some way a KafkaUser cannot give (PLAIN, OAUTHBEARER, ...): said on stderr. */
+        private void warnWhenSecuredOtherwise(String label, Map<String, Object> client) {
+            String protocol = StrimziKafkaUsers.setting(client, CommonClientConfigs.SECURITY_PROTOCOL_CONFIG);
+            if (protocol.isEmpty() || protocol.equals("PLAINTEXT")) {
+                return;
+            }
+            String mechanism = StrimziKafkaUsers.setting(client, SaslConfigs.SASL_MECHANISM);
+            spec.commandLine().getErr().println("warning: " + label + ".security.protocol " + protocol
+                    + (protocol.startsWith("SASL_") ? " with sasl.mechanism " + (mechanism.isEmpty() ? "GSSAPI"
+                    : mechanism) : " without a keystore") + ": a Strimzi KafkaUser authenticates with "
+                    + "scram-sha-512 or tls; scram-sha-512 assumed (--authentication to choose)");
         }
 
         static String commands(SextantConfig loaded, String sourcePrincipal, String destinationPrincipal) {

@@ -16,4 +16,9 @@ final class ConfigOption {
     SextantConfig load() {
         return SextantConfigLoader.load(file, System.getenv());
     }
+
+    /** The configuration with the config-provider references in secrets left unresolved: for what reads none. */
+    SextantConfig loadWithoutSecrets() {
+        return SextantConfigLoader.loadWithoutSecrets(file, System.getenv());
+    }
 }

@@ -68,7 +68,16 @@ final class ConfigChecks {
      * @param origins where each key came from, for the messages
      */
     static Map<String, Object> validate(Map<String, ?> raw, Map<String, String> origins) {
-        Map<String, Object> props = withoutUnset(ConfigProviders.resolve(raw));
+        return validate(raw, origins, true);
+    }
+
+    /**
+     * As {@link #validate(Map, Map)}; with {@code resolveSecrets} false, the references in secrets' values
+     * ({@link SecretMasking#isSecret}) stay as written, unresolved.
+     */
+    static Map<String, Object> validate(Map<String, ?> raw, Map<String, String> origins, boolean resolveSecrets) {
+        Map<String, Object> props = withoutUnset(ConfigProviders.resolve(raw,
+                key -> !resolveSecrets && SecretMasking.isSecret(key)));
         checkNoForbiddenStreamsKey(props, origins);
         checkNoUnknownKey(props, origins);
         checkDefinedValues(props, origins);

@@ -3,6 +3,7 @@ package dev.sextant.config;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.config.ConfigTransformer;
@@ -36,16 +37,30 @@ final class ConfigProviders {
 
     /** {@code props} with every reference resolved and the provider keys removed. */
     static Map<String, Object> resolve(Map<String, ?> props) {
+        return resolve(props, key -> false);
+    }
+
+    /**
+     * {@code props} with the provider keys removed and every reference resolved but those in the values of the keys
+     * {@code kept} accepts, which stay as written.
+     */
+    static Map<String, Object> resolve(Map<String, ?> props, Predicate<String> kept) {
         Map<String, Object> rest = withoutProviderKeys(props);
         Object names = props.get(CONFIG_PROVIDERS);
         if (names == null || names.toString().isBlank()) {
+            return rest;
+        }
+        Map<String, String> referencing = referencingValues(rest);
+        if (referencing.keySet().removeIf(kept) && referencing.isEmpty()) {
+            // only kept references: the providers are not opened, as they may need what exists only where Sextant
+            // runs (a file provider's allowed.paths)
             return rest;
         }
         Map<String, ConfigProvider> providers = new LinkedHashMap<>();
         try {
             // filled one by one, so that the finally closes the ones created before a later one fails
             openProviders(names.toString(), props, providers);
-            Map<String, String> resolved = transform(providers, referencingValues(rest), names.toString());
+            Map<String, String> resolved = transform(providers, referencing, names.toString());
             for (Map.Entry<String, String> e : resolved.entrySet()) {
                 requireNoReferenceLeft(e.getKey(), e.getValue(), providers);
                 rest.put(e.getKey(), e.getValue());
@@ -143,7 +158,14 @@ final class ConfigProviders {
                 params.put(k.substring(paramPrefix.length()), v);
             }
         });
-        provider.configure(params);
+        try {
+            provider.configure(params);
+        } catch (RuntimeException e) {
+            Utils.closeQuietly(provider, "config provider");
+            throw new InvalidConfigurationException(paramPrefix + "*", null, "Config provider '" + name + "' refused "
+                    + "its parameters (" + paramPrefix + "*): " + e.getMessage() + ". Fix: check them (a path of "
+                    + "allowed.paths must exist).", e);
+        }
         return provider;
     }
 }

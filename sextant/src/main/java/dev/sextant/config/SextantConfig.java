@@ -138,7 +138,12 @@ public class SextantConfig extends AbstractConfig {
      *                error messages
      */
     SextantConfig(Map<String, ?> props, Map<String, String> origins) {
-        super(ConfigDefinitions.DEFINITION, ConfigChecks.validate(props, origins), false);
+        this(props, origins, true);
+    }
+
+    /** @param resolveSecrets false to leave the config-provider references in secrets' values unresolved */
+    SextantConfig(Map<String, ?> props, Map<String, String> origins, boolean resolveSecrets) {
+        super(ConfigDefinitions.DEFINITION, ConfigChecks.validate(props, origins, resolveSecrets), false);
         this.replicationPolicy = ReplicationPolicies.create(this, origins);
         String configuredTopic = getString(OFFSET_SYNCS_TOPIC_CONFIG);
         this.offsetSyncsTopic = configuredTopic != null ? configuredTopic

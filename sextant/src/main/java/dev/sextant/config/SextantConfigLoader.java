@@ -76,6 +76,20 @@ public final class SextantConfigLoader {
      * @throws InvalidConfigurationException when the file cannot be read or the configuration is invalid
      */
     public static SextantConfig load(Path file, Map<String, ?> props, Map<String, String> environment) {
+        return load(file, props, environment, true);
+    }
+
+    /**
+     * Loads {@code file}, then {@code environment}, leaving the config-provider references in secrets' values (JAAS
+     * configs, passwords, tokens, keys) as written: for what reads no secret and may run where the secrets do not
+     * exist yet, such as {@code config acls} printing the KafkaUsers from which Strimzi creates them.
+     */
+    public static SextantConfig loadWithoutSecrets(Path file, Map<String, String> environment) {
+        return load(file, Map.of(), environment, false);
+    }
+
+    private static SextantConfig load(Path file, Map<String, ?> props, Map<String, String> environment,
+                                      boolean resolveSecrets) {
         Map<String, Object> merged = new LinkedHashMap<>();
         Map<String, String> origins = new LinkedHashMap<>();
         if (file != null) {
@@ -93,7 +107,7 @@ public final class SextantConfigLoader {
             merged.put(e.getKey(), e.getValue());
             origins.put(e.getKey(), "environment variable " + environmentVariable(e.getKey()));
         }
-        return new SextantConfig(merged, origins);
+        return new SextantConfig(merged, origins, resolveSecrets);
     }
 
     /**

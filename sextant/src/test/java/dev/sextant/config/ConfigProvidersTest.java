@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.kafka.common.config.provider.DirectoryConfigProvider;
+import org.apache.kafka.common.config.provider.FileConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,5 +72,54 @@ class ConfigProvidersTest {
         InvalidConfigurationException e2 = assertThrows(InvalidConfigurationException.class,
                 () -> SextantConfigLoader.load(noClass, Map.of()));
         assertEquals("config.providers.vault.class", e2.key());
+    }
+
+    /** What 'config acls' loads: it reads no secret, and Strimzi creates the secrets only from what it prints. */
+    @Test
+    void withoutSecretsTheReferencesInSecretsStayAndTheOthersAreResolved() throws Exception {
+        Path settings = dir.resolve("settings.properties");
+        Files.writeString(settings, "app=sextant-east\n");
+        Path file = dir.resolve("sextant.properties");
+        Files.writeString(file, """
+                source.bootstrap.servers=127.0.0.1:9092
+                destination.bootstrap.servers=127.0.0.1:9093
+                config.providers=dir,file
+                config.providers.dir.class=%s
+                config.providers.file.class=%s
+                source.sasl.jaas.config=${dir:/nonexistent/sextant-east:sasl.jaas.config}
+                destination.ssl.keystore.password=${dir:/nonexistent/sextant-west:user.password}
+                application.id=${file:%s:app}
+                """.formatted(DirectoryConfigProvider.class.getName(), FileConfigProvider.class.getName(), settings));
+        SextantConfig config = SextantConfigLoader.loadWithoutSecrets(file, Map.of());
+        assertEquals("sextant-east", config.applicationId());
+        assertEquals("${dir:/nonexistent/sextant-east:sasl.jaas.config}",
+                config.sourceClientConfig().get("sasl.jaas.config").toString());
+        assertFalse(config.destinationClientConfig().containsKey("config.providers"));
+        // loaded to run, the same file needs its secrets
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> SextantConfigLoader.load(file, Map.of()));
+        assertTrue(e.getMessage().contains("config provider"), e.getMessage());
+    }
+
+    /** Strimzi's Secrets are mounted only where Sextant runs: an allowed.paths there must not stop 'config acls'. */
+    @Test
+    void withOnlySecretsReferringTheProvidersAreNotOpenedWithoutSecrets() throws Exception {
+        Path file = dir.resolve("sextant.properties");
+        Files.writeString(file, """
+                source.bootstrap.servers=127.0.0.1:9092
+                destination.bootstrap.servers=127.0.0.1:9093
+                config.providers=dir
+                config.providers.dir.class=%s
+                config.providers.dir.param.allowed.paths=/nonexistent/strimzi
+                source.sasl.jaas.config=${dir:/nonexistent/strimzi/sextant-east:sasl.jaas.config}
+                """.formatted(DirectoryConfigProvider.class.getName()));
+        assertEquals("${dir:/nonexistent/strimzi/sextant-east:sasl.jaas.config}",
+                SextantConfigLoader.loadWithoutSecrets(file, Map.of()).sourceClientConfig().get("sasl.jaas.config")
+                        .toString());
+        // to run, the provider is opened, and its refusal of the path is a configuration error naming it
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> SextantConfigLoader.load(file, Map.of()));
+        assertEquals("config.providers.dir.param.*", e.key());
+        assertTrue(e.getMessage().contains("/nonexistent/strimzi"), e.getMessage());
     }
 }

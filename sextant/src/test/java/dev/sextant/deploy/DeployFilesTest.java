@@ -9,6 +9,7 @@ import dev.sextant.config.SextantConfig;
 import dev.sextant.config.SextantConfigLoader;
 import dev.sextant.deploy.DeployTools.Result;
 import dev.sextant.query.FakeBackend;
+import dev.sextant.testkit.TestCertificates;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.URI;
@@ -30,8 +31,11 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.network.ConnectionMode;
+import org.apache.kafka.common.security.ssl.SslFactory;
 import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What is under {@code deploy/} works: the alert rules pass {@code promtool check rules} and their unit tests
@@ -99,6 +103,8 @@ class DeployFilesTest {
                 + Files.readString(DEPLOY.resolve("kubernetes/overlays/production/statefulset.yaml"))
                 + Files.readString(DEPLOY.resolve("kubernetes/overlays/dev/statefulset.yaml"))
                 + Files.readString(DEPLOY.resolve("kubernetes/failover/job.yaml"))
+                + Files.readString(DEPLOY.resolve("strimzi/kustomization.yaml"))
+                + Files.readString(DEPLOY.resolve("strimzi/statefulset.yaml"))
                 + Files.readString(DEPLOY.resolve("Dockerfile"));
         Matcher m = Pattern.compile("\\b(SEXTANT_[A-Z0-9_]+)").matcher(manifests);
         Map<String, String> env = new TreeMap<>();
@@ -162,6 +168,46 @@ class DeployFilesTest {
             default -> "org.apache.kafka.common.security.scram.ScramLoginModule required "
                     + "username=\"u\" password=\"p\";";
         };
+    }
+
+    /**
+     * deploy/strimzi/sextant.properties, its /etc/strimzi/ the Secrets' files as Strimzi writes them (a SCRAM user's
+     * sasl.jaas.config; a tls user's user.p12 and user.password; a cluster CA's ca.crt, PEM), here with a test CA:
+     * it loads as 'run' loads it, and the Kafka clients' SSL set-up accepts both clusters' stores.
+     */
+    @Test
+    void theStrimziExampleLoadsWithTheSecretFilesStrimziWrites(@TempDir Path dir) throws Exception {
+        Path secrets = dir.resolve("strimzi");
+        String jaas = "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"sextant-east\" "
+                + "password=\"generated-by-the-user-operator\";";
+        Files.createDirectories(secrets.resolve("sextant-east"));
+        Files.writeString(secrets.resolve("sextant-east/sasl.jaas.config"), jaas);
+        TestCertificates east = TestCertificates.create(dir.resolve("east-ca"), "east-cluster-ca");
+        TestCertificates west = TestCertificates.create(dir.resolve("west-ca"), "west-cluster-ca");
+        for (TestCertificates ca : List.of(east, west)) {
+            Path folder = secrets.resolve(ca == east ? "east-cluster-ca-cert" : "west-cluster-ca-cert");
+            Files.createDirectories(folder);
+            Files.copy(ca.trust().caPem(), folder.resolve("ca.crt"));
+        }
+        TestCertificates.KeyMaterial user = west.client("sextant-west");
+        Files.createDirectories(secrets.resolve("sextant-west"));
+        Files.copy(user.keyStore(), secrets.resolve("sextant-west/user.p12"));
+        Files.writeString(secrets.resolve("sextant-west/user.password"), user.password());
+        Path file = dir.resolve("sextant.properties");
+        Files.writeString(file, Files.readString(DEPLOY.resolve("strimzi/sextant.properties"))
+                .replace("/etc/strimzi", secrets.toString()));
+
+        SextantConfig loaded = SextantConfigLoader.load(file, Map.of());
+        assertEquals(jaas, loaded.sourceClientConfig().get("sasl.jaas.config").toString());
+        for (Map<String, Object> client : List.of(loaded.sourceClientConfig(), loaded.destinationClientConfig())) {
+            // as a Kafka client configures its SSL channels: every ssl.* default, the stores loaded and checked
+            try (SslFactory ssl = new SslFactory(ConnectionMode.CLIENT)) {
+                ssl.configure(new AdminClientConfig(client).values());
+                assertTrue(ssl.createSslEngine("west-kafka-bootstrap.kafka.svc", 9093).getUseClientMode());
+            }
+        }
+        Map<String, Object> destination = loaded.destinationClientConfig();
+        assertEquals(user.password(), destination.get("ssl.keystore.password").toString());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.sextant.deploy.DeployTools.Result;
@@ -25,11 +26,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The Kubernetes manifests under {@code deploy/kubernetes/}, as Kustomize renders them ({@code kubectl kustomize},
- * offline): every overlay and the failover Job render; the objects pass the Kubernetes schemas and have no unknown
- * field ({@code deploy/checks/schema.mjs}); a policy scan finds nothing that is not suppressed with a reason
- * ({@code deploy/checks/policy.mjs}, Monokle's rules); and production has what it promises (replicas, standby,
- * static membership, disruption budget, spreading, the alert rules and dashboard of {@code deploy/}). Needs
+ * The Kubernetes manifests under {@code deploy/kubernetes/} and {@code deploy/strimzi/}, as Kustomize renders them
+ * ({@code kubectl kustomize}, offline): every overlay and the failover Job render; the objects pass the Kubernetes
+ * schemas (and Strimzi's, for the KafkaUsers) and have no unknown field ({@code deploy/checks/schema.mjs}); a policy
+ * scan finds nothing that is not suppressed with a reason ({@code deploy/checks/policy.mjs}, Monokle's rules);
+ * production has what it promises (replicas, standby, static membership, disruption budget, spreading, the alert
+ * rules and dashboard of {@code deploy/}); and the Strimzi overlay mounts exactly the Secret files its configuration
+ * reads, from the Secrets Strimzi writes for its KafkaUsers. Needs
  * kubectl (with Kustomize 5) and Node.js with {@code npm ci --prefix deploy/checks}; skipped without them, except
  * when {@code SEXTANT_REQUIRE_TOOLS=1} ({@code .ci/run} installs them).
  */
@@ -44,7 +47,7 @@ class KubernetesManifestsTest {
     Path temp;
 
     @ParameterizedTest
-    @ValueSource(strings = {"overlays/production", "overlays/dev", "failover"})
+    @ValueSource(strings = {"overlays/production", "overlays/dev", "failover", "../strimzi"})
     void eachKustomizationRendersAndPassesTheKubernetesSchemas(String kustomization) throws Exception {
         Path rendered = render(kustomization);
         Result schema = node("schema.mjs", rendered);
@@ -85,7 +88,7 @@ class KubernetesManifestsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"overlays/production", "overlays/dev"})
+    @ValueSource(strings = {"overlays/production", "overlays/dev", "../strimzi"})
     void thePolicyScanFindsNothingUnjustified(String overlay) throws Exception {
         // the failover Job is applied next to the production instances (its namespace): scanned with them, its
         // references to their ConfigMap, Secret and ServiceAccount resolve
@@ -102,6 +105,123 @@ class KubernetesManifestsTest {
                 assertTrue(line.matches(".* -- suppressed: .{40,}"), line);
             }
         }
+    }
+
+    @Test
+    void theSchemaCheckKnowsStrimzisKafkaUserAndItsFields() throws Exception {
+        requireNodeChecks();
+        // the custom resources' unknown fields too: a misspelt host would be dropped, the ACL granted from anywhere
+        Path bad = temp.resolve("bad-kafkauser.yaml");
+        Files.writeString(bad, """
+                apiVersion: kafka.strimzi.io/v1beta2
+                kind: KafkaUser
+                metadata:
+                  name: misspelt
+                spec:
+                  authentication:
+                    type: scram-sha-512
+                  authorization:
+                    type: simple
+                    acls:
+                      - resource: {type: topic, name: a, patternType: literal}
+                        operations: [Read]
+                        hots: "*"
+                ---
+                apiVersion: kafka.strimzi.io/v1beta2
+                kind: KafkaUser
+                metadata:
+                  name: wrong-values
+                spec:
+                  authentication:
+                    type: scram-sha-256
+                  authorization:
+                    type: simple
+                    acls:
+                      - resource: {type: topic, name: a, patternType: prefixed}
+                        operations: [Read]
+                """);
+        Result schema = node("schema.mjs", bad);
+        assertEquals(1, schema.exit(), schema.output());
+        assertTrue(schema.output().contains("KafkaUser/misspelt (kafka.strimzi.io/v1beta2): unknown field "
+                + ".spec.authorization.acls[0].hots"), schema.output());
+        assertTrue(schema.output().contains("/spec/authentication/type must be equal to one of the allowed values"),
+                schema.output());
+        assertTrue(schema.output().contains("/spec/authorization/acls/0/resource/patternType must be equal"),
+                schema.output());
+        assertTrue(schema.output().contains("2 objects, 2 problems"), schema.output());
+    }
+
+    /**
+     * Strimzi 0.49 serves KafkaUser as kafka.strimzi.io/v1 too, and 1.0 only that: the generated spec is valid
+     * there as well (v1 requires operations, which the generated ACLs always have), so that moving on is changing
+     * apiVersion.
+     */
+    @Test
+    void theStrimziKafkaUsersAreValidAsV1Too() throws Exception {
+        String users = Files.readString(DeployTools.DEPLOY.resolve("strimzi/kafkausers.yaml"));
+        Path v1 = temp.resolve("kafkausers-v1.yaml");
+        Files.writeString(v1, users.replace("apiVersion: kafka.strimzi.io/v1beta2", "apiVersion: kafka.strimzi.io/v1"));
+        Result schema = node("schema.mjs", v1);
+        assertEquals(0, schema.exit(), schema.output());
+        assertTrue(schema.output().contains("checked KafkaUser/sextant-west (kafka.strimzi.io/v1)"), schema.output());
+        assertTrue(schema.output().contains("2 objects, 0 problems"), schema.output());
+    }
+
+    @Test
+    void strimziCarriesTheKafkaUsersAndMountsTheSecretFilesItsConfigurationReads() throws Exception {
+        List<JsonNode> objects = objects(render("../strimzi"));
+        Path strimzi = DeployTools.DEPLOY.resolve("strimzi");
+        String properties = Files.readString(strimzi.resolve("sextant.properties"));
+        String namespace = only(objects, "StatefulSet").at("/metadata/namespace").asText();
+        // the KafkaUsers as generated, in the namespace of the overlay
+        List<JsonNode> users = objects.stream().filter(o -> o.path("kind").asText().equals("KafkaUser")).toList();
+        List<JsonNode> generated = objects(strimzi.resolve("kafkausers.yaml"));
+        generated.forEach(u -> ((ObjectNode) u.path("metadata")).put("namespace", namespace));
+        assertEquals(generated, users);
+        // the configuration is the file, and the Secret no longer overrides its clusters' settings
+        JsonNode configMap = only(objects, "ConfigMap", "sextant");
+        assertEquals(properties, configMap.at("/data/sextant.properties").asText());
+        assertEquals(List.of("SEXTANT_QUERY_AUTH_TOKEN"), fieldNames(only(objects, "Secret").path("stringData")));
+
+        // every /etc/strimzi/<Secret>/<file> the configuration reads (${dir:<folder>:<file>} or a location) is that
+        // Secret's key, mounted there; nothing else is mounted from them
+        Set<String> read = new TreeSet<>();
+        Matcher file = Pattern.compile("/etc/strimzi/([a-z0-9.-]+)[/:]([A-Za-z0-9._-]+)").matcher(properties);
+        while (file.find()) {
+            read.add(file.group(1) + "/" + file.group(2));
+        }
+        JsonNode pod = only(objects, "StatefulSet").at("/spec/template/spec");
+        Set<String> mounted = new TreeSet<>();
+        for (JsonNode mount : pod.at("/containers/0/volumeMounts")) {
+            if (!mount.path("mountPath").asText().startsWith("/etc/strimzi/")) {
+                continue;
+            }
+            assertTrue(mount.path("readOnly").asBoolean(), mount.toString());
+            JsonNode secret = volume(pod, mount.path("name").asText()).path("secret");
+            String folder = mount.path("mountPath").asText().substring("/etc/strimzi/".length());
+            assertEquals(folder, secret.path("secretName").asText(), "mounted under its Secret's name");
+            for (JsonNode item : secret.path("items")) {
+                assertEquals(item.path("key").asText(), item.path("path").asText(), item.toString());
+                mounted.add(folder + "/" + item.path("key").asText());
+            }
+        }
+        assertEquals(read, mounted);
+
+        // the Secrets are those Strimzi writes for these KafkaUsers and their Kafka clusters, whose bootstrap
+        // services the configuration names
+        Set<String> expected = new TreeSet<>();
+        for (JsonNode user : users) {
+            String kafka = user.at("/metadata/labels/strimzi.io~1cluster").asText();
+            boolean tls = user.at("/spec/authentication/type").asText().equals("tls");
+            expected.add(user.at("/metadata/name").asText() + (tls ? "/user.p12" : "/sasl.jaas.config"));
+            if (tls) {
+                expected.add(user.at("/metadata/name").asText() + "/user.password");
+            }
+            expected.add(kafka + "-cluster-ca-cert/ca.crt");
+            assertTrue(properties.contains(".bootstrap.servers=" + kafka + "-kafka-bootstrap." + namespace
+                    + ".svc:9093\n"), kafka);
+        }
+        assertEquals(expected, mounted);
     }
 
     @Test
@@ -243,6 +363,28 @@ class KubernetesManifestsTest {
         List<JsonNode> found = objects.stream().filter(o -> o.path("kind").asText().equals(kind)).toList();
         assertEquals(1, found.size(), kind + " objects: " + found.size());
         return found.get(0);
+    }
+
+    private static JsonNode only(List<JsonNode> objects, String kind, String name) {
+        List<JsonNode> found = objects.stream().filter(o -> o.path("kind").asText().equals(kind)
+                && o.at("/metadata/name").asText().equals(name)).toList();
+        assertEquals(1, found.size(), kind + "/" + name + " objects: " + found.size());
+        return found.get(0);
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
+    }
+
+    private static JsonNode volume(JsonNode pod, String name) {
+        for (JsonNode volume : pod.path("volumes")) {
+            if (volume.path("name").asText().equals(name)) {
+                return volume;
+            }
+        }
+        throw new AssertionError("no volume " + name + " in " + pod.path("volumes"));
     }
 
     private static JsonNode env(JsonNode container, String name) {
