@@ -172,9 +172,13 @@ final class SlowClients implements AutoCloseable {
     }
 
     @Override
-    public void close() throws Exception {
+    public void close() throws IOException {
         running = false;
-        loop.join(5_000);
+        try {
+            loop.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         for (SocketChannel channel : channels) {
             channel.close();
         }
