@@ -45,6 +45,8 @@ final class HeadDeadline extends AbstractLifeCycle implements Connection.Listene
     private final Map<Connection, Watched> open = new ConcurrentHashMap<>();
     private final AtomicLong closedLate = new AtomicLong();
     private final AtomicLong closedCrowded = new AtomicLong();
+    /** Guards the {@link Watched} fields: the sweep and the crowding check read and write them. */
+    private final Object lock = new Object();
     private ScheduledExecutorService sweeper;
 
     HeadDeadline(long deadlineMs, int crowdedAbove) {
@@ -98,13 +100,15 @@ final class HeadDeadline extends AbstractLifeCycle implements Connection.Listene
         return closedCrowded.get();
     }
 
-    private synchronized void sweep() {
+    private void sweep() {
         try {
-            long now = System.nanoTime();
-            for (Watched watched : open.values()) {
-                if (watched.waiting(now) && now - watched.since >= deadlineNanos) {
-                    closedLate.incrementAndGet();
-                    close(watched, "no complete request head within the deadline");
+            synchronized (lock) {
+                long now = System.nanoTime();
+                for (Watched watched : open.values()) {
+                    if (watched.waiting(now) && now - watched.since >= deadlineNanos) {
+                        closedLate.incrementAndGet();
+                        close(watched, "no complete request head within the deadline");
+                    }
                 }
             }
         } catch (RuntimeException e) {
@@ -113,17 +117,19 @@ final class HeadDeadline extends AbstractLifeCycle implements Connection.Listene
         }
     }
 
-    private synchronized void closeLongestWaiting(Watched spared) {
-        long now = System.nanoTime();
-        Watched oldest = null;
-        for (Watched watched : open.values()) {
-            if (watched != spared && watched.waiting(now) && (oldest == null || watched.since < oldest.since)) {
-                oldest = watched;
+    private void closeLongestWaiting(Watched spared) {
+        synchronized (lock) {
+            long now = System.nanoTime();
+            Watched oldest = null;
+            for (Watched watched : open.values()) {
+                if (watched != spared && watched.waiting(now) && (oldest == null || watched.since < oldest.since)) {
+                    oldest = watched;
+                }
             }
-        }
-        if (oldest != null) {
-            closedCrowded.incrementAndGet();
-            close(oldest, "more than " + crowdedAbove + " connections open, this one waited longest for its head");
+            if (oldest != null) {
+                closedCrowded.incrementAndGet();
+                close(oldest, "more than " + crowdedAbove + " connections open, it waited longest for its head");
+            }
         }
     }
 
@@ -138,7 +144,7 @@ final class HeadDeadline extends AbstractLifeCycle implements Connection.Listene
         endPoint.close();
     }
 
-    /** One connection; its fields are read and written under the guard's lock. */
+    /** One connection; its fields are read and written under {@link #lock}. */
     private static final class Watched {
         final HttpConnection connection;
         long requests;
@@ -151,8 +157,10 @@ final class HeadDeadline extends AbstractLifeCycle implements Connection.Listene
 
         /** Whether it waits for a request head now; {@link #since} is when that wait began (as first seen). */
         boolean waiting(long now) {
-            long seen = connection.getMessagesIn();
+            // the state first: a request that completes between the two reads then shows as a new count, which
+            // restarts the wait instead of letting an old one close the connection
             boolean waiting = connection.getParser().inHeaderState();
+            long seen = connection.getMessagesIn();
             if (!waiting) {
                 since = NOT_WAITING;
             } else if (since == NOT_WAITING || seen != requests) {
