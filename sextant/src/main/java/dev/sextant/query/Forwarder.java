@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +23,10 @@ public final class Forwarder {
 
     /** Marks a request one instance sent to another; its value names the sender. */
     public static final String FORWARDED_HEADER = "X-Sextant-Forwarded";
+    /** What {@link URI} takes raw in a path and query: RFC 3986's unreserved and reserved characters but brackets. */
+    private static final String URI_SAFE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+            + "-._~!$&'()*+,;=:@/?";
+    private static final String HEX = "0123456789ABCDEF";
 
     private final HttpClient client;
     private final String self;
@@ -72,13 +77,44 @@ public final class Forwarder {
     }
 
     private HttpRequest request(HostAndPort target, String pathAndQuery) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(scheme + target + pathAndQuery))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(scheme + target + uriSafe(pathAndQuery)))
                 .timeout(timeout)
                 .header(FORWARDED_HEADER, self)
                 .header("Accept", Reply.JSON_TYPE)
                 .GET();
         token.ifPresent(t -> request.header("Authorization", BearerTokenCheck.SCHEME + t));
         return request.build();
+    }
+
+    /**
+     * {@code pathAndQuery} with every character {@link URI} refuses raw percent-encoded (as UTF-8), and a {@code %}
+     * that starts no escape written {@code %25}. The API takes what Jetty takes (group names may hold any character:
+     * {@code |}, {@code "}, a backslash, non-ASCII), so forwarding must too; the owner decodes the same segments. A
+     * broken escape can only be in the query: one in the path was refused (400) before forwarding.
+     */
+    static String uriSafe(String pathAndQuery) {
+        StringBuilder out = new StringBuilder(pathAndQuery.length());
+        int i = 0;
+        while (i < pathAndQuery.length()) {
+            char c = pathAndQuery.charAt(i);
+            boolean escape = c == '%' && i + 2 < pathAndQuery.length() && isHex(pathAndQuery.charAt(i + 1))
+                    && isHex(pathAndQuery.charAt(i + 2));
+            if (escape || c != '%' && c < 0x80 && URI_SAFE.indexOf(c) >= 0) {
+                out.append(c);
+                i++;
+            } else {
+                int next = pathAndQuery.offsetByCodePoints(i, 1);
+                for (byte b : pathAndQuery.substring(i, next).getBytes(StandardCharsets.UTF_8)) {
+                    out.append('%').append(HEX.charAt((b >> 4) & 0xf)).append(HEX.charAt(b & 0xf));
+                }
+                i = next;
+            }
+        }
+        return out.toString();
+    }
+
+    private static boolean isHex(char c) {
+        return c < 0x80 && Character.digit(c, 16) >= 0;
     }
 
     private static Reply toReply(HttpResponse<byte[]> response) {

@@ -18,6 +18,12 @@ final class JsonErrorHandler extends ErrorHandler {
     @Override
     public boolean handle(Request request, Response response, Callback callback) {
         int status = response.getStatus();
+        if (status == HttpStatus.HTTP_VERSION_NOT_SUPPORTED_505) {
+            // what Jetty answers to a request line it cannot read (a bare LF in the target reads as HTTP/0.9):
+            // the client's mistake, so a 4xx like every other bad request
+            status = HttpStatus.BAD_REQUEST_400;
+            response.setStatus(status);
+        }
         Object message = request.getAttribute(ERROR_MESSAGE);
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, Reply.JSON_TYPE);
         response.write(true, ByteBuffer.wrap(body(status, message == null ? null : message.toString())), callback);

@@ -44,15 +44,28 @@ import org.slf4j.LoggerFactory;
  * a logged 500). It knows nothing of Kafka Streams.
  *
  * <pre>
- *   socket ─▶ Jetty (non-blocking: headers parsed without holding a thread; idle connections closed)
+ *   socket ─▶ accept queue (1024) ─▶ Jetty (non-blocking: request heads parsed without holding a thread)
+ *            │ HeadDeadline: no complete head 5 s after connecting or the last answer ─▶ closed, bytes or not;
+ *            │               over 960 connections, a new one closes the one that waited longest for its head
+ *            │ a head Jetty refuses ─▶ 4xx JSON (JsonErrorHandler)
  *            │ method not GET/HEAD ─▶ 405, a body ─▶ 413 (never read), no token ─▶ 401      (on Jetty's thread)
  *            ├─ /health/*, /metrics ─▶ probe pool (2 threads)     ─┐
  *            └─ everything else     ─▶ query pool (query.threads) ─┴─▶ QueryApi ─▶ Reply   (full queue: 503)
  * </pre>
  *
- * <p>Invariants: a request body is never read (nothing is buffered, whatever its size); a slow or idle client holds a
- * connection but no thread, until the idle timeout closes it; the probes answer even when every query thread is held
- * by slow forwards; at most {@link #MAX_CONNECTIONS} connections are accepted at once.
+ * <p>Invariants:
+ * <ul>
+ *   <li>a request body is never read (nothing is buffered, whatever its size);</li>
+ *   <li>a slow or idle client holds a connection but no thread; while it owes a request head it holds it at most
+ *       {@link #HEAD_DEADLINE_MS}, however it trickles bytes (Jetty's idle timeout, which every byte resets, is left
+ *       for stalled requests and answers);</li>
+ *   <li>the probes answer when every query thread is held by slow forwards, and when slow clients fill the
+ *       connections: a client that sends its head as it connects is never the one closed to make room;</li>
+ *   <li>at most {@link #MAX_CONNECTIONS} connections are open at once; Jetty stops accepting only when none of them
+ *       is left waiting for a head (all busy with requests), since above {@link #CROWDED} each new connection closes
+ *       a waiting one;</li>
+ *   <li>a bad request is a 4xx with a JSON body, never a 500 (what Jetty accepts, forwarding accepts).</li>
+ * </ul>
  *
  * <p>It binds in {@link #bind} (so the port is known before Kafka Streams is configured with it) and serves once
  * {@link #start} hands it the API.
@@ -61,6 +74,19 @@ public final class QueryServer implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(QueryServer.class);
     static final int MAX_CONNECTIONS = 1024;
+    /**
+     * Above this many open connections, a new one closes the one that has waited longest for its request head: the
+     * count stays below Jetty's limit, so Jetty goes on accepting (it would stop at its limit before the new
+     * connection could make room).
+     */
+    static final int CROWDED = MAX_CONNECTIONS - 64;
+    /**
+     * How long a connection may wait for a complete request head (the first, or the next on a kept-alive
+     * connection), however many bytes it trickles. A client sends its head as it connects, TLS adds a few round trips
+     * and a lost packet one or two TCP retransmissions (1 s, 2 s): 5 s is ample for all of them, and a slow client
+     * holds its connection 6 times shorter than the idle timeout. Node.js closes kept-alive connections after 5 s too.
+     */
+    static final long HEAD_DEADLINE_MS = 5_000;
     static final long IDLE_TIMEOUT_MS = 30_000;
     static final int MAX_HEADER_BYTES = 16 * 1024;
     private static final int PROBE_THREADS = 2;
@@ -100,6 +126,7 @@ public final class QueryServer implements AutoCloseable {
     private final ThreadPoolExecutor queries;
     private final ThreadPoolExecutor probes;
     private final BearerTokenCheck auth;
+    private final HeadDeadline headDeadline;
     private volatile QueryApi api;
 
     private QueryServer(Settings settings) {
@@ -127,8 +154,15 @@ public final class QueryServer implements AutoCloseable {
         connector.setHost(settings.listen().host());
         connector.setPort(settings.listen().port());
         connector.setIdleTimeout(IDLE_TIMEOUT_MS);
+        // Java's default accept queue (50) overflows in a burst of connections, and Linux then drops the connection
+        // (a probe's among them) until a TCP retransmission a second later: past a probe's timeout. The kernel caps
+        // it at net.core.somaxconn (4096 on current Linux).
+        connector.setAcceptQueueSize(MAX_CONNECTIONS);
         server.addConnector(connector);
         server.addBean(new NetworkConnectionLimit(MAX_CONNECTIONS, connector));
+        // a Connection.Listener bean of the connector is told of every connection it opens, and starts with it
+        headDeadline = new HeadDeadline(HEAD_DEADLINE_MS, CROWDED);
+        connector.addBean(headDeadline);
         server.setErrorHandler(new JsonErrorHandler());
         queries = pool("sextant-query-", settings.threads(), settings.threads() * 16);
         probes = pool("sextant-probe-", PROBE_THREADS, 64);
@@ -179,6 +213,11 @@ public final class QueryServer implements AutoCloseable {
     /** The bound port. */
     public int port() {
         return connector.getLocalPort();
+    }
+
+    /** What closes connections slow to send a request head: its counts, for tests. */
+    HeadDeadline headDeadline() {
+        return headDeadline;
     }
 
     /** Starts serving {@code api}. */

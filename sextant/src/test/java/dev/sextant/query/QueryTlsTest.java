@@ -13,10 +13,13 @@ import dev.sextant.testkit.TestCertificates;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,7 +27,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
 import org.apache.kafka.common.config.types.Password;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -160,6 +166,46 @@ class QueryTlsTest {
         assertEquals(200, forwarded.statusCode(), forwarded.body());
         assertTrue(forwarded.body().contains("\"billing\""), forwarded.body());
         assertTrue(owner.groupsAsked.contains("billing"), "the owner answered");
+    }
+
+    /**
+     * The request-head deadline holds under TLS: a client that never starts its handshake, and one that completes it
+     * and sends part of a head, are both closed after {@link QueryServer#HEAD_DEADLINE_MS}, not the idle timeout.
+     */
+    @Test
+    void slowClientsAreClosedAtTheHeadDeadlineUnderTlsToo() throws Exception {
+        FakeBackend backend = backend(config(pkcs12Server("none")));
+        try (Socket silent = new Socket("127.0.0.1", backend.address().port());
+             SSLSocket partial = (SSLSocket) clientContext(null).getSocketFactory().createSocket("127.0.0.1",
+                     backend.address().port())) {
+            long start = System.nanoTime();
+            partial.startHandshake();
+            partial.getOutputStream().write("GET /health/live HTTP/1.1\r\nHost: x\r\n".getBytes(
+                    StandardCharsets.US_ASCII));
+            partial.getOutputStream().flush();
+            CompletableFuture<Long> silentClosed = CompletableFuture.supplyAsync(() -> closedAfterMs(silent, start));
+            long partialMs = closedAfterMs(partial, start);
+            long silentMs = silentClosed.get(20, TimeUnit.SECONDS);
+            for (long ms : new long[] {silentMs, partialMs}) {
+                assertTrue(ms >= QueryServer.HEAD_DEADLINE_MS - 500 && ms <= QueryServer.HEAD_DEADLINE_MS + 4_000,
+                        "closed after " + ms + " ms (silent " + silentMs + ", partial head " + partialMs + ")");
+            }
+        }
+    }
+
+    /** Reads until the server closes the connection; the time since {@code start}, or -1 if it stayed open. */
+    private static long closedAfterMs(Socket socket, long start) {
+        try {
+            socket.setSoTimeout((int) QueryServer.IDLE_TIMEOUT_MS / 2);
+            while (socket.getInputStream().read() >= 0) {
+                // nothing is expected; whatever arrives is read past
+            }
+        } catch (SocketTimeoutException e) {
+            return -1;
+        } catch (IOException e) {
+            // a reset, or TLS closed without close_notify: closed all the same
+        }
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     }
 
     @Test
