@@ -13,6 +13,7 @@ import dev.sextant.query.QueryServer;
 import dev.sextant.query.StreamsGroupRouter;
 import dev.sextant.query.StreamsLocalStores;
 import dev.sextant.query.Views;
+import dev.sextant.state.CatchingUpPartitions;
 import dev.sextant.sync.SyncSettings;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -34,7 +35,8 @@ final class InstanceQueryApi implements AutoCloseable {
 
     InstanceQueryApi(SextantConfig config, SyncSettings settings, Supplier<KafkaStreams> streams,
                      HostAndPort advertised, QueryServer.Settings server, DestinationView view,
-                     StreamThreadFailures threadFailures, AccessDenials denials, SextantMetrics metrics) {
+                     StreamThreadFailures threadFailures, AccessDenials denials, SextantMetrics metrics,
+                     CatchingUpPartitions catchingUp) {
         sourceInputs = new AdminSourceInputs(config.sourceClientConfig())
                 .input(Topic.GROUP_METADATA_TOPIC_NAME, "consumer-group offset commits", true)
                 .input(config.dlqTopic(), "Sextant's dead-letter topic", true);
@@ -50,7 +52,8 @@ final class InstanceQueryApi implements AutoCloseable {
         conflicts = new DeadLetterTail(config.sourceClientConfig(), config.dlqTopic(), QueryApi.MAX_CONFLICTS_LIMIT);
         api = new QueryApi(
                 new StreamsGroupRouter(streams, advertised),
-                new StreamsLocalStores(streams, settings::destinationTopic, settings.identityTranslation()),
+                new StreamsLocalStores(streams, settings::destinationTopic, settings.identityTranslation(),
+                        catchingUp),
                 new Forwarder(advertised, FORWARD_TIMEOUT, server.tls(), server.token()),
                 conflicts,
                 sourceInputs,

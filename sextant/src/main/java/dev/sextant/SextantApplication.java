@@ -24,6 +24,7 @@ import dev.sextant.source.KafkaUncommittedRecords;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.BoundedStoreMemory;
+import dev.sextant.state.CatchingUpPartitions;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
 import dev.sextant.state.StoreMemoryBudget;
@@ -86,6 +87,8 @@ public final class SextantApplication implements AutoCloseable {
     private SourceOffsets source;
     private SourceTopicNames topicNames;
     private OpenTransactionWatch openTransactions;
+    /** Shared by the tasks (which write it) and the query API (which reads it). */
+    private final CatchingUpPartitions catchingUp = new CatchingUpPartitions();
     private CheckpointEmitter checkpoints = CheckpointEmitter.NONE;
     private KafkaStreamsMetrics streamsMetrics;
     private QueryServer query;
@@ -188,7 +191,7 @@ public final class SextantApplication implements AutoCloseable {
                 destination, new OffsetOwnership(config.applicationId()), settings.followRewinds(),
                 config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials),
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
-                openTransactions));
+                openTransactions, catchingUp));
         log.debug("Topology:\n{}", topology.describe());
         Map<String, Object> defaults = new HashMap<>(StreamsErrorHandlers.configs(settings, metrics));
         // one memory budget for every RocksDB store (an operator's own setter wins, as handlers do)
@@ -203,7 +206,7 @@ public final class SextantApplication implements AutoCloseable {
         streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics.registry());
         queryApi = new InstanceQueryApi(config, settings, () -> streams, advertised, querySettings, view,
-                threadFailures, denials, metrics);
+                threadFailures, denials, metrics, catchingUp);
         query.start(queryApi.api());
         streams.start();
         log.info("Sextant {} started: {} -> {}, translation {}, application.id {}, HTTP API on {} (advertised {})",

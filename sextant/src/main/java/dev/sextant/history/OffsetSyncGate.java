@@ -17,10 +17,12 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,6 +62,10 @@ public final class OffsetSyncGate {
     private record Ends(long sourceEnd, long destinationEnd, long asOfSeq) {
     }
 
+    /** One fetch's answer: the ends of each partition asked, and the source topic ids of their topics. */
+    private record Fetched(Map<TopicPartition, Ends> ends, Map<String, Uuid> topicIds) {
+    }
+
     private final SyncHolds holds;
     private final SourceOffsets source;
     private final DestinationView destination;
@@ -68,8 +74,10 @@ public final class OffsetSyncGate {
     private final Clock clock;
     private final Map<TopicPartition, ArrayDeque<Held>> queues = new LinkedHashMap<>();
     private final Map<TopicPartition, Ends> ends = new HashMap<>();
+    /** The source topic ids the fetches saw, by topic: which incarnation the syncs decided with them describe. */
+    private final Map<String, Uuid> topicIds = new HashMap<>();
     private final Set<TopicPartition> wanted = new HashSet<>();
-    private CompletableFuture<Map<TopicPartition, Ends>> fetching;
+    private CompletableFuture<Fetched> fetching;
     private long nextFetchAt;
     private long seq;
     private int held;
@@ -125,14 +133,15 @@ public final class OffsetSyncGate {
     /** Takes in fetched ends, decides what they allow, and starts the next fetch; call it periodically. */
     public void drain(Decision decision) {
         if (fetching != null && fetching.isDone()) {
-            CompletableFuture<Map<TopicPartition, Ends>> done = fetching;
+            CompletableFuture<Fetched> done = fetching;
             fetching = null;
             if (done.isCompletedExceptionally()) {
                 log.warn("Cannot read the log ends that check offset syncs; {} sync(s) wait",
                         held, done.handle((v, e) -> e).join());
                 nextFetchAt = clock.millis() + FETCH_RETRY_MS;
             } else {
-                ends.putAll(done.join());
+                ends.putAll(done.join().ends());
+                topicIds.putAll(done.join().topicIds());
             }
         }
         for (Iterator<Map.Entry<TopicPartition, ArrayDeque<Held>>> it = queues.entrySet().iterator(); it.hasNext(); ) {
@@ -169,16 +178,29 @@ public final class OffsetSyncGate {
         Map<TopicPartition, TopicPartition> mirrors = new HashMap<>();
         partitions.forEach(tp -> mirrors.put(tp,
                 new TopicPartition(destinationTopic.apply(tp.topic()), tp.partition())));
+        Set<String> topics = new HashSet<>();
+        partitions.forEach(tp -> topics.add(tp.topic()));
+        // the ids are a hint for the history writer (which incarnation a new topic's history starts with): a failure
+        // to read them holds no sync back
+        CompletableFuture<Map<String, Uuid>> ids = source.topicIds(topics).exceptionally(e -> Map.of());
         fetching = source.logEnds(partitions).thenCombine(destination.fetchEndOffsets(Set.copyOf(mirrors.values())),
                 (sourceEnds, destinationEnds) -> {
                     Map<TopicPartition, Ends> out = new HashMap<>();
                     partitions.forEach(tp -> out.put(tp, new Ends(sourceEnds.getOrDefault(tp, -1L),
                             destinationEnds.getOrDefault(mirrors.get(tp), -1L), asOf)));
                     return out;
-                });
+                }).thenCombine(ids, Fetched::new);
         if (fetching.isDone()) {
             drain(decision); // answered at once (tests, or a cached client): no need to wait for the next tick
         }
+    }
+
+    /**
+     * The source topic's id as the latest fetch of log ends saw it, when one did: a topic's first sync is always
+     * decided with ends fetched after it arrived, so this is the incarnation its history begins with.
+     */
+    public Optional<Uuid> topicId(String topic) {
+        return Optional.ofNullable(topicIds.get(topic));
     }
 
     private Result check(Held h) {

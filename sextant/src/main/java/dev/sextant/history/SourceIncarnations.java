@@ -74,6 +74,32 @@ public final class SourceIncarnations {
         }
     }
 
+    /** True when the id the topic's history belongs to is known (seen, answered, or recorded on the history). */
+    public boolean knows(String topic) {
+        return known(topic) != null;
+    }
+
+    /**
+     * The topic's id as seen when its first syncs were checked (the offset-sync gate's fetch): its history belongs
+     * to that incarnation. Ignored when an id is known already.
+     */
+    public void seen(String topic, Uuid id) {
+        if (id != null && !Uuid.ZERO_UUID.equals(id) && known(topic) == null) {
+            known.put(topic, id);
+        }
+    }
+
+    private Uuid known(String topic) {
+        Uuid id = known.get(topic);
+        if (id == null) {
+            id = recorded.apply(topic).orElse(null);
+            if (id != null) {
+                known.put(topic, id);
+            }
+        }
+        return id;
+    }
+
     /** A check is sent: the topics whose ids it asks for. */
     public Set<String> checkSent() {
         sincePreviousCheck = checkedBefore ? sinceLastCheck : new HashMap<>();
@@ -97,7 +123,7 @@ public final class SourceIncarnations {
             if (id == null || Uuid.ZERO_UUID.equals(id)) {
                 return;
             }
-            Uuid was = known.computeIfAbsent(topic, t -> recorded.apply(t).orElse(null));
+            Uuid was = known(topic);
             if (was == null) {
                 changes.add(new Change(topic, null, id, List.of()));
             } else if (!was.equals(id)) {

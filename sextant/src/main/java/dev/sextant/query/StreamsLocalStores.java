@@ -1,5 +1,6 @@
 package dev.sextant.query;
 
+import dev.sextant.state.CatchingUpPartitions;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.OffsetSyncStore;
@@ -34,6 +35,7 @@ public final class StreamsLocalStores implements LocalStores {
     private final Supplier<KafkaStreams> streams;
     private final UnaryOperator<String> destinationTopic;
     private final boolean identity;
+    private final CatchingUpPartitions catchingUp;
 
     /**
      * @param destinationTopic the replication policy: source topic to its mirror's name
@@ -41,9 +43,16 @@ public final class StreamsLocalStores implements LocalStores {
      */
     public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic,
                               boolean identity) {
+        this(streams, destinationTopic, identity, new CatchingUpPartitions());
+    }
+
+    /** @param catchingUp the partitions whose task here has not read its input up to where it started yet */
+    public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic,
+                              boolean identity, CatchingUpPartitions catchingUp) {
         this.streams = streams;
         this.destinationTopic = destinationTopic;
         this.identity = identity;
+        this.catchingUp = catchingUp;
     }
 
     @Override
@@ -52,6 +61,11 @@ public final class StreamsLocalStores implements LocalStores {
             GroupRecord record = groupStore(partition).get(group);
             List<Map.Entry<PositionKey, PartitionPosition>> positions = positionStore(partition).group(group);
             if (record == null && positions.isEmpty()) {
+                if (catchingUp.catchingUp(partition)) {
+                    // the previous owner may have read the group's commits after its last Streams commit
+                    throw QueryException.unavailable("partition " + partition + " of __consumer_offsets was just "
+                            + "taken over by this instance, which is still reading it; retry");
+                }
                 return Optional.empty();
             }
             return Optional.of(GroupViews.detail(group, record, positions, destinationTopic));

@@ -5,6 +5,7 @@ import dev.sextant.decode.ConsumerOffsetsDecoder;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.metrics.GroupStateCounts;
 import dev.sextant.metrics.OldestPending;
+import dev.sextant.state.CatchingUpPartitions;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncStore;
@@ -16,6 +17,10 @@ import dev.sextant.sync.SyncSettings;
 import dev.sextant.sync.TaskSync;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -34,6 +39,9 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Object> {
 
+    /** A task that read nothing for this long has nothing left to catch up with. */
+    static final long INPUT_IDLE_MS = 2_000;
+
     private final SyncSettings settings;
     private final SyncRuntime runtime;
     private final NewestSyncs newestSyncs;
@@ -43,6 +51,10 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     private ProcessorContext<Object, Object> context;
     private TaskSync sync;
     private int partition;
+    /** The input's last stable offset when the task started here (-1: unknown); null once caught up. */
+    private CompletableFuture<Long> inputEnd;
+    private long lastInputOffset = -1;
+    private long lastInputAt;
 
     GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime, NewestSyncs newestSyncs,
                        UndecodableRecords undecodableRecords, OldestPending oldestPending,
@@ -70,7 +82,9 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         sync.open();
         partition = context.taskId().partition();
         runtime.openTransactions().register(partition);
+        startCatchingUp();
         context.schedule(Duration.ofMillis(settings.syncIntervalMs()), PunctuationType.WALL_CLOCK_TIME, ts -> {
+            checkCaughtUp();
             // commits another application's open transaction keeps this task from reading yet, confirmed committed
             for (OpenTransactionWatch.Commit found : runtime.openTransactions().drain(partition)) {
                 sync.accept(found.commit(), found.logOffset());
@@ -79,10 +93,41 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         });
     }
 
+    /**
+     * Until the task has read its input up to where it stood now (the last stable offset), a group missing from its
+     * stores may only not be read yet: the query API says "retry", not "unknown" ({@link CatchingUpPartitions}).
+     */
+    private void startCatchingUp() {
+        runtime.catchingUp().started(partition);
+        lastInputAt = settings.clock().millis();
+        TopicPartition input = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partition);
+        inputEnd = runtime.source().stableEnds(Set.of(input))
+                .thenApply(ends -> ends.containsKey(input) ? ends.get(input).lastStable() : -1L);
+    }
+
+    /**
+     * Caught up once a record at or past the end the task started with was read, or once nothing came for
+     * {@link #INPUT_IDLE_MS} (the end was reached on markers or aborted records, or there was nothing to read).
+     */
+    private void checkCaughtUp() {
+        if (inputEnd == null) {
+            return;
+        }
+        long end = inputEnd.isDone() ? inputEnd.handle((v, e) -> e == null ? v : -1L).join() : Long.MAX_VALUE;
+        if (lastInputOffset + 1 >= end || settings.clock().millis() - lastInputAt >= INPUT_IDLE_MS) {
+            runtime.catchingUp().caughtUp(partition);
+            inputEnd = null;
+        }
+    }
+
     @Override
     public void process(Record<byte[], byte[]> record) {
         boolean sharePosition = context.recordMetadata()
                 .map(m -> m.topic().equals(settings.sharePositionsTopic())).orElse(false);
+        if (!sharePosition && inputEnd != null) {
+            lastInputOffset = context.recordMetadata().map(m -> m.offset()).orElse(lastInputOffset);
+            lastInputAt = settings.clock().millis();
+        }
         try {
             if (sharePosition) {
                 String group = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8);
@@ -107,6 +152,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     public void close() {
         if (sync != null) {
             runtime.openTransactions().unregister(partition);
+            runtime.catchingUp().caughtUp(partition);
             sync.close();
         }
     }

@@ -280,6 +280,15 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
                 sync.downstreamOffset());
         lastSync.put(tp, point);
         incarnations.stored(point);
+        if (!incarnations.knows(sync.topic())) {
+            // the topic's first sync here: its history belongs to the incarnation the gate's fetch saw, recorded now
+            // rather than at the next check, which might already see a recreated topic's new id
+            gate.topicId(sync.topic()).ifPresent(id -> {
+                incarnations.seen(sync.topic(), id);
+                context.forward(new Record<Object, Object>(OffsetSyncKeys.incarnationKey(sync.topic()),
+                        OffsetSyncKeys.incarnationValue(id), timestamp), TopologyNames.HISTORY_SINK);
+            });
+        }
         context.forward(new Record<Object, Object>(
                 OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()),
                 OffsetSyncKeys.value(sync.downstreamOffset()), timestamp), TopologyNames.HISTORY_SINK);

@@ -913,6 +913,23 @@ class GroupSyncTopologyTest {
     }
 
     @Test
+    void theIdATopicsHistoryBelongsToIsTheOneSeenWhenItsFirstSyncWasCheckedNotAtTheFirstPeriodicCheck() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sourceIdsByName.put("orders", Uuid.randomUuid());
+        sync("orders", 0, 100, 100);
+        sync("orders", 0, 200, 200);
+        // recreated before any periodic check: that check must not take the new id for the one the history began with
+        sourceIdsByName.put("orders", Uuid.randomUuid());
+        tick(5_000);
+        flush();
+
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(OffsetSyncStore.NAME);
+        assertTrue(OffsetSyncStore.reader(store).newest("orders", 0).isEmpty(), "the old incarnation's syncs gone");
+        assertEquals(1.0, registry.get("sextant.offset.sync.history.resets").counter().count());
+    }
+
+    @Test
     void aSyncThatMovesTheDownstreamBackForgetsTheSyncsItContradicts() {
         start(false, true);
         destination.topic("source.orders", 1);
