@@ -15,14 +15,15 @@ import org.apache.kafka.common.Uuid;
  * Tells the incarnations of a source topic apart by its topic id: a topic deleted and created again under the same
  * name gets a new id. MirrorMaker 2 may go on mirroring the new incarnation after the old records without a sign in
  * its syncs or in the log ends (its task resumes at its old position when the new log already reaches it), so the
- * id is the only evidence; the topics with history are asked for it every few seconds.
+ * id is the only evidence. The topics are asked for their ids in checks: those with syncs stored since their id was
+ * last confirmed at every check, the others every few seconds.
  *
- * <p>When the id changed, the old incarnation's syncs must not translate commits of the new one: the topic's history
- * is forgotten, except the syncs stored since the last check that still saw the old id. Those may be of either
- * incarnation: MirrorMaker 2 mirrors the new one after the old records, so an old sync kept can only make a commit
- * replay old records, never skip a record of the new incarnation. When no answer saw the old id in this writer's
- * lifetime (the writer moved, or the topic was recreated while it was down), only the syncs stored since the check
- * that saw the new id was sent are kept.
+ * <p>A sync stored before a check was sent that answered the topic's known id was emitted before that answer, so it
+ * belongs to that incarnation. When a check answers a new id, the topic's history is forgotten except the syncs
+ * stored since the last check that confirmed the old one was sent: those may be of either incarnation. MirrorMaker 2
+ * mirrors the new incarnation after the old records, so an old sync kept there can only make a commit replay old
+ * records, never skip a record of the new one. Without any confirming check (a writer that just started, with the id
+ * recorded by an earlier one), only the syncs stored since the check that saw the new id was sent are kept.
  *
  * <p>Not thread-safe: the history writer's stream thread only. Pure: the caller asks the source and writes the
  * history.
@@ -44,16 +45,26 @@ public final class SourceIncarnations {
         }
     }
 
-    /** Beyond this many syncs stored between two checks, later ones are not kept on a change (it forgets more). */
+    /** Beyond this many syncs of a topic stored since its last confirmation, later ones are not kept on a change. */
     static final int MAX_RECENT = 100_000;
 
+    /** A stored sync and the number of checks sent before it was stored. */
+    private record Stored(OffsetSyncPoint sync, long checksBefore) {
+    }
+
+    /** What is known of one topic. */
+    private static final class Topic {
+        Uuid id;
+        /** The number of the last check (counted from 1) that answered {@link #id}; 0: none. */
+        long confirmedBy;
+        /** Syncs stored since that check was sent. */
+        final List<Stored> recent = new ArrayList<>();
+    }
+
     private final Function<String, Optional<Uuid>> recorded;
-    private final Map<String, Uuid> known = new HashMap<>();
-    private final Set<String> topics = new LinkedHashSet<>();
-    private Map<String, List<OffsetSyncPoint>> sinceLastCheck = new HashMap<>();
-    private Map<String, List<OffsetSyncPoint>> sincePreviousCheck = new HashMap<>();
-    private int recent;
-    private boolean checkedBefore;
+    private final Map<String, Topic> topics = new HashMap<>();
+    private long checksSent;
+    private Set<String> asked = Set.of();
 
     /** @param recorded the id the history records for a topic (its incarnation record), read when first needed */
     public SourceIncarnations(Function<String, Optional<Uuid>> recorded) {
@@ -62,81 +73,97 @@ public final class SourceIncarnations {
 
     /** The topic has history (read at start): it is checked too. */
     public void hasHistory(String topic) {
-        topics.add(topic);
+        topic(topic);
     }
 
     /** A sync was stored in the history. */
     public void stored(OffsetSyncPoint sync) {
-        topics.add(sync.topic());
-        if (recent < MAX_RECENT) {
-            sinceLastCheck.computeIfAbsent(sync.topic(), t -> new ArrayList<>()).add(sync);
-            recent++;
+        Topic t = topic(sync.topic());
+        if (t.recent.size() < MAX_RECENT) {
+            t.recent.add(new Stored(sync, checksSent));
         }
     }
 
     /** True when the id the topic's history belongs to is known (seen, answered, or recorded on the history). */
     public boolean knows(String topic) {
-        return known(topic) != null;
+        return id(topic(topic), topic) != null;
     }
 
     /**
-     * The topic's id as seen when its first syncs were checked (the offset-sync gate's fetch): its history belongs
-     * to that incarnation. Ignored when an id is known already.
+     * The topic's id as seen when its first syncs were checked (the offset-sync gate's fetch): its history begins
+     * with that incarnation. Ignored when an id is known already.
      */
     public void seen(String topic, Uuid id) {
-        if (id != null && !Uuid.ZERO_UUID.equals(id) && known(topic) == null) {
-            known.put(topic, id);
+        Topic t = topic(topic);
+        if (valid(id) && id(t, topic) == null) {
+            t.id = id;
         }
-    }
-
-    private Uuid known(String topic) {
-        Uuid id = known.get(topic);
-        if (id == null) {
-            id = recorded.apply(topic).orElse(null);
-            if (id != null) {
-                known.put(topic, id);
-            }
-        }
-        return id;
-    }
-
-    /** A check is sent: the topics whose ids it asks for. */
-    public Set<String> checkSent() {
-        sincePreviousCheck = checkedBefore ? sinceLastCheck : new HashMap<>();
-        sinceLastCheck = new HashMap<>();
-        recent = sincePreviousCheck.values().stream().mapToInt(List::size).sum();
-        return Set.copyOf(topics);
-    }
-
-    /** A check failed: syncs stored before it are no longer known to be bracketed by two answers. */
-    public void checkFailed() {
-        checkedBefore = false;
     }
 
     /**
-     * The answer to the last check sent: each topic's id (a topic that does not exist is absent, and keeps its
-     * history: the old incarnation's groups may still fail over through it).
+     * A check is sent: the topics whose ids it asks for, every topic with history when {@code all}, else those with
+     * syncs stored since their id was last confirmed.
+     */
+    public Set<String> checkSent(boolean all) {
+        Set<String> out = new LinkedHashSet<>();
+        topics.forEach((name, t) -> {
+            if (all || !t.recent.isEmpty()) {
+                out.add(name);
+            }
+        });
+        checksSent++;
+        asked = Set.copyOf(out);
+        return asked;
+    }
+
+    /**
+     * The answer to the last check sent: each topic's id. A topic that does not exist is absent and keeps its
+     * history: the old incarnation's groups may still fail over through it.
      */
     public List<Change> answered(Map<String, Uuid> ids) {
+        long check = checksSent;
         List<Change> changes = new ArrayList<>();
-        ids.forEach((topic, id) -> {
-            if (id == null || Uuid.ZERO_UUID.equals(id)) {
-                return;
+        for (String name : asked) {
+            Uuid id = ids.get(name);
+            Topic t = topics.get(name);
+            if (!valid(id) || t == null) {
+                continue;
             }
-            Uuid was = known(topic);
-            if (was == null) {
-                changes.add(new Change(topic, null, id, List.of()));
-            } else if (!was.equals(id)) {
-                List<OffsetSyncPoint> keep = new ArrayList<>();
-                if (checkedBefore) {
-                    keep.addAll(sincePreviousCheck.getOrDefault(topic, List.of()));
-                }
-                keep.addAll(sinceLastCheck.getOrDefault(topic, List.of()));
-                changes.add(new Change(topic, was, id, List.copyOf(keep)));
+            Uuid was = id(t, name);
+            if (was != null && !was.equals(id)) {
+                long keepFrom = t.confirmedBy > 0 ? t.confirmedBy : check;
+                List<OffsetSyncPoint> keep = t.recent.stream().filter(s -> s.checksBefore() >= keepFrom)
+                        .map(Stored::sync).toList();
+                changes.add(new Change(name, was, id, keep));
+            } else if (was == null) {
+                changes.add(new Change(name, null, id, List.of()));
             }
-            known.put(topic, id);
-        });
-        checkedBefore = true;
+            t.id = id;
+            t.confirmedBy = check;
+            // stored before this check was sent: of the incarnation it answered, or forgotten with the change
+            t.recent.removeIf(s -> s.checksBefore() < check);
+        }
+        asked = Set.of();
         return changes;
+    }
+
+    /** The last check failed: nothing it asked is confirmed. */
+    public void checkFailed() {
+        asked = Set.of();
+    }
+
+    private Topic topic(String name) {
+        return topics.computeIfAbsent(name, n -> new Topic());
+    }
+
+    private Uuid id(Topic t, String name) {
+        if (t.id == null) {
+            t.id = recorded.apply(name).filter(SourceIncarnations::valid).orElse(null);
+        }
+        return t.id;
+    }
+
+    private static boolean valid(Uuid id) {
+        return id != null && !Uuid.ZERO_UUID.equals(id);
     }
 }

@@ -49,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * store forgets the partition's history when it reads it. A sync that moves the downstream back (the mirror was
  * truncated or recreated) is written after tombstones for the older syncs it contradicts; one of records MirrorMaker 2
  * copied again after a restart is skipped and counted (see {@link OffsetSyncCheck}). The source topic ids of the topics
- * with history are checked every {@link #INCARNATION_CHECK_MS}: a new id (the topic was recreated, however long the
- * new log) forgets the history the old incarnation left ({@link SourceIncarnations}).
+ * with history are checked every {@link #INCARNATION_CHECK_MS}, and every second those of topics with new syncs: a new
+ * id (the topic was recreated, however long the new log) forgets the history the old incarnation left
+ * ({@link SourceIncarnations}).
  */
 final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object, Object> {
 
@@ -73,7 +74,7 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     private OffsetSyncGate gate;
     private SourceIncarnations incarnations;
     private CompletableFuture<Map<String, Uuid>> idCheck;
-    private long nextIdCheck;
+    private long nextFullIdCheck;
 
     private final DestinationView destination;
     private final OffsetSyncCatchUp catchUp;
@@ -150,9 +151,14 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     /** Asks the source for the topic ids without blocking, and acts on the answer once it is in. */
     private void checkIncarnations() {
         long now = settings.clock().millis();
-        if (idCheck == null && now >= nextIdCheck) {
-            nextIdCheck = now + INCARNATION_CHECK_MS;
-            Set<String> topics = incarnations.checkSent();
+        if (idCheck == null) {
+            // every topic every few seconds; those with syncs stored since their id was last confirmed at every tick,
+            // so that the syncs a recreation leaves ambiguous are only those of about a second
+            boolean all = now >= nextFullIdCheck;
+            if (all) {
+                nextFullIdCheck = now + INCARNATION_CHECK_MS;
+            }
+            Set<String> topics = incarnations.checkSent(all);
             if (!topics.isEmpty()) {
                 idCheck = source.topicIds(topics);
             }

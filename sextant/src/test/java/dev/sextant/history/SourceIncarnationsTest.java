@@ -25,25 +25,27 @@ class SourceIncarnationsTest {
     void theFirstAnswerOnlyRecordsTheIdAndTheSameIdChangesNothing() {
         SourceIncarnations incarnations = new SourceIncarnations(topic -> Optional.empty());
         incarnations.stored(sync(100));
-        assertEquals(Set.of("orders"), incarnations.checkSent());
+        assertEquals(Set.of("orders"), incarnations.checkSent(false));
         List<SourceIncarnations.Change> first = incarnations.answered(Map.of("orders", OLD));
         assertEquals(1, first.size());
         assertFalse(first.get(0).recreated());
         assertEquals(OLD, first.get(0).to());
 
-        incarnations.checkSent();
+        assertEquals(Set.of(), incarnations.checkSent(false), "nothing new to confirm");
+        assertEquals(Set.of("orders"), incarnations.checkSent(true), "every topic now and then");
         assertEquals(List.of(), incarnations.answered(Map.of("orders", OLD)));
     }
 
     @Test
-    void aNewIdKeepsOnlyTheSyncsStoredSinceTheLastCheckThatSawTheOldOne() {
+    void aNewIdKeepsOnlyTheSyncsStoredSinceTheLastCheckThatConfirmedTheOldOneWasSent() {
         SourceIncarnations incarnations = new SourceIncarnations(topic -> Optional.of(OLD));
         incarnations.stored(sync(100));
-        incarnations.checkSent();
+        incarnations.checkSent(false);
+        incarnations.stored(sync(200)); // after the confirming check was sent: either incarnation's
         assertEquals(List.of(), incarnations.answered(Map.of("orders", OLD)));
-        incarnations.stored(sync(200)); // between the check that saw the old id and the next: either incarnation's
-        incarnations.checkSent();
-        incarnations.stored(sync(300)); // after the check that sees the new id was sent
+        incarnations.stored(sync(300));
+        incarnations.checkSent(false);
+        incarnations.stored(sync(400)); // after the check that sees the new id was sent
         List<SourceIncarnations.Change> changes = incarnations.answered(Map.of("orders", NEW));
 
         assertEquals(1, changes.size());
@@ -51,35 +53,44 @@ class SourceIncarnationsTest {
         assertTrue(change.recreated());
         assertEquals(OLD, change.from());
         assertEquals(NEW, change.to());
-        assertEquals(List.of(sync(200), sync(300)), change.keep());
+        assertEquals(List.of(sync(200), sync(300), sync(400)), change.keep());
     }
 
     @Test
-    void withoutAnAnswerThatSawTheOldIdOnlyWhatCameAfterTheCheckIsKept() {
-        // the id recorded by an earlier writer: nothing this one stored is known to be the old incarnation's or not
+    void aConfirmationCountsForItsOwnTopicOnly() {
+        // the old syncs were stored before any check asked for their topic: none confirmed them, none is kept
+        SourceIncarnations incarnations = new SourceIncarnations(topic -> Optional.empty());
+        incarnations.stored(new OffsetSyncPoint("payments", 0, 10, 10));
+        incarnations.checkSent(false);
+        incarnations.answered(Map.of("payments", OLD));
+        incarnations.seen("orders", OLD); // the gate saw the id when the first sync of orders was checked
+        incarnations.stored(sync(100));
+        incarnations.stored(sync(200));
+        incarnations.checkSent(false);
+        incarnations.stored(sync(300));
+        SourceIncarnations.Change change = incarnations.answered(Map.of("orders", NEW, "payments", OLD)).get(0);
+        assertEquals("orders", change.topic());
+        assertEquals(List.of(sync(300)), change.keep(), "only what came after the check that saw the new id");
+    }
+
+    @Test
+    void aFailedCheckConfirmsNothing() {
         SourceIncarnations incarnations = new SourceIncarnations(topic -> Optional.of(OLD));
         incarnations.stored(sync(100));
-        incarnations.checkSent();
-        incarnations.stored(sync(200));
-        SourceIncarnations.Change change = incarnations.answered(Map.of("orders", NEW)).get(0);
-        assertEquals(List.of(sync(200)), change.keep());
-
-        // a failed check: what was stored before it is no longer bracketed by two answers
-        incarnations.stored(sync(300));
-        incarnations.checkSent();
+        incarnations.checkSent(false);
         incarnations.checkFailed();
-        incarnations.stored(sync(400));
-        incarnations.checkSent();
-        incarnations.stored(sync(500));
-        Uuid third = Uuid.randomUuid();
-        assertEquals(List.of(sync(500)), incarnations.answered(Map.of("orders", third)).get(0).keep());
+        incarnations.stored(sync(200));
+        incarnations.checkSent(false);
+        SourceIncarnations.Change change = incarnations.answered(Map.of("orders", NEW)).get(0);
+        assertEquals(List.of(), change.keep());
     }
 
     @Test
     void aTopicThatIsGoneKeepsItsHistory() {
         SourceIncarnations incarnations = new SourceIncarnations(topic -> Optional.of(OLD));
         incarnations.hasHistory("orders");
-        assertEquals(Set.of("orders"), incarnations.checkSent());
+        assertEquals(Set.of("orders"), incarnations.checkSent(true));
         assertEquals(List.of(), incarnations.answered(Map.of()));
+        assertTrue(incarnations.knows("orders"));
     }
 }
