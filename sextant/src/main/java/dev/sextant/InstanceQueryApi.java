@@ -15,6 +15,7 @@ import dev.sextant.query.StreamsLocalStores;
 import dev.sextant.query.Views;
 import dev.sextant.state.CatchingUpPartitions;
 import dev.sextant.sync.SyncSettings;
+import dev.sextant.translate.IntervalEvidence;
 import java.time.Duration;
 import java.util.function.Supplier;
 import org.apache.kafka.common.internals.Topic;
@@ -36,7 +37,7 @@ final class InstanceQueryApi implements AutoCloseable {
     InstanceQueryApi(SextantConfig config, SyncSettings settings, Supplier<KafkaStreams> streams,
                      HostAndPort advertised, QueryServer.Settings server, DestinationView view,
                      StreamThreadFailures threadFailures, AccessDenials denials, SextantMetrics metrics,
-                     CatchingUpPartitions catchingUp) {
+                     CatchingUpPartitions catchingUp, IntervalEvidence evidence) {
         sourceInputs = new AdminSourceInputs(config.sourceClientConfig())
                 .input(Topic.GROUP_METADATA_TOPIC_NAME, "consumer-group offset commits", true)
                 .input(config.dlqTopic(), "Sextant's dead-letter topic", true);
@@ -53,7 +54,7 @@ final class InstanceQueryApi implements AutoCloseable {
         api = new QueryApi(
                 new StreamsGroupRouter(streams, advertised),
                 new StreamsLocalStores(streams, settings::destinationTopic, settings.identityTranslation(),
-                        catchingUp),
+                        catchingUp, evidence),
                 new Forwarder(advertised, FORWARD_TIMEOUT, server.tls(), server.token()),
                 conflicts,
                 sourceInputs,

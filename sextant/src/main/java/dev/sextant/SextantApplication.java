@@ -14,12 +14,14 @@ import dev.sextant.config.ForeignOffsetPolicy;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.StreamsProperties;
+import dev.sextant.history.IntervalProofs;
 import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.metrics.ProcessMeters;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.query.QueryServer;
 import dev.sextant.source.AdminSourceOffsets;
 import dev.sextant.source.AdminSourceTopicNames;
+import dev.sextant.source.KafkaRecordRanges;
 import dev.sextant.source.KafkaUncommittedRecords;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;
@@ -34,6 +36,7 @@ import dev.sextant.sync.SyncSettings;
 import dev.sextant.topology.HistoryRestoreListener;
 import dev.sextant.topology.SextantTopology;
 import dev.sextant.topology.StreamsErrorHandlers;
+import dev.sextant.translate.IntervalEvidence;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
@@ -69,6 +72,8 @@ public final class SextantApplication implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SextantApplication.class);
     /** How long a planned stop waits for the Streams client to close and leave the group. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+    /** The most time one read of an interval may take on one cluster; a read cut short is tried again later. */
+    private static final Duration INTERVAL_READ_TIMEOUT = Duration.ofSeconds(10);
     /** The destination view is refreshed every sync interval, but not more often than this. */
     private static final long MIN_VIEW_REFRESH_MS = 500;
 
@@ -87,6 +92,9 @@ public final class SextantApplication implements AutoCloseable {
     private SourceOffsets source;
     private SourceTopicNames topicNames;
     private OpenTransactionWatch openTransactions;
+    /** Interval proofs for interpolation; null unless {@code translation.interpolation=verified}. */
+    private IntervalProofs proofs;
+    private IntervalEvidence evidence = IntervalEvidence.NONE;
     /** Shared by the tasks (which write it) and the query API (which reads it). */
     private final CatchingUpPartitions catchingUp = new CatchingUpPartitions();
     private CheckpointEmitter checkpoints = CheckpointEmitter.NONE;
@@ -191,7 +199,7 @@ public final class SextantApplication implements AutoCloseable {
                 destination, new OffsetOwnership(config.applicationId()), settings.followRewinds(),
                 config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials),
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
-                openTransactions, catchingUp));
+                openTransactions, catchingUp, evidence));
         log.debug("Topology:\n{}", topology.describe());
         Map<String, Object> defaults = new HashMap<>(StreamsErrorHandlers.configs(settings, metrics));
         // one memory budget for every RocksDB store (an operator's own setter wins, as handlers do)
@@ -206,7 +214,7 @@ public final class SextantApplication implements AutoCloseable {
         streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics.registry());
         queryApi = new InstanceQueryApi(config, settings, () -> streams, advertised, querySettings, view,
-                threadFailures, denials, metrics, catchingUp);
+                threadFailures, denials, metrics, catchingUp, evidence);
         query.start(queryApi.api());
         streams.start();
         log.info("Sextant {} started: {} -> {}, translation {}, application.id {}, HTTP API on {} (advertised {})",
@@ -221,12 +229,34 @@ public final class SextantApplication implements AutoCloseable {
         openTransactions = new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()),
                 metrics, settings.clock());
         openTransactions.start();
+        evidence = intervalEvidence();
         if (config.emitCheckpoints()) {
             checkpoints = new KafkaCheckpointEmitter(config.destinationClientConfig(), config.checkpointsTopic());
         }
         return settings.identityTranslation() ? OffsetSyncCatchUp.notNeeded()
                 : new OffsetSyncCatchUp(source, settings.offsetSyncsTopic(), settings.historyTopic(),
                         settings.applicationId(), config.exactlyOnce(), settings.clock());
+    }
+
+    /**
+     * What translation may take as proof that an interval between two offset syncs was copied one for one
+     * ({@code translation.interpolation}): the records themselves, read on both clusters; equal deltas alone; or
+     * nothing (MirrorMaker 2's rule).
+     */
+    private IntervalEvidence intervalEvidence() {
+        if (settings.identityTranslation()) {
+            return IntervalEvidence.NONE;
+        }
+        return switch (config.interpolation()) {
+            case OFF -> IntervalEvidence.NONE;
+            case UNVERIFIED -> IntervalEvidence.TRUSTED;
+            case VERIFIED -> proofs = new IntervalProofs(
+                    new KafkaRecordRanges(config.sourceClientConfig(), "sextant-interval-reader-source", "none",
+                            INTERVAL_READ_TIMEOUT),
+                    new KafkaRecordRanges(config.destinationClientConfig(), "sextant-interval-reader-destination",
+                            "none", INTERVAL_READ_TIMEOUT),
+                    settings::destinationTopic, config.verifyMaxRecords(), metrics);
+        };
     }
 
     /** Blocks until the Streams client stops; returns the failure that stopped it, or null. */
@@ -256,6 +286,9 @@ public final class SextantApplication implements AutoCloseable {
         processMeters.close();
         checkpoints.close();
         destination.close();
+        if (proofs != null) {
+            proofs.close();
+        }
         if (openTransactions != null) {
             openTransactions.close();
         }

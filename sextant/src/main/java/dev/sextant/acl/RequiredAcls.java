@@ -7,6 +7,7 @@ import static org.apache.kafka.common.acl.AclOperation.READ;
 import static org.apache.kafka.common.acl.AclOperation.WRITE;
 
 import dev.sextant.acl.RequiredAcl.Cluster;
+import dev.sextant.config.Interpolation;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
 import java.util.ArrayList;
@@ -36,6 +37,7 @@ import org.apache.kafka.common.resource.ResourceType;
  *   &lt;application.id&gt;-* topics, group, transactional id    checkpoints topic (emit.checkpoints.enabled)
  *   (Kafka Streams' own), the dead-letter topic
  *   every group and topic: Describe (which groups commit, log start offsets)
+ *   mirrored topics: Read (translation.interpolation=verified)    mirrored topics: Read (the same, and commits)
  * </pre>
  */
 public final class RequiredAcls {
@@ -71,8 +73,16 @@ public final class RequiredAcls {
         }
         acls.add(source(ResourceType.GROUP, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
                 List.of(DESCRIBE), "which groups still exist and their committed offsets (pruning, health)"));
-        acls.add(source(ResourceType.TOPIC, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
-                List.of(DESCRIBE), "topic names by id (commits name topics by id) and log start offsets (pruning)"));
+        if (config.translation() == Translation.OFFSET_SYNCS && config.interpolation() == Interpolation.VERIFIED) {
+            acls.add(source(ResourceType.TOPIC, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
+                    List.of(READ, DESCRIBE), "topic names by id, log start offsets (pruning), and the mirrored "
+                            + "topics' records that prove intervals between syncs (translation.interpolation="
+                            + "verified; narrow Read to those topics)"));
+        } else {
+            acls.add(source(ResourceType.TOPIC, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
+                    List.of(DESCRIBE), "topic names by id (commits name topics by id) and log start offsets "
+                            + "(pruning)"));
+        }
 
         acls.add(destination(ResourceType.GROUP, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
                 List.of(READ, DESCRIBE), "the synced groups: read their state and offsets, write offsets (narrow "

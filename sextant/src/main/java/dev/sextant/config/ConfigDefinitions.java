@@ -65,6 +65,9 @@ import static dev.sextant.config.SextantConfig.TOPICS_EXCLUDE_DEFAULT;
 import static dev.sextant.config.SextantConfig.TOPICS_INCLUDE_CONFIG;
 import static dev.sextant.config.SextantConfig.TOPICS_INCLUDE_DEFAULT;
 import static dev.sextant.config.SextantConfig.TRANSLATION_CONFIG;
+import static dev.sextant.config.SextantConfig.TRANSLATION_INTERPOLATION_CONFIG;
+import static dev.sextant.config.SextantConfig.TRANSLATION_VERIFY_MAX_RECORDS_CONFIG;
+import static dev.sextant.config.SextantConfig.TRANSLATION_VERIFY_MAX_RECORDS_DEFAULT;
 
 import java.util.Collections;
 import java.util.List;
@@ -177,6 +180,20 @@ final class ConfigDefinitions {
                 "How source offsets become destination offsets. 'offset-syncs' looks them up in MirrorMaker 2's "
                         + "offset-syncs topic (offset.syncs.topic). 'identity' is for offset-preserving mirrors "
                         + "(Cluster Linking, Kafka Cluster Mirroring): the destination offset is the source offset.");
+        define(def, TRANSLATION_INTERPOLATION_CONFIG, Type.STRING, Interpolation.VERIFIED.configValue(),
+                ConfigValidators.oneOf(Interpolation.configValues()), Importance.MEDIUM, GROUP_TRANSLATION,
+                "With translation=offset-syncs: whether a commit between two offset syncs (U1, D1) and (U2, D2) "
+                        + "with U2 - U1 == D2 - D1 translates exactly to D1 + (C - U1) instead of D1 + 1. "
+                        + "'verified' does so once the interval's records were read on both clusters and found copied "
+                        + "one for one (needs Read on the mirrored topics on both clusters; without it the interval "
+                        + "keeps the bounded rule). 'unverified' trusts equal deltas alone: a skipped record and a "
+                        + "duplicate inside one interval can then make a consumer skip a record. 'off' keeps "
+                        + "MirrorMaker 2's rule everywhere.");
+        define(def, TRANSLATION_VERIFY_MAX_RECORDS_CONFIG, Type.INT, TRANSLATION_VERIFY_MAX_RECORDS_DEFAULT,
+                ConfigValidators.atLeast(2), Importance.LOW, GROUP_TRANSLATION,
+                "The longest interval between two offset syncs, in source offsets, that "
+                        + "translation.interpolation=verified reads to prove it; a longer one keeps the bounded rule. "
+                        + "A check reads the interval once on each cluster, however many groups commit inside it.");
         define(def, OFFSET_SYNCS_TOPIC_CONFIG, Type.STRING, null, ConfigValidators.topicName(true),
                 Importance.MEDIUM, GROUP_TRANSLATION,
                 "MirrorMaker 2's offset-syncs topic on the source cluster, read when translation=offset-syncs. "

@@ -50,6 +50,9 @@ public class SextantConfig extends AbstractConfig {
     public static final String DESTINATION_BOOTSTRAP_SERVERS_CONFIG = "destination.bootstrap.servers";
     public static final String TRANSLATION_CONFIG = "translation";
     public static final String OFFSET_SYNCS_TOPIC_CONFIG = "offset.syncs.topic";
+    public static final String TRANSLATION_INTERPOLATION_CONFIG = "translation.interpolation";
+    public static final String TRANSLATION_VERIFY_MAX_RECORDS_CONFIG = "translation.verify.max.records";
+    public static final int TRANSLATION_VERIFY_MAX_RECORDS_DEFAULT = 10_000;
     public static final String REPLICATION_POLICY_CONFIG = "replication.policy";
     public static final String REPLICATION_POLICY_SEPARATOR_CONFIG = "replication.policy.separator";
     public static final String REPLICATION_POLICY_INTERNAL_TOPIC_SEPARATOR_ENABLED_CONFIG =
@@ -185,6 +188,16 @@ public class SextantConfig extends AbstractConfig {
     /** {@code translation}. */
     public Translation translation() {
         return Translation.fromConfigValue(getString(TRANSLATION_CONFIG));
+    }
+
+    /** {@code translation.interpolation}. */
+    public Interpolation interpolation() {
+        return Interpolation.fromConfigValue(getString(TRANSLATION_INTERPOLATION_CONFIG));
+    }
+
+    /** {@code translation.verify.max.records}. */
+    public int verifyMaxRecords() {
+        return getInt(TRANSLATION_VERIFY_MAX_RECORDS_CONFIG);
     }
 
     /**

@@ -218,6 +218,27 @@ public final class SextantMetrics {
                 .register(registry);
     }
 
+    /**
+     * An interval between two offset syncs checked against the records
+     * ({@code sextant_offset_sync_intervals_total{verdict}}): proven (commits inside translate exactly), refuted, or
+     * unverifiable (too long, its records gone, the read denied).
+     */
+    public void intervalChecked(String verdict) {
+        counter("sextant.offset.sync.intervals", "verdict", verdict).increment();
+    }
+
+    /** Records read to check intervals ({@code sextant_offset_sync_interval_records_read_total{cluster}}). */
+    public void intervalRecordsRead(String cluster, int records) {
+        counter("sextant.offset.sync.interval.records.read", "cluster", cluster).increment(records);
+    }
+
+    /** Intervals waiting for their check ({@code sextant_offset_sync_intervals_queued}). */
+    public void intervalsQueued(LongSupplier count) {
+        Gauge.builder("sextant.offset.sync.intervals.queued", count::getAsLong)
+                .description("Intervals between offset syncs waiting to be checked against the records")
+                .register(registry);
+    }
+
     public void historyPruned(int syncs) {
         counter("sextant.history.pruned").increment(syncs);
     }

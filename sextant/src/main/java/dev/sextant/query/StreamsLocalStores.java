@@ -8,6 +8,7 @@ import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStore;
 import dev.sextant.translate.IdentityTranslator;
+import dev.sextant.translate.IntervalEvidence;
 import dev.sextant.translate.OffsetSyncTranslator;
 import dev.sextant.translate.OffsetTranslation;
 import dev.sextant.translate.OffsetTranslator;
@@ -35,6 +36,7 @@ public final class StreamsLocalStores implements LocalStores {
     private final Supplier<KafkaStreams> streams;
     private final UnaryOperator<String> destinationTopic;
     private final boolean identity;
+    private final IntervalEvidence evidence;
     private final CatchingUpPartitions catchingUp;
 
     /**
@@ -43,12 +45,16 @@ public final class StreamsLocalStores implements LocalStores {
      */
     public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic,
                               boolean identity) {
-        this(streams, destinationTopic, identity, new CatchingUpPartitions());
+        this(streams, destinationTopic, identity, new CatchingUpPartitions(), IntervalEvidence.NONE);
     }
 
-    /** @param catchingUp the partitions whose task here has not read its input up to where it started yet */
+    /**
+     * @param catchingUp the partitions whose task here has not read its input up to where it started yet
+     * @param evidence   what translation may take as proof of an interval between offset syncs
+     */
     public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic,
-                              boolean identity, CatchingUpPartitions catchingUp) {
+                              boolean identity, CatchingUpPartitions catchingUp, IntervalEvidence evidence) {
+        this.evidence = evidence;
         this.streams = streams;
         this.destinationTopic = destinationTopic;
         this.identity = identity;
@@ -95,7 +101,7 @@ public final class StreamsLocalStores implements LocalStores {
     public Optional<Views.TranslationView> translate(String topic, int partition, long offset) {
         return read(() -> {
             OffsetTranslator translator = identity ? new IdentityTranslator()
-                    : new OffsetSyncTranslator(OffsetSyncStore.reader(historyStore()));
+                    : new OffsetSyncTranslator(OffsetSyncStore.reader(historyStore()), evidence);
             Optional<OffsetTranslation> translation = translator.translate(topic, partition, offset);
             return translation.map(t -> new Views.TranslationView(topic, partition, offset,
                     destinationTopic.apply(topic), t.destinationOffset(), t.precision().label(), t.bound()));

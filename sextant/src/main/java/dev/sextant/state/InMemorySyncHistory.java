@@ -27,6 +27,17 @@ public final class InMemorySyncHistory implements WritableSyncHistory {
     }
 
     @Override
+    public Optional<OffsetSyncPoint> earliestAbove(String topic, int partition, long upstreamOffset) {
+        TreeMap<Long, Long> partitionSyncs = syncs.get(new TopicPartition(topic, partition));
+        if (partitionSyncs == null) {
+            return Optional.empty();
+        }
+        Map.Entry<Long, Long> above = partitionSyncs.higherEntry(upstreamOffset);
+        return above == null ? Optional.empty()
+                : Optional.of(new OffsetSyncPoint(topic, partition, above.getKey(), above.getValue()));
+    }
+
+    @Override
     public void put(OffsetSyncPoint sync) {
         syncs.computeIfAbsent(new TopicPartition(sync.topic(), sync.partition()), tp -> new TreeMap<>())
                 .put(sync.upstreamOffset(), sync.downstreamOffset());

@@ -74,6 +74,21 @@ public final class OffsetSyncStore implements WritableSyncHistory {
                 OffsetSyncKeys.key(topic, partition, upstreamOffset)));
     }
 
+    @Override
+    public Optional<OffsetSyncPoint> earliestAbove(String topic, int partition, long upstreamOffset) {
+        if (upstreamOffset == Long.MAX_VALUE) {
+            return Optional.empty();
+        }
+        if (newest != null) {
+            OffsetSyncPoint head = newest.get(topic, partition);
+            if (head != null && head.upstreamOffset() <= upstreamOffset) {
+                return Optional.empty(); // a commit at or above the head: the common case, answered without a scan
+            }
+        }
+        return first(store.range(OffsetSyncKeys.key(topic, partition, Math.max(0, upstreamOffset + 1)),
+                OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE)));
+    }
+
     /** The sync with the highest upstream offset of the partition. */
     public Optional<OffsetSyncPoint> newest(String topic, int partition) {
         return latestAtOrBelow(topic, partition, Long.MAX_VALUE);

@@ -3,6 +3,7 @@ package dev.sextant.sync;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -49,6 +50,9 @@ final class BoundedPositions {
     private final Map<PositionKey, Long> trackedOffset = new HashMap<>();
     private final Map<TopicPartition, Partition> byPartition = new HashMap<>();
     private final Map<TopicPartition, Long> newestSeen = new HashMap<>();
+    /** The latest intervals proven per partition (upstream lower, upper), newest last, at most {@link #PROOFS_KEPT}. */
+    private final Map<TopicPartition, ArrayDeque<long[]>> proven = new HashMap<>();
+    private static final int PROOFS_KEPT = 16;
     private final Function<TopicPartition, Long> newestUpstream;
 
     /** @param newestUpstream the newest sync's upstream offset of a partition, or null; null function: identity */
@@ -106,7 +110,8 @@ final class BoundedPositions {
      * True when an applied, bounded position may have missed a closer sync, one between the sync it was
      * translated with (upstream {@code U = C - bound - 1}) and its offset {@code C}, that {@link #improvable}
      * will not offer it: the partition's head itself lies there, or the last check already went past {@code C}
-     * (it ran while this position's write was in flight, with syncs newer than {@code U}).
+     * (it ran while this position's write was in flight, with syncs newer than {@code U}); or an interval starting at
+     * {@code U} and holding {@code C} was proven lately (maybe while the write was in flight).
      */
     boolean outdated(PositionKey key, PartitionPosition pos) {
         if (newestUpstream == null || pos.status() != PositionStatus.APPLIED || pos.bound() <= 0) {
@@ -116,11 +121,51 @@ final class BoundedPositions {
         long committed = pos.sourceOffset();
         long used = committed - pos.bound() - 1;
         Long seen = newestSeen.get(tp);
-        if (seen != null && seen > used && seen >= committed) {
+        if (seen != null && seen > used && seen >= committed || insideProven(tp, used, committed)) {
             return true;
         }
         Long newest = newestUpstream.apply(tp);
         return newest != null && newest <= committed && newest > used;
+    }
+
+    /**
+     * The current positions of a partition committed strictly between {@code lower} and {@code upper} (upstream
+     * offsets of two syncs): those an interval proven between them makes exact.
+     */
+    Set<PositionKey> inside(TopicPartition tp, long lower, long upper) {
+        ArrayDeque<long[]> kept = proven.computeIfAbsent(tp, p -> new ArrayDeque<>());
+        kept.addLast(new long[] {lower, upper});
+        if (kept.size() > PROOFS_KEPT) {
+            kept.removeFirst();
+        }
+        Set<PositionKey> out = new HashSet<>();
+        Partition partition = byPartition.get(tp);
+        if (partition != null) {
+            for (Entry entry : partition.entries) {
+                if (entry.offset() > lower && entry.offset() < upper && isCurrent(entry)) {
+                    out.add(entry.key());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** True when an interval proven lately starts at the sync a position used and holds its offset. */
+    private boolean insideProven(TopicPartition tp, long used, long committed) {
+        ArrayDeque<long[]> kept = proven.get(tp);
+        if (kept != null) {
+            for (long[] interval : kept) {
+                if (interval[0] == used && committed < interval[1]) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Every current position. */
+    Set<PositionKey> all() {
+        return new HashSet<>(trackedOffset.keySet());
     }
 
     /** True when the key's source partition has at least one offset sync (always, for identity). */

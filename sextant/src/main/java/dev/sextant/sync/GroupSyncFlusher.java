@@ -15,6 +15,7 @@ import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.OffsetTranslator;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -137,6 +138,11 @@ final class GroupSyncFlusher {
         closed = true; // writes planned but not sent yet are not sent
         oldestPending.remove(this);
         stateCounts.remove(this);
+    }
+
+    /** Positions worth planning again (their translation may have improved). */
+    void replan(Collection<PositionKey> keys) {
+        keys.forEach(pending::mark);
     }
 
     /** A new source commit at {@code commitTimestamp} for the partition. */

@@ -8,23 +8,32 @@ import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.CatchingUpPartitions;
+import dev.sextant.translate.IntervalEvidence;
 
 /**
  * The instance-wide collaborators every task of the topology shares: the destination view and applier, the
  * source's offsets for pruning, the meters, whether the offset-sync history has caught up since the start, the
  * watch that reads past other applications' open transactions, which partitions' tasks are still catching up with
- * their input (for the query API). Tests
- * pass in-memory ones.
+ * their input (for the query API), what the records prove about intervals between offset syncs (interpolation;
+ * {@link IntervalEvidence#NONE} when off). Tests pass in-memory ones.
  */
 public record SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
                           SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics,
                           CheckpointEmitter checkpoints, OffsetSyncCatchUp catchUp,
-                          OpenTransactionWatch openTransactions, CatchingUpPartitions catchingUp) {
+                          OpenTransactionWatch openTransactions, CatchingUpPartitions catchingUp,
+                          IntervalEvidence evidence) {
 
     /** Without MirrorMaker 2 checkpoints, with nothing to wait for at the start, and no look past transactions. */
     public SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
                        SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics) {
         this(view, consumerApplier, shareApplier, source, topicNames, metrics, CheckpointEmitter.NONE,
-                OffsetSyncCatchUp.notNeeded(), OpenTransactionWatch.none(), new CatchingUpPartitions());
+                OffsetSyncCatchUp.notNeeded(), OpenTransactionWatch.none(), new CatchingUpPartitions(),
+                IntervalEvidence.NONE);
+    }
+
+    /** The same, translating with {@code evidence} about intervals between offset syncs. */
+    public SyncRuntime withEvidence(IntervalEvidence evidence) {
+        return new SyncRuntime(view, consumerApplier, shareApplier, source, topicNames, metrics, checkpoints, catchUp,
+                openTransactions, catchingUp, evidence);
     }
 }

@@ -3,6 +3,7 @@ package dev.sextant.sync;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.history.IntervalProofs;
 import dev.sextant.metrics.GroupStateCounts;
 import dev.sextant.metrics.OldestPending;
 import dev.sextant.metrics.SextantMetrics;
@@ -21,6 +22,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.kafka.common.GroupType;
@@ -49,6 +51,9 @@ public final class TaskSync {
     private final OffsetSyncStore history;
     /** How many partition histories this task has seen forgotten as a whole (reset markers). */
     private long seenResets;
+    private final BoundedPositions bounded;
+    /** How many interval proofs this task has re-planned for. */
+    private long seenProofs;
 
     /**
      * @param history     the offset-sync history (the global store), or null with identity translation
@@ -73,10 +78,12 @@ public final class TaskSync {
             translator = new IdentityTranslator();
             bounded = new BoundedPositions(null);
         } else {
-            translator = new OffsetSyncTranslator(history);
+            translator = new OffsetSyncTranslator(history, runtime.evidence());
             bounded = new BoundedPositions(tp ->
                     history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
         }
+        this.bounded = bounded;
+        this.seenProofs = runtime.evidence() instanceof IntervalProofs proofs ? proofs.proven() : 0;
         this.flusher = new GroupSyncFlusher(settings, runtime, positions, groups, translator, bounded, oldestPending,
                 stateCounts, deadLetters);
     }
@@ -90,7 +97,29 @@ public final class TaskSync {
     /** Writes what changed since the last flush; runs every {@code sync.interval.ms}. */
     public void flush() {
         reopenAfterResets();
+        replanProven();
         flusher.flush();
+    }
+
+    /**
+     * An interval between two offset syncs proven against the records since the last flush: the applied bounded
+     * positions inside it are planned again, and now translate exactly.
+     */
+    private void replanProven() {
+        if (!(runtime.evidence() instanceof IntervalProofs proofs) || proofs.proven() == seenProofs) {
+            return;
+        }
+        Optional<List<IntervalProofs.Interval>> proven = proofs.provenSince(seenProofs);
+        if (proven.isEmpty()) { // fell behind the proofs kept: every bounded position is worth another look
+            seenProofs = proofs.proven();
+            flusher.replan(bounded.all());
+            return;
+        }
+        seenProofs += proven.get().size();
+        for (IntervalProofs.Interval interval : proven.get()) {
+            flusher.replan(bounded.inside(interval.partition(), interval.lower().upstreamOffset(),
+                    interval.upper().upstreamOffset()));
+        }
     }
 
     /**

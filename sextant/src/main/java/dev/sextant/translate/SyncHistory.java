@@ -14,4 +14,13 @@ public interface SyncHistory {
      * is none (no history, or every sync lies above it) or when {@code upstreamOffset} is negative.
      */
     Optional<OffsetSyncPoint> latestAtOrBelow(String topic, int partition, long upstreamOffset);
+
+    /**
+     * The oldest sync of the partition whose upstream offset lies strictly above {@code upstreamOffset}: the upper
+     * end of the interval a commit falls in. Empty when there is none; a history that cannot tell answers empty,
+     * and translation then keeps the bounded rule.
+     */
+    default Optional<OffsetSyncPoint> earliestAbove(String topic, int partition, long upstreamOffset) {
+        return Optional.empty();
+    }
 }

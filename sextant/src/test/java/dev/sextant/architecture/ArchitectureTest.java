@@ -94,7 +94,8 @@ class ArchitectureTest {
                 .whereLayer("apply").mayOnlyAccessLayers("domain", "state", "acl")
                 .whereLayer("deadletter").mayOnlyAccessLayers("domain")
                 .whereLayer("metrics").mayOnlyAccessLayers("domain")
-                .whereLayer("history").mayOnlyAccessLayers("domain", "decode", "translate", "state", "source", "apply")
+                .whereLayer("history").mayOnlyAccessLayers("domain", "decode", "translate", "state", "source", "apply",
+                        "metrics")
                 .whereLayer("sync").mayOnlyAccessLayers("config", "domain", "decode", "translate", "state", "source",
                         "apply", "deadletter", "metrics", "history")
                 .whereLayer("topology").mayOnlyAccessLayers("config", "domain", "decode", "translate", "state",

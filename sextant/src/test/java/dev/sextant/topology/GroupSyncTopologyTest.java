@@ -16,6 +16,7 @@ import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.domain.Reason;
+import dev.sextant.history.IntervalProofs;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;
@@ -32,8 +33,11 @@ import dev.sextant.sync.SyncSettings.Timing;
 import dev.sextant.sync.SyncSettings.Topics;
 import dev.sextant.sync.TakeoverAudit;
 import dev.sextant.testing.CoordinatorRecords;
+import dev.sextant.testing.FakeRecordRanges;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
+import dev.sextant.testkit.Await;
+import dev.sextant.translate.IntervalEvidence;
 import dev.sextant.translate.Precision;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -48,6 +52,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -144,6 +149,9 @@ class GroupSyncTopologyTest {
     @TempDir
     Path stateDir;
     private TopologyTestDriver driver;
+    private final SextantMetrics metrics = new SextantMetrics(registry);
+    /** What translation takes as proof of an interval between syncs: nothing, unless a test says otherwise. */
+    private IntervalEvidence evidence = IntervalEvidence.NONE;
     private TestInputTopic<byte[], byte[]> commits;
     private TestInputTopic<byte[], byte[]> syncs;
     private TestOutputTopic<String, DeadLetterRecord> deadLetters;
@@ -168,7 +176,7 @@ class GroupSyncTopologyTest {
         // not /tmp/kafka-streams: builds run side by side
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         SyncRuntime runtime = new SyncRuntime(view, applier, new ShareGroupApplier(destination), floors,
-                topicNames, new SextantMetrics(registry));
+                topicNames, metrics).withEvidence(evidence);
         driver = new TopologyTestDriver(SextantTopology.build(settings, runtime), props, clock.instant());
         commits = driver.createInputTopic("__consumer_offsets", Serdes.ByteArray().serializer(),
                 Serdes.ByteArray().serializer());
@@ -456,6 +464,67 @@ class GroupSyncTopologyTest {
 
         assertEquals(500L, destination.committed("billing", "source.orders", 0));
         assertEquals(Precision.EXACT, position("billing", "orders", 0).precision());
+    }
+
+    @Test
+    void aCommitBetweenSyncsWithEqualDeltasIsWrittenExactlyOnceTheRecordsProveTheInterval() {
+        FakeRecordRanges mirror = new FakeRecordRanges();
+        mirror.bases.put(new TopicPartition("source.orders", 0), 100L); // source offset n sits at n + 100
+        try (IntervalProofs proofs = new IntervalProofs(new FakeRecordRanges(), mirror, t -> "source." + t, 10_000,
+                metrics)) {
+            evidence = proofs;
+            start(false, true);
+            destination.topic("source.orders", 1);
+            sync("orders", 0, 0, 100);
+            sync("orders", 0, 1000, 1100);
+            mirror.hold = new CountDownLatch(1);
+            commit("billing", "orders", 0, 500);
+            flush();
+            // the interval is not proven yet: MirrorMaker 2's rule meanwhile
+            assertEquals(101L, destination.committed("billing", "source.orders", 0));
+
+            mirror.hold.countDown();
+            Await.until(Duration.ofSeconds(10), "the interval is proven", () -> proofs.proven() == 1);
+            flush();
+            assertEquals(600L, destination.committed("billing", "source.orders", 0));
+            assertEquals(Precision.EXACT, position("billing", "orders", 0).precision());
+
+            // above the newest sync: bounded until the next sync closes the interval and the records prove it
+            mirror.hold = new CountDownLatch(1);
+            commit("billing", "orders", 0, 1500);
+            flush();
+            assertEquals(1101L, destination.committed("billing", "source.orders", 0));
+            sync("orders", 0, 2000, 2100);
+            tick(1_000);
+            flush();
+            assertEquals(1101L, destination.committed("billing", "source.orders", 0));
+            mirror.hold.countDown();
+            Await.until(Duration.ofSeconds(10), "the new interval is proven", () -> proofs.proven() == 2);
+            flush();
+            assertEquals(1600L, destination.committed("billing", "source.orders", 0));
+            assertEquals(Precision.EXACT, position("billing", "orders", 0).precision());
+        }
+    }
+
+    @Test
+    void aCommitBetweenSyncsWhoseRecordsDifferKeepsTheBoundedRule() {
+        FakeRecordRanges mirror = new FakeRecordRanges();
+        mirror.bases.put(new TopicPartition("source.orders", 0), 101L); // shifted inside the interval
+        try (IntervalProofs proofs = new IntervalProofs(new FakeRecordRanges(), mirror, t -> "source." + t, 10_000,
+                metrics)) {
+            evidence = proofs;
+            start(false, true);
+            destination.topic("source.orders", 1);
+            sync("orders", 0, 0, 100);
+            sync("orders", 0, 1000, 1100);
+            commit("billing", "orders", 0, 500);
+            flush();
+            Await.until(Duration.ofSeconds(10), "the interval is refuted",
+                    () -> registry.counter("sextant.offset.sync.intervals", "verdict", "refuted").count() == 1.0);
+            flush();
+            assertEquals(101L, destination.committed("billing", "source.orders", 0));
+            assertEquals(Precision.BOUNDED, position("billing", "orders", 0).precision());
+        }
     }
 
     @Test

@@ -1,0 +1,220 @@
+package dev.sextant.history;
+
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.RecordRange;
+import dev.sextant.source.RecordRanges;
+import dev.sextant.translate.IntervalEvidence;
+import dev.sextant.translate.OffsetSyncPoint;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Proves intervals between offset syncs against the records ({@link IntervalCheck}), so translation may interpolate
+ * inside them. One per instance, on its own thread: {@link #verdict} answers from what is known and, for an interval
+ * not checked yet, queues one check and answers {@link Verdict#UNKNOWN}. A check reads the interval once on each
+ * cluster, so its cost follows the syncs (one read per interval however many groups commit inside it), not the
+ * groups or their commits; an interval longer than {@code maxRecords} is not read and keeps the bounded rule.
+ *
+ * <p>Outcomes: proven and refuted intervals are kept (the newest {@link #KEPT_VERDICTS}); one that cannot be read
+ * (its records deleted, the read denied) is kept as unknown; a read that failed or ran out of time is tried again
+ * after {@link #RETRY_MS}. Tasks learn of new proofs through {@link #provenSince}, to re-plan the bounded positions
+ * a proof can make exact.
+ */
+public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
+
+    /** Verdicts kept; older ones are asked again if a translation needs them. */
+    static final int KEPT_VERDICTS = 100_000;
+    /** Proofs a task that fell behind can still catch up on; one that fell further re-plans all its partitions. */
+    static final int KEPT_PROOFS = 100_000;
+    static final long RETRY_MS = 5_000;
+    private static final Logger log = LoggerFactory.getLogger(IntervalProofs.class);
+
+    /** An interval: the two syncs that bound it. */
+    public record Interval(OffsetSyncPoint lower, OffsetSyncPoint upper) {
+
+        public TopicPartition partition() {
+            return new TopicPartition(lower.topic(), lower.partition());
+        }
+    }
+
+    private final RecordRanges source;
+    private final RecordRanges destination;
+    private final UnaryOperator<String> mirrorTopic;
+    private final int maxRecords;
+    private final SextantMetrics metrics;
+    private final Map<Interval, Verdict> verdicts = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Interval, Verdict> eldest) {
+            return size() > KEPT_VERDICTS;
+        }
+    };
+    private final Set<Interval> queued = ConcurrentHashMap.newKeySet();
+    /** Topics whose denied read was logged (the check thread only). */
+    private final Set<String> warned = new HashSet<>();
+    /** Proven intervals in the order proven; {@code provenCount} counts every one ever, the list keeps the newest. */
+    private final List<Interval> proofs = new ArrayList<>();
+    private long provenCount;
+    private final ScheduledExecutorService thread;
+
+    /**
+     * @param mirrorTopic the mirror's name of a source topic (the replication policy)
+     * @param maxRecords  the longest interval read, in upstream offsets
+     */
+    public IntervalProofs(RecordRanges source, RecordRanges destination, UnaryOperator<String> mirrorTopic,
+                          int maxRecords, SextantMetrics metrics) {
+        this.source = source;
+        this.destination = destination;
+        this.mirrorTopic = mirrorTopic;
+        this.maxRecords = maxRecords;
+        this.metrics = metrics;
+        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "sextant-interval-proofs");
+            t.setDaemon(true);
+            return t;
+        });
+        metrics.intervalsQueued(() -> queued.size());
+    }
+
+    @Override
+    public Verdict verdict(OffsetSyncPoint lower, OffsetSyncPoint upper) {
+        Interval interval = new Interval(lower, upper);
+        Verdict known;
+        synchronized (verdicts) {
+            known = verdicts.get(interval);
+        }
+        if (known != null) {
+            return known;
+        }
+        if (queued.add(interval)) {
+            submit(interval, 0);
+        }
+        return Verdict.UNKNOWN;
+    }
+
+    private void submit(Interval interval, long delayMs) {
+        try {
+            thread.schedule(() -> checkQuietly(interval), delayMs, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException closed) {
+            queued.remove(interval);
+        }
+    }
+
+    /**
+     * Intervals proven since the caller last saw {@code seen} proofs ({@link #proven()} then); empty when the caller
+     * fell so far behind that the kept proofs no longer reach back: it should then re-plan every bounded position.
+     */
+    public synchronized Optional<List<Interval>> provenSince(long seen) {
+        long missed = provenCount - seen;
+        if (missed > proofs.size()) {
+            return Optional.empty();
+        }
+        return Optional.of(List.copyOf(proofs.subList(proofs.size() - (int) missed, proofs.size())));
+    }
+
+    /** Proofs so far, ever. */
+    public synchronized long proven() {
+        return provenCount;
+    }
+
+    private void checkQuietly(Interval interval) {
+        try {
+            Verdict verdict = check(interval);
+            if (verdict == null) {
+                submit(interval, RETRY_MS);
+                return;
+            }
+            record(interval, verdict);
+        } catch (TopicAuthorizationException denied) {
+            if (warned.addAll(denied.unauthorizedTopics())) {
+                log.warn("Reading {} to prove intervals between offset syncs was denied: grant Read on them (on the "
+                        + "source cluster for source topics, the destination for mirrors; 'sextant config acls' "
+                        + "lists it), or set translation.interpolation=unverified or off. Until then commits between "
+                        + "syncs keep the bounded rule.", denied.unauthorizedTopics());
+            }
+            record(interval, null);
+        } catch (OffsetOutOfRangeException | AuthorizationException gone) {
+            log.info("Offset syncs {} -> {}: the records cannot be read ({}); the interval keeps the bounded rule",
+                    interval.lower(), interval.upper(), gone.toString());
+            record(interval, null);
+        } catch (KafkaException | IllegalStateException e) {
+            log.debug("Offset syncs {} -> {}: the records could not be read, trying again in {} ms",
+                    interval.lower(), interval.upper(), RETRY_MS, e);
+            submit(interval, RETRY_MS);
+        }
+    }
+
+    /** The verdict, or null when a read ran out of time (tried again). */
+    private Verdict check(Interval interval) {
+        OffsetSyncPoint lower = interval.lower();
+        OffsetSyncPoint upper = interval.upper();
+        long length = upper.upstreamOffset() - lower.upstreamOffset() + 1;
+        if (length > maxRecords) {
+            return Verdict.UNKNOWN;
+        }
+        RecordRange up = source.read(interval.partition(), lower.upstreamOffset(), upper.upstreamOffset() + 1,
+                (int) length);
+        metrics.intervalRecordsRead("source", up.records().size());
+        if (!up.covers(upper.upstreamOffset() + 1)) {
+            return null;
+        }
+        RecordRange down = destination.read(new TopicPartition(mirrorTopic.apply(lower.topic()), lower.partition()),
+                lower.downstreamOffset(), upper.downstreamOffset() + 1, (int) length);
+        metrics.intervalRecordsRead("destination", down.records().size());
+        Verdict verdict = IntervalCheck.compare(lower, upper, up, down);
+        return verdict == Verdict.UNKNOWN ? null : verdict;
+    }
+
+    /** Keeps the outcome ({@code null}: unreadable, kept as unknown) and counts it. */
+    private void record(Interval interval, Verdict verdict) {
+        Verdict kept = verdict == null ? Verdict.UNKNOWN : verdict;
+        synchronized (verdicts) {
+            verdicts.put(interval, kept);
+        }
+        queued.remove(interval);
+        metrics.intervalChecked(verdict == null || verdict == Verdict.UNKNOWN ? "unverifiable"
+                : verdict.name().toLowerCase(Locale.ROOT));
+        if (kept == Verdict.PROVEN) {
+            synchronized (this) {
+                proofs.add(interval);
+                provenCount++;
+                if (proofs.size() > KEPT_PROOFS) {
+                    proofs.subList(0, proofs.size() - KEPT_PROOFS / 2).clear();
+                }
+            }
+        } else if (kept == Verdict.REFUTED) {
+            log.info("Offset syncs {} -> {}: the records inside differ between the clusters (a skipped record and a "
+                    + "duplicate, or a rewritten mirror); the interval keeps the bounded rule",
+                    interval.lower(), interval.upper());
+        }
+    }
+
+    @Override
+    public void close() {
+        thread.shutdownNow();
+        try {
+            thread.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        source.close();
+        destination.close();
+    }
+}

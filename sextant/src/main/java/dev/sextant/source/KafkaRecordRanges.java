@@ -1,0 +1,81 @@
+package dev.sextant.source;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Reads stretches of partitions of one cluster ({@code read_uncommitted}: aborted records and records of open
+ * transactions included) with one plain consumer: no group, it assigns and seeks and commits nothing; created on
+ * first use. Not thread-safe, like the consumer: one caller thread.
+ */
+public final class KafkaRecordRanges implements RecordRanges {
+
+    private final Map<String, Object> config;
+    private final Duration timeout;
+    private KafkaConsumer<byte[], byte[]> consumer;
+
+    /**
+     * @param clientConfig the cluster's client settings (bootstrap, security)
+     * @param clientId     names the reader in the broker's logs and quotas
+     * @param reset        {@code auto.offset.reset}: where a read starting below the log start goes; {@code none}
+     *                     makes it throw
+     *                     {@link org.apache.kafka.clients.consumer.OffsetOutOfRangeException}
+     * @param timeout      the most time one read may take
+     */
+    public KafkaRecordRanges(Map<String, Object> clientConfig, String clientId, String reset,
+                             Duration timeout) {
+        this.config = new HashMap<>(clientConfig);
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted");
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.EXCLUDE_INTERNAL_TOPICS_CONFIG, false);
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, reset);
+        config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        this.timeout = timeout;
+    }
+
+    /** Short of {@code to} when the time allowed ran out or {@code max} was reached. */
+    @Override
+    public RecordRange read(TopicPartition partition, long from, long to, int max) {
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        if (from >= to || max <= 0) {
+            return new RecordRange(out, Math.max(from, to));
+        }
+        KafkaConsumer<byte[], byte[]> reader = consumer();
+        reader.assign(List.of(partition));
+        reader.seek(partition, from);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        long reached = from;
+        while (out.size() < max && reached < to && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> record : reader.poll(Duration.ofMillis(200))) {
+                if (record.offset() < to && out.size() < max) {
+                    out.add(record);
+                }
+            }
+            reached = out.size() < max ? reader.position(partition) : out.get(out.size() - 1).offset() + 1;
+        }
+        return new RecordRange(out, reached);
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        if (consumer == null) {
+            consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        }
+        return consumer;
+    }
+
+    @Override
+    public void close() {
+        if (consumer != null) {
+            consumer.close(Duration.ofSeconds(5));
+        }
+    }
+}

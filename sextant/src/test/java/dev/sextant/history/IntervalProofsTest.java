@@ -1,0 +1,122 @@
+package dev.sextant.history;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.testing.FakeRecordRanges;
+import dev.sextant.testkit.Await;
+import dev.sextant.translate.IntervalEvidence.Verdict;
+import dev.sextant.translate.OffsetSyncPoint;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class IntervalProofsTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final OffsetSyncPoint LOWER = new OffsetSyncPoint("orders", 0, 100, 1000);
+    private static final OffsetSyncPoint UPPER = new OffsetSyncPoint("orders", 0, 200, 1100);
+
+    private final FakeRecordRanges source = new FakeRecordRanges();
+    private final FakeRecordRanges destination = new FakeRecordRanges();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private IntervalProofs proofs;
+
+    private IntervalProofs proofs(int maxRecords) {
+        proofs = new IntervalProofs(source, destination, topic -> "src." + topic, maxRecords,
+                new SextantMetrics(registry));
+        return proofs;
+    }
+
+    @AfterEach
+    void close() {
+        if (proofs != null) {
+            proofs.close();
+        }
+    }
+
+    private double counted(String verdict) {
+        return registry.counter("sextant.offset.sync.intervals", "verdict", verdict).count();
+    }
+
+    @Test
+    void anIntervalIsReadOnceOnEachClusterAndItsProofIsAnnounced() {
+        destination.bases.put(new TopicPartition("src.orders", 0), 900L); // the mirror holds v<n> at n + 900
+        IntervalProofs proofs = proofs(10_000);
+
+        assertEquals(Verdict.UNKNOWN, proofs.verdict(LOWER, UPPER));
+        Await.until(WAIT, "the interval is proven", () -> proofs.verdict(LOWER, UPPER) == Verdict.PROVEN);
+        proofs.verdict(LOWER, UPPER);
+
+        assertEquals(1, source.reads.get());
+        assertEquals(1, destination.reads.get());
+        assertEquals(1, proofs.proven());
+        assertEquals(List.of(new IntervalProofs.Interval(LOWER, UPPER)), proofs.provenSince(0).orElseThrow());
+        assertEquals(List.of(), proofs.provenSince(1).orElseThrow());
+        assertEquals(1.0, counted("proven"));
+        assertEquals(101.0, registry.counter("sextant.offset.sync.interval.records.read", "cluster", "source")
+                .count());
+    }
+
+    @Test
+    void recordsThatDifferRefuteTheInterval() {
+        destination.bases.put(new TopicPartition("src.orders", 0), 901L); // shifted by one
+        IntervalProofs proofs = proofs(10_000);
+
+        proofs.verdict(LOWER, UPPER);
+        Await.until(WAIT, "the interval is refuted", () -> proofs.verdict(LOWER, UPPER) == Verdict.REFUTED);
+        assertEquals(0, proofs.proven());
+        assertEquals(1.0, counted("refuted"));
+    }
+
+    @Test
+    void anIntervalLongerThanTheLimitIsNotRead() {
+        IntervalProofs proofs = proofs(50);
+
+        proofs.verdict(LOWER, UPPER);
+        Await.until(WAIT, "the interval is judged", () -> counted("unverifiable") == 1.0);
+        assertEquals(Verdict.UNKNOWN, proofs.verdict(LOWER, UPPER));
+        assertEquals(0, source.reads.get());
+    }
+
+    @Test
+    void recordsGoneOrDeniedKeepTheBoundedRuleWithoutReadingAgain() {
+        source.failure = new OffsetOutOfRangeException("deleted", Map.of());
+        IntervalProofs proofs = proofs(10_000);
+        proofs.verdict(LOWER, UPPER);
+        Await.until(WAIT, "the interval is judged", () -> counted("unverifiable") == 1.0);
+
+        source.failure = new TopicAuthorizationException(Set.of("orders"));
+        OffsetSyncPoint next = new OffsetSyncPoint("orders", 0, 200, 1100);
+        OffsetSyncPoint after = new OffsetSyncPoint("orders", 0, 300, 1200);
+        proofs.verdict(next, after);
+        Await.until(WAIT, "the second interval is judged", () -> counted("unverifiable") == 2.0);
+
+        assertEquals(Verdict.UNKNOWN, proofs.verdict(LOWER, UPPER));
+        assertEquals(Verdict.UNKNOWN, proofs.verdict(next, after));
+        assertEquals(2, source.reads.get());
+    }
+
+    @Test
+    void aReadThatFailsIsTriedAgain() {
+        destination.bases.put(new TopicPartition("src.orders", 0), 900L);
+        source.failure = new TimeoutException("slow");
+        IntervalProofs proofs = proofs(10_000);
+
+        proofs.verdict(LOWER, UPPER);
+        Await.until(WAIT, "a first read", () -> source.reads.get() >= 1);
+        source.failure = null;
+        Await.until(Duration.ofMillis(IntervalProofs.RETRY_MS).plus(WAIT), "the interval is proven on a retry",
+                () -> proofs.verdict(LOWER, UPPER) == Verdict.PROVEN);
+        assertTrue(source.reads.get() >= 2);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.sextant.testing;
+
+import dev.sextant.source.RecordRange;
+import dev.sextant.source.RecordRanges;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A cluster whose partitions hold a record at every offset, valued {@code "v<offset - base>"} with a base per
+ * partition (0 unless set): a mirror copied one for one has the source's values at offsets shifted by its base.
+ */
+public final class FakeRecordRanges implements RecordRanges {
+
+    public final Map<TopicPartition, Long> bases = new ConcurrentHashMap<>();
+    public final AtomicInteger reads = new AtomicInteger();
+    /** Thrown by every read while set. */
+    public volatile RuntimeException failure;
+    /** Every read waits for it: a test holds reads back to see what happens before they end. */
+    public volatile CountDownLatch hold = new CountDownLatch(0);
+
+    @Override
+    public RecordRange read(TopicPartition partition, long from, long to, int max) {
+        try {
+            hold.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        reads.incrementAndGet();
+        RuntimeException fail = failure;
+        if (fail != null) {
+            throw fail;
+        }
+        long base = bases.getOrDefault(partition, 0L);
+        List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        for (long offset = from; offset < to && out.size() < max; offset++) {
+            out.add(new ConsumerRecord<>(partition.topic(), partition.partition(), offset, null,
+                    ("v" + (offset - base)).getBytes(StandardCharsets.UTF_8)));
+        }
+        return new RecordRange(out, out.isEmpty() ? from : out.get(out.size() - 1).offset() + 1);
+    }
+
+    @Override
+    public void close() {
+    }
+}
