@@ -105,9 +105,17 @@ public final class Clients {
 
     /** Upstream offsets of MirrorMaker 2's offset syncs for one source partition, as found on its topic. */
     public static List<Long> mirrorMakerSyncs(LocalKafkaBroker source, String topic, int partition) {
+        return mirrorMakerSyncPairs(source, topic, partition).stream().map(pair -> pair[0]).toList();
+    }
+
+    /**
+     * MirrorMaker 2's offset syncs for one source partition, as found on its topic, in the order written: each
+     * {@code {upstream, downstream}}.
+     */
+    public static List<long[]> mirrorMakerSyncPairs(LocalKafkaBroker source, String topic, int partition) {
         String syncTopic = "mm2-offset-syncs.destination.internal";
         Map<String, Object> props = new HashMap<>(source.clientProperties());
-        List<Long> upstream = new ArrayList<>();
+        List<long[]> pairs = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props,
                 new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
@@ -125,7 +133,8 @@ public final class Clients {
                         key.get(name);
                         if (new String(name, StandardCharsets.UTF_8).equals(topic)
                                 && key.getInt() == partition) {
-                            upstream.add(ByteBuffer.wrap(r.value()).getLong());
+                            ByteBuffer value = ByteBuffer.wrap(r.value());
+                            pairs.add(new long[] {value.getLong(), value.getLong()});
                         }
                     } catch (RuntimeException e) {
                         // not an offset sync MirrorMaker 2 wrote (a test may put poison there): not one of its syncs
@@ -133,7 +142,7 @@ public final class Clients {
                 }
             }
         }
-        return upstream;
+        return pairs;
     }
 
     /** Commits offsets for {@code group} as a consumer that read up to them (a "simple", assign-mode group). */

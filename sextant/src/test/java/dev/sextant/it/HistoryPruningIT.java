@@ -1,6 +1,5 @@
 package dev.sextant.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.client.SextantClient;
@@ -78,7 +77,12 @@ class HistoryPruningIT {
             Await.until(SYNCED, prunable + " syncs of " + TOPIC + " pruned",
                     () -> count(sextant, "sextant.history.pruned") >= prunable);
             double seconds = (System.nanoTime() - started) / 1e9;
-            assertEquals(before, translation(client, 550), "the slowest group still translates as before");
+            // the slowest group still translates: the same, or closer once the interval around it is proven (the
+            // history kept the syncs on both sides of it), never past the record it committed
+            SextantClient.Translation after = translation(client, 550);
+            assertTrue(after.destinationOffset() >= before.destinationOffset()
+                    && after.destinationOffset() <= before.destinationOffset() + before.bound()
+                    && after.bound() <= before.bound(), "550 translated to " + before + ", then " + after);
             assertTrue(translation(client, kept) != null, "the sync that translates the floor is kept");
             System.out.printf("history pruning: %d of %d syncs of %s, those below %d (the newest at or below the "
                     + "floor: log start 500, slowest of %d groups at 550), pruned within %.1f s; 550 still translates "
