@@ -1,11 +1,18 @@
 package dev.sextant.cli;
 
 import dev.sextant.client.SextantClient;
+import dev.sextant.config.Interpolation;
 import dev.sextant.config.SextantConfig;
+import dev.sextant.config.Translation;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.failover.DestinationFailover;
 import dev.sextant.failover.ManualFailover;
+import dev.sextant.history.IntervalProofs;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.KafkaRecordRanges;
 import dev.sextant.state.PositionStatus;
+import dev.sextant.translate.IntervalEvidence;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -306,10 +313,34 @@ final class FailoverCommand implements Callable<Integer> {
 
     private String group;
 
+    /**
+     * With {@code translation.interpolation=verified}, the records of the intervals the group's commits fall in are
+     * read on both clusters, as the running sync does, before a commit is translated exactly; null otherwise.
+     */
+    private static IntervalProofs intervalProofs(SextantConfig config) {
+        if (config.translation() != Translation.OFFSET_SYNCS || config.interpolation() != Interpolation.VERIFIED) {
+            return null;
+        }
+        Duration timeout = Duration.ofSeconds(10);
+        return IntervalProofs.onCallerThread(
+                new KafkaRecordRanges(config.sourceClientConfig(), "sextant-failover-reader-source", "none", timeout),
+                new KafkaRecordRanges(config.destinationClientConfig(), "sextant-failover-reader-destination", "none",
+                        timeout),
+                topic -> config.replicationPolicy().formatRemoteTopic(config.sourceAlias(), topic),
+                config.verifyMaxRecords(), new SextantMetrics(new SimpleMeterRegistry()));
+    }
+
     private Integer fromSource() {
-        ManualFailover failover = new ManualFailover(config.load());
-        ManualFailover.Plan plan = failover.plan(group);
-        ManualFailover.Result result = apply ? failover.apply(plan) : null;
+        SextantConfig loaded = config.load();
+        ManualFailover.Plan plan;
+        ManualFailover.Result result;
+        try (IntervalProofs proofs = intervalProofs(loaded)) {
+            ManualFailover failover = new ManualFailover(loaded, proofs != null ? proofs
+                    : loaded.interpolation() == Interpolation.UNVERIFIED ? IntervalEvidence.TRUSTED
+                    : IntervalEvidence.NONE);
+            plan = failover.plan(group);
+            result = apply ? failover.apply(plan) : null;
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         plan.warnings().forEach(w -> err.println("warning: " + w));

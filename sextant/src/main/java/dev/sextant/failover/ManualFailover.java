@@ -16,6 +16,7 @@ import dev.sextant.state.InMemorySyncHistory;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.IdentityTranslator;
+import dev.sextant.translate.IntervalEvidence;
 import dev.sextant.translate.OffsetSyncTranslator;
 import dev.sextant.translate.OffsetTranslation;
 import dev.sextant.translate.OffsetTranslator;
@@ -53,9 +54,17 @@ public final class ManualFailover {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final SextantConfig config;
+    private final IntervalEvidence evidence;
 
+    /** Translates with MirrorMaker 2's rule only (no interpolation). */
     public ManualFailover(SextantConfig config) {
+        this(config, IntervalEvidence.NONE);
+    }
+
+    /** @param evidence what proves an interval between offset syncs (interpolation), as the running sync has it */
+    public ManualFailover(SextantConfig config, IntervalEvidence evidence) {
         this.config = config;
+        this.evidence = evidence;
     }
 
     /**
@@ -110,7 +119,7 @@ public final class ManualFailover {
             String topic = config.applicationId() + "-offset-sync-history";
             InMemorySyncHistory history = OffsetSyncHistoryLoader.load(config.sourceClientConfig(), topic,
                     TIMEOUT.multipliedBy(2));
-            translator = new OffsetSyncTranslator(history);
+            translator = new OffsetSyncTranslator(history, evidence);
             historySize = history.size();
         }
         List<Row> rows = new ArrayList<>();

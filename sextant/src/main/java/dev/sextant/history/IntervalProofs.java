@@ -75,22 +75,42 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     private final ScheduledExecutorService thread;
 
     /**
+     * Checks on a thread of its own; {@link #verdict} never waits.
+     *
      * @param mirrorTopic the mirror's name of a source topic (the replication policy)
      * @param maxRecords  the longest interval read, in upstream offsets
      */
     public IntervalProofs(RecordRanges source, RecordRanges destination, UnaryOperator<String> mirrorTopic,
                           int maxRecords, SextantMetrics metrics) {
+        this(source, destination, mirrorTopic, maxRecords, metrics, false);
+    }
+
+    private IntervalProofs(RecordRanges source, RecordRanges destination, UnaryOperator<String> mirrorTopic,
+                           int maxRecords, SextantMetrics metrics, boolean onCallerThread) {
         this.source = source;
         this.destination = destination;
         this.mirrorTopic = mirrorTopic;
         this.maxRecords = maxRecords;
         this.metrics = metrics;
-        this.thread = Executors.newSingleThreadScheduledExecutor(r -> {
+        this.thread = onCallerThread ? null : Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "sextant-interval-proofs");
             t.setDaemon(true);
             return t;
         });
-        metrics.intervalsQueued(() -> queued.size());
+        if (!onCallerThread) {
+            metrics.intervalsQueued(() -> queued.size());
+        }
+    }
+
+    /**
+     * Checks on the caller's thread: {@link #verdict} reads the interval before it answers (once per interval),
+     * and a read that fails or runs out of time answers {@link Verdict#UNKNOWN}. For one-off commands (the
+     * failover command), never for the stream threads.
+     */
+    public static IntervalProofs onCallerThread(RecordRanges source, RecordRanges destination,
+                                                UnaryOperator<String> mirrorTopic, int maxRecords,
+                                                SextantMetrics metrics) {
+        return new IntervalProofs(source, destination, mirrorTopic, maxRecords, metrics, true);
     }
 
     @Override
@@ -103,6 +123,12 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
         if (known != null) {
             return known;
         }
+        if (thread == null) {
+            checkQuietly(interval);
+            synchronized (verdicts) {
+                return verdicts.getOrDefault(interval, Verdict.UNKNOWN);
+            }
+        }
         if (queued.add(interval)) {
             submit(interval, 0);
         }
@@ -110,6 +136,9 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     }
 
     private void submit(Interval interval, long delayMs) {
+        if (thread == null) {
+            return; // on the caller's thread: no retry, the answer is unknown
+        }
         try {
             thread.schedule(() -> checkQuietly(interval), delayMs, TimeUnit.MILLISECONDS);
         } catch (RuntimeException closed) {
@@ -208,11 +237,13 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
 
     @Override
     public void close() {
-        thread.shutdownNow();
-        try {
-            thread.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (thread != null) {
+            thread.shutdownNow();
+            try {
+                thread.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         source.close();
         destination.close();

@@ -134,8 +134,8 @@ class FailoverIT {
         Clients.produceNumbered(clusters.source(), topic, 1, 3_000, 3_000);
         clusters.awaitMirrored(topic, Duration.ofSeconds(60));
 
-        // The group commits a few records past a sync MirrorMaker 2 emitted (its spacing varies with load), so the
-        // translation is bounded; the next sync exists too.
+        // The group commits a few records past a sync MirrorMaker 2 emitted (its spacing varies with load); the next
+        // sync exists too, so the interval between them is closed and, its records copied one for one, exact.
         List<Long> syncs = Await.value(SYNCED, "two MirrorMaker 2 syncs of " + topic + "-0", () -> {
             List<Long> upstream = Clients.mirrorMakerSyncs(clusters.source(), topic, 0).stream().distinct().sorted()
                     .toList();
@@ -146,14 +146,15 @@ class FailoverIT {
         long committed = syncBelow + Math.min(5, syncAbove - syncBelow - 1);
 
         // Sextant runs (syncing no group) until its history holds the sync above (syncs are copied in order, so every
-        // sync at or below the commit is there too), then stops
+        // sync at or below the commit is there too) and it has proven the interval against the records, then stops
         SextantClient.Translation running;
         try (SextantInstance sextant = SextantInstance.start(clusters, app, Map.of("groups.include", "nothing"))) {
             SextantClient client = SextantClient.create("http://" + sextant.app().queryAddress());
             running = Await.value(SYNCED, "the history up to offset " + syncAbove, () -> {
                 try {
-                    return client.translate(topic, 0, syncAbove).bound() == 0
+                    SextantClient.Translation t = client.translate(topic, 0, syncAbove).bound() == 0
                             ? client.translate(topic, 0, committed) : null;
+                    return t != null && t.bound() == 0 ? t : null;
                 } catch (SextantClientException e) {
                     return null; // 404 until a sync covers it
                 }
@@ -174,7 +175,9 @@ class FailoverIT {
         assertEquals(committed, shown.get("sourceOffset").asLong());
         assertEquals("source." + topic, shown.get("destinationTopic").asText());
         long destinationOffset = shown.get("destinationOffset").asLong();
+        // the command proves the interval itself (Sextant is stopped) and reaches the same exact translation
         assertEquals(running.destinationOffset(), destinationOffset, "the same translation as the running Sextant's");
+        assertEquals(committed, destinationOffset, "exact on a fresh topic mirrored one for one");
         assertEquals(running.bound(), shown.get("bound").asLong());
         // a fresh topic is mirrored one to one: record i sits at offset i on both sides
         assertTrue(destinationOffset <= committed && committed - destinationOffset <= shown.get("bound").asLong(),
