@@ -41,6 +41,12 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
 
     /** A task that read nothing for this long has nothing left to catch up with. */
     static final long INPUT_IDLE_MS = 2_000;
+    /**
+     * ... and over at least this many of its punctuations in a row: the stream thread polled its input in between
+     * each and found nothing. Time alone is not enough: a stream thread busy elsewhere (restoring another task, a
+     * long flush on a loaded machine) lets the clock run while this task's records wait in the consumer.
+     */
+    static final int IDLE_PUNCTUATIONS = 4;
 
     private final SyncSettings settings;
     private final SyncRuntime runtime;
@@ -55,6 +61,9 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     private CompletableFuture<Long> inputEnd;
     private long lastInputOffset = -1;
     private long lastInputAt;
+    /** The input offset seen at the last punctuation, and for how many punctuations in a row it did not move. */
+    private long inputAtLastPunctuation = -1;
+    private int idlePunctuations;
 
     GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime, NewestSyncs newestSyncs,
                        UndecodableRecords undecodableRecords, OldestPending oldestPending,
@@ -107,14 +116,18 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
 
     /**
      * Caught up once a record at or past the end the task started with was read, or once nothing came for
-     * {@link #INPUT_IDLE_MS} (the end was reached on markers or aborted records, or there was nothing to read).
+     * {@link #INPUT_IDLE_MS} and {@link #IDLE_PUNCTUATIONS} punctuations (the end was reached on markers or aborted
+     * records, or there was nothing to read).
      */
     private void checkCaughtUp() {
         if (inputEnd == null) {
             return;
         }
         long end = inputEnd.isDone() ? inputEnd.handle((v, e) -> e == null ? v : -1L).join() : Long.MAX_VALUE;
-        if (lastInputOffset + 1 >= end || settings.clock().millis() - lastInputAt >= INPUT_IDLE_MS) {
+        idlePunctuations = lastInputOffset == inputAtLastPunctuation ? idlePunctuations + 1 : 0;
+        inputAtLastPunctuation = lastInputOffset;
+        if (lastInputOffset + 1 >= end || settings.clock().millis() - lastInputAt >= INPUT_IDLE_MS
+                && idlePunctuations >= IDLE_PUNCTUATIONS) {
             runtime.catchingUp().caughtUp(partition);
             inputEnd = null;
         }
