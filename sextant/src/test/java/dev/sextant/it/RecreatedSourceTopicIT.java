@@ -266,10 +266,23 @@ class RecreatedSourceTopicIT {
         });
     }
 
+    /**
+     * The group's destination offset once written and settled: the same for 2 s (a position first written bounded is
+     * written again exact once the records prove its interval).
+     */
     private static long awaitWritten(LocalClusters clusters, String group, String topic) {
-        return Await.value(SYNCED, group + " written", () -> {
+        long[] seen = {-1, 0}; // offset, since (nanos)
+        return Await.value(SYNCED, group + " written and settled", () -> {
             OffsetAndMetadata om = Clients.committed(clusters, clusters.destination(), group, topic).get(0);
-            return om == null ? null : om.offset();
+            if (om == null) {
+                return null;
+            }
+            if (om.offset() != seen[0]) {
+                seen[0] = om.offset();
+                seen[1] = System.nanoTime();
+                return null;
+            }
+            return System.nanoTime() - seen[1] >= Duration.ofSeconds(2).toNanos() ? om.offset() : null;
         });
     }
 
