@@ -100,6 +100,15 @@ final class DestinationPoller implements AutoCloseable {
         }
     }
 
+    /** Every group's destination offsets as last read, as one comparable string. */
+    String destinationSnapshot() {
+        StringBuilder out = new StringBuilder();
+        for (TrackedGroup g : groups) {
+            out.append(Arrays.toString(g.destinationOffsets())).append(';');
+        }
+        return out.toString();
+    }
+
     /** Reads every group now (not only those with outstanding commits); for the final state. */
     void pollAll() throws Exception {
         poll(groups, System.nanoTime());

@@ -102,6 +102,17 @@ final class OffsetSyncRecorder implements AutoCloseable {
         }
     }
 
+    /** True when MirrorMaker 2 synced a record of the partition above {@code committed}: the interval is closed. */
+    boolean hasSyncAbove(String topic, int partition, long committed) {
+        NavigableMap<Long, Long> map = syncs.get(new TopicPartition(topic, partition));
+        if (map == null) {
+            return false;
+        }
+        synchronized (map) {
+            return map.higherKey(committed) != null;
+        }
+    }
+
     /**
      * {largest gap in upstream records between consecutive syncs of a partition, number of syncs, number of gaps
      * larger than {@code wideGap}}.

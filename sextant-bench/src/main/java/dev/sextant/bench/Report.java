@@ -213,9 +213,17 @@ final class Report {
         row(md, "replay, lagging groups (max records)", def, fast, sx,
                 x -> x.replayRecords() == null || x.replayRecords().laggingMax() == null ? null
                         : x.replayRecords().laggingMax().doubleValue(), Report::count);
+        row(md, "replay where a later sync exists, caught-up (max records)", def, fast, sx,
+                x -> laterSync(x, "replay_where_later_sync_caught_up_max"), Report::count);
+        row(md, "replay where a later sync exists, lagging (max records)", def, fast, sx,
+                x -> laterSync(x, "replay_where_later_sync_lagging_max"), Report::count);
         row(md, "Admin requests/s to the destination", def, fast, sx, Run::adminRequestsPerSec,
                 v -> String.format(Locale.ROOT, "%,.1f", v));
         row(md, "CPU seconds", def, fast, sx, Run::cpuS, v -> String.format(Locale.ROOT, "%,.1f", v));
+        row(md, "of which proving intervals (CPU s, Sextant)", def, fast, sx, x -> detail(x, "verification_cpu_s"),
+                v -> String.format(Locale.ROOT, "%,.2f", v));
+        row(md, "records read to prove intervals (/s, both clusters)", def, fast, sx,
+                x -> detail(x, "verification_records_read_per_sec"), v -> String.format(Locale.ROOT, "%,.0f", v));
         row(md, "peak RSS (MB)", def, fast, sx, Run::peakRssMb, v -> String.format(Locale.ROOT, "%,.0f", v));
         row(md, "peak heap used (MiB)", def, fast, sx, x -> detail(x, "peak_heap_used_mb"),
                 v -> String.format(Locale.ROOT, "%,.0f", v));
@@ -309,6 +317,12 @@ final class Report {
 
     private static String mib(Object v) {
         return v instanceof Number n ? String.format(Locale.ROOT, "%,.0f", n.doubleValue()) : "n/a";
+    }
+
+    /** A "replay where a later sync exists" figure; none (no such partition, or an older results file): null. */
+    private static Double laterSync(Run run, String key) {
+        Double value = detail(run, key);
+        return value == null || value < 0 ? null : value;
     }
 
     private static Double detail(Run run, String key) {

@@ -177,6 +177,16 @@ final class SextantChild implements Syncer {
         return m == null ? -1 : m.path("wireAdminRequests").asDouble(-1);
     }
 
+    /**
+     * The cost of proving intervals between offset syncs so far: {records read on both clusters, intervals proven,
+     * CPU seconds of the thread that reads and compares them}; zeros before the first snapshot.
+     */
+    double[] intervalProofs() {
+        JsonNode m = metrics();
+        return m == null ? new double[3] : new double[] {m.path("intervalRecordsRead").asDouble(0),
+                m.path("intervalsProven").asDouble(0), m.path("intervalProofCpuSeconds").asDouble(0)};
+    }
+
     /** {@code sextant.admin.requests}: the Admin calls Sextant itself counts (list once per flush, alter per group). */
     double countedAdminRequests() {
         JsonNode m = metrics();

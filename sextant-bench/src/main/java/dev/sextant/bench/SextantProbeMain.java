@@ -13,6 +13,8 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,6 +101,25 @@ public final class SextantProbeMain {
      * 100 ms cost the Sextant JVM a tenth of its samples, time taken from what is measured. Used by the snapshot
      * thread and, once at the end, by the main thread.
      */
+    /** The thread that reads and compares the records of intervals between offset syncs. */
+    private static final String PROOF_THREAD = "sextant-interval-proofs";
+
+    /** The id of the live thread named {@code name}, or -1. */
+    private static long threadId(String name) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            if (info != null && info.getThreadName().equals(name)) {
+                return info.getThreadId();
+            }
+        }
+        return -1;
+    }
+
+    /** CPU time of a thread in seconds (0 when there is none). */
+    private static double threadCpuSeconds(long id) {
+        return id < 0 ? 0 : Math.max(0, ManagementFactory.getThreadMXBean().getThreadCpuTime(id)) / 1e9;
+    }
+
     private static final class Lookups {
         private static final long REFRESH_MS = 2_000;
         private final MeterRegistry registry;
@@ -112,7 +133,10 @@ public final class SextantProbeMain {
         List<Counter> commitsRead = List.of();
         List<Counter> positionsApplied = List.of();
         List<Counter> adminRequests = List.of();
+        List<Counter> intervalRecordsRead = List.of();
+        List<Counter> intervalsProven = List.of();
         List<Meter> streamThread = List.of();
+        long proofThread = -1;
         List<ObjectName> adminClients = List.of();
 
         Lookups(MeterRegistry registry, String clientId) {
@@ -129,6 +153,9 @@ public final class SextantProbeMain {
             commitsRead = List.copyOf(registry.find("sextant.commits.read").counters());
             positionsApplied = List.copyOf(registry.find("sextant.positions.applied").counters());
             adminRequests = List.copyOf(registry.find("sextant.admin.requests").counters());
+            intervalRecordsRead = List.copyOf(registry.find("sextant.offset.sync.interval.records.read").counters());
+            intervalsProven = List.copyOf(registry.find("sextant.offset.sync.intervals").tag("verdict", "proven")
+                    .counters());
             List<Meter> thread = new ArrayList<>();
             registry.getMeters().forEach(meter -> {
                 String name = meter.getId().getName();
@@ -144,6 +171,7 @@ public final class SextantProbeMain {
             }
             gauges = byName;
             adminClients = clientId == null ? List.of() : adminClientMBeans(clientId);
+            proofThread = threadId(PROOF_THREAD);
             return this;
         }
     }
@@ -166,6 +194,11 @@ public final class SextantProbeMain {
             }
             node.put("adminRequestsTotal", total);
             node.put("wireAdminRequests", found.clientId == null ? -1 : wireRequests(found.adminClients));
+            // the cost of proving intervals between offset syncs (translation.interpolation=verified): the records
+            // read on both clusters, and the CPU time of the thread that reads and compares them
+            node.put("intervalRecordsRead", sum(found.intervalRecordsRead));
+            node.put("intervalsProven", sum(found.intervalsProven));
+            node.put("intervalProofCpuSeconds", threadCpuSeconds(found.proofThread));
             HEAP.sample();
             node.put("heapUsedBytes", HEAP.used());
             node.put("peakHeapUsedBytes", HEAP.peakUsed());

@@ -65,6 +65,18 @@ final class SyncScenario {
         long laggingIdealMax = -1;
         long minReplay = Long.MAX_VALUE;
         long aboveBestMax = Long.MIN_VALUE; // replay minus the best possible replay, worst partition
+        /** Worst replay over partitions whose commit has a MirrorMaker 2 sync above it (-1: none such). */
+        long caughtUpLaterSyncMax = -1;
+        long laggingLaterSyncMax = -1;
+        /** Partitions whose commit has a sync above it, and how many of them replay nothing. */
+        long laterSyncPartitions;
+        long laterSyncExact;
+        /** Sextant only, over the measured span: records read to prove intervals, per second; proofs; CPU s. */
+        double verificationReadsPerSec = Double.NaN;
+        double intervalsProven = Double.NaN;
+        double verificationCpuSeconds = Double.NaN;
+        /** Seconds the destination offsets took to stop moving after the tail (upgrades to exact included). */
+        double settleSeconds = Double.NaN;
         final List<long[]> replayPoints = new ArrayList<>(); // {lag, replay, ideal, lagging?1:0}
         /** Seconds from the syncers being ready until every group's initial commit was visible (or the wait ended). */
         double initialSyncSeconds = Double.NaN;
@@ -322,6 +334,7 @@ final class SyncScenario {
             for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
                 DestinationPoller poller = e.getValue();
                 poller.close();
+                out.systems.get(e.getKey()).settleSeconds = settle(poller);
                 poller.pollAll();
                 poller.censor(System.nanoTime());
                 SystemOutcome so = out.systems.get(e.getKey());
@@ -340,7 +353,7 @@ final class SyncScenario {
      * other processes on the machine.
      */
     private record Baseline(Map<String, ProcStats.Sample> cpu, Map<String, Double> requests,
-                            Map<String, Double> counted, Map<String, Long> others,
+                            Map<String, Double> counted, Map<String, double[]> proofs, Map<String, Long> others,
                             Map<String, ProcStats.Sample> othersCpu) {
     }
 
@@ -348,11 +361,13 @@ final class SyncScenario {
         Map<String, ProcStats.Sample> cpuStart = new HashMap<>();
         Map<String, Double> requestsStart = new HashMap<>();
         Map<String, Double> countedStart = new HashMap<>();
+        Map<String, double[]> proofsStart = new HashMap<>();
         for (Syncer s : syncers.values()) {
             cpuStart.put(s.system(), ProcStats.sample(s.pid()));
             requestsStart.put(s.system(), s.destinationAdminRequests());
             if (s instanceof SextantChild sextant) {
                 countedStart.put(s.system(), sextant.countedAdminRequests());
+                proofsStart.put(s.system(), sextant.intervalProofs());
             }
         }
         Map<String, Long> others = new LinkedHashMap<>();
@@ -362,7 +377,7 @@ final class SyncScenario {
         others.put("benchmark harness", ProcessHandle.current().pid());
         Map<String, ProcStats.Sample> othersStart = new HashMap<>();
         others.forEach((name, pid) -> othersStart.put(name, ProcStats.sample(pid)));
-        return new Baseline(cpuStart, requestsStart, countedStart, others, othersStart);
+        return new Baseline(cpuStart, requestsStart, countedStart, proofsStart, others, othersStart);
     }
 
     /**
@@ -526,6 +541,11 @@ final class SyncScenario {
                     / measuredSeconds;
             so.heap = sextant.heap();
             so.outOfMemory = sextant.outOfMemory();
+            double[] proofs = sextant.intervalProofs();
+            double[] start = baseline.proofs().get(s.system());
+            so.verificationReadsPerSec = (proofs[0] - start[0]) / measuredSeconds;
+            so.intervalsProven = proofs[1] - start[1];
+            so.verificationCpuSeconds = proofs[2] - start[2];
             if (!so.alive) {
                 Bench.log("%s: Sextant (pid %d) was no longer running at the end%s; see %s", label, s.pid(),
                         so.outOfMemory ? ", out of memory" : "", s.logFile());
@@ -533,6 +553,32 @@ final class SyncScenario {
         }
         return so;
     }
+
+    /**
+     * Polls every group until the destination offsets stop moving for {@link #SETTLE_QUIET_MS} (at most
+     * {@link #SETTLE_MAX_MS}): a syncer may write a position bounded first and closer once the syncs and records
+     * allow (Sextant's interpolation, proven a moment after the sync that closes the interval). Not part of the
+     * measured span. Returns the seconds until the last change.
+     */
+    private static double settle(DestinationPoller poller) throws Exception {
+        long start = System.nanoTime();
+        long lastChange = start;
+        String before = null;
+        while (System.nanoTime() - lastChange < SETTLE_QUIET_MS * 1_000_000L
+                && System.nanoTime() - start < SETTLE_MAX_MS * 1_000_000L) {
+            poller.pollAll();
+            String now = poller.destinationSnapshot();
+            if (!now.equals(before)) {
+                before = now;
+                lastChange = System.nanoTime();
+            }
+            Bench.sleep(500);
+        }
+        return Bench.seconds(lastChange - start);
+    }
+
+    private static final long SETTLE_QUIET_MS = 3_000;
+    private static final long SETTLE_MAX_MS = 30_000;
 
     private void finalState(SystemOutcome so, DestinationPoller poller, String lat, String lag, long lagEnd) {
         Map<Integer, Long> latEnds = session.clusters.endOffsets(session.clusters.source(), lat);
@@ -554,6 +600,7 @@ final class SyncScenario {
                     so.aboveBestMax = Math.max(so.aboveBestMax, replay - ideal);
                 }
                 so.replayPoints.add(new long[] {sourceEnd - src[p], replay, ideal, g.lagging ? 1 : 0});
+                laterSync(so, g, p, src[p], replay);
                 if (g.lagging) {
                     so.laggingReplayMax = Math.max(so.laggingReplayMax, replay);
                     so.laggingIdealMax = Math.max(so.laggingIdealMax, ideal);
@@ -562,6 +609,20 @@ final class SyncScenario {
                     so.caughtUpIdealMax = Math.max(so.caughtUpIdealMax, ideal);
                 }
             }
+        }
+    }
+
+    /** Counts a partition's replay where MirrorMaker 2 has synced a record above its commit. */
+    private void laterSync(SystemOutcome so, TrackedGroup g, int p, long committed, long replay) {
+        if (!session.syncs.hasSyncAbove(g.sourceTopic, p, committed)) {
+            return;
+        }
+        so.laterSyncPartitions++;
+        so.laterSyncExact += replay == 0 ? 1 : 0;
+        if (g.lagging) {
+            so.laggingLaterSyncMax = Math.max(so.laggingLaterSyncMax, replay);
+        } else {
+            so.caughtUpLaterSyncMax = Math.max(so.caughtUpLaterSyncMax, replay);
         }
     }
 
