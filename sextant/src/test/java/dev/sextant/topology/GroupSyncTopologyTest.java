@@ -466,17 +466,26 @@ class GroupSyncTopologyTest {
         assertEquals(Precision.EXACT, position("billing", "orders", 0).precision());
     }
 
+    /**
+     * Starts the topology with interval proofs read from {@code mirror} (the source: a record at every offset), and
+     * two syncs of orders-0 with equal deltas: (0, 100) and (1000, 1100).
+     */
+    private IntervalProofs startProving(FakeRecordRanges mirror) {
+        IntervalProofs proofs = new IntervalProofs(new FakeRecordRanges(), mirror, t -> "source." + t, 10_000,
+                metrics);
+        evidence = proofs;
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sync("orders", 0, 0, 100);
+        sync("orders", 0, 1000, 1100);
+        return proofs;
+    }
+
     @Test
     void aCommitBetweenSyncsWithEqualDeltasIsWrittenExactlyOnceTheRecordsProveTheInterval() {
         FakeRecordRanges mirror = new FakeRecordRanges();
         mirror.bases.put(new TopicPartition("source.orders", 0), 100L); // source offset n sits at n + 100
-        try (IntervalProofs proofs = new IntervalProofs(new FakeRecordRanges(), mirror, t -> "source." + t, 10_000,
-                metrics)) {
-            evidence = proofs;
-            start(false, true);
-            destination.topic("source.orders", 1);
-            sync("orders", 0, 0, 100);
-            sync("orders", 0, 1000, 1100);
+        try (IntervalProofs proofs = startProving(mirror)) {
             mirror.hold = new CountDownLatch(1);
             commit("billing", "orders", 0, 500);
             flush();
@@ -510,13 +519,7 @@ class GroupSyncTopologyTest {
     void aCommitBetweenSyncsWhoseRecordsDifferKeepsTheBoundedRule() {
         FakeRecordRanges mirror = new FakeRecordRanges();
         mirror.bases.put(new TopicPartition("source.orders", 0), 101L); // shifted inside the interval
-        try (IntervalProofs proofs = new IntervalProofs(new FakeRecordRanges(), mirror, t -> "source." + t, 10_000,
-                metrics)) {
-            evidence = proofs;
-            start(false, true);
-            destination.topic("source.orders", 1);
-            sync("orders", 0, 0, 100);
-            sync("orders", 0, 1000, 1100);
+        try (IntervalProofs proofs = startProving(mirror)) {
             commit("billing", "orders", 0, 500);
             flush();
             Await.until(Duration.ofSeconds(10), "the interval is refuted",
