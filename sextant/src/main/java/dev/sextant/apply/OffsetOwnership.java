@@ -54,9 +54,12 @@ public final class OffsetOwnership {
             Pattern.compile("(?: t=(-?\\d+))?(?: o=(-?\\d+))?(?: b=(-?\\d+))? src=(-?\\d+)$");
 
     private final String prefix;
+    /** The prefix and the space after it: built once, it is tested on every partition of every group written. */
+    private final String prefixAndSpace;
 
     public OffsetOwnership(String applicationId) {
         this.prefix = "sextant/" + applicationId;
+        this.prefixAndSpace = prefix + " ";
     }
 
     public String metadataFor(long commitTimestamp, long sourceOffset) {
@@ -80,7 +83,7 @@ public final class OffsetOwnership {
     }
 
     public boolean owns(String metadata) {
-        return metadata != null && (metadata.equals(prefix) || metadata.startsWith(prefix + " "));
+        return metadata != null && (metadata.equals(prefix) || metadata.startsWith(prefixAndSpace));
     }
 
     /** The commit an offset Sextant wrote carries; empty for offsets it did not write, or marks it cannot read. */

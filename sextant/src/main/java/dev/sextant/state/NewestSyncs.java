@@ -22,6 +22,12 @@ public final class NewestSyncs {
     /** Per partition, the number of the last reset of its history; bounded by the partitions ever reset. */
     private final Map<TopicPartition, Long> resetAt = new ConcurrentHashMap<>();
     private final AtomicLong resets = new AtomicLong();
+    /**
+     * Per partition, a count of the changes to its history other than a new newest sync (a sync stored below the
+     * head, a deletion, a reset): a reader that remembers syncs below the head ({@link OffsetSyncStore}) trusts
+     * them only while this count stays what it was when it read them. Bounded by the partitions with history.
+     */
+    private final Map<TopicPartition, AtomicLong> changes = new ConcurrentHashMap<>();
 
     /** The newest sync of the partition, or null when it is not known here. */
     public OffsetSyncPoint get(String topic, int partition) {
@@ -30,8 +36,28 @@ public final class NewestSyncs {
 
     /** A sync was stored: it is the newest unless a higher one is known. */
     public void stored(OffsetSyncPoint sync) {
-        newest.merge(new TopicPartition(sync.topic(), sync.partition()), sync,
-                (old, next) -> next.upstreamOffset() >= old.upstreamOffset() ? next : old);
+        TopicPartition tp = new TopicPartition(sync.topic(), sync.partition());
+        OffsetSyncPoint head = newest.get(tp); // one writer: nothing changes it between here and the merge
+        newest.merge(tp, sync, (old, next) -> next.upstreamOffset() >= old.upstreamOffset() ? next : old);
+        if (head == null || sync.upstreamOffset() <= head.upstreamOffset()) {
+            // not a new head above a known one: it may fall between two syncs a reader remembers as neighbours
+            changed(tp);
+        }
+    }
+
+    /** A sync of the partition was deleted from the store (after the store write). */
+    public void deleted(String topic, int partition) {
+        changed(new TopicPartition(topic, partition));
+    }
+
+    /** How many times the partition's history changed other than by a new newest sync (see {@link #changes}). */
+    public long changes(TopicPartition tp) {
+        AtomicLong count = changes.get(tp);
+        return count == null ? 0 : count.get();
+    }
+
+    private void changed(TopicPartition tp) {
+        changes.computeIfAbsent(tp, k -> new AtomicLong()).incrementAndGet();
     }
 
     /** The partition's newest sync after deletions, as the store now has it (null: no history left). */
@@ -48,6 +74,7 @@ public final class NewestSyncs {
     public void reset(String topic, int partition) {
         TopicPartition tp = new TopicPartition(topic, partition);
         newest.remove(tp);
+        changed(tp);
         resetAt.put(tp, resets.incrementAndGet());
     }
 

@@ -2,8 +2,10 @@ package dev.sextant.state;
 
 import dev.sextant.translate.OffsetSyncPoint;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -33,12 +35,38 @@ public final class OffsetSyncStore implements WritableSyncHistory {
     private final ReadOnlyKeyValueStore<Bytes, byte[]> store;
     private final KeyValueStore<Bytes, byte[]> writable;
     private final NewestSyncs newest;
+    /**
+     * A reader with {@link NewestSyncs}: per partition, the syncs around the last offset looked up below the head.
+     * Many groups commit inside the same interval of a partition, so most lookups below the head are answered here
+     * instead of by two RocksDB seeks. Such a reader belongs to one task, so one thread.
+     */
+    private final Map<TopicPartition, Bracket> brackets;
 
     private OffsetSyncStore(ReadOnlyKeyValueStore<Bytes, byte[]> store, KeyValueStore<Bytes, byte[]> writable,
                             NewestSyncs newest) {
         this.store = store;
         this.writable = writable;
         this.newest = newest;
+        this.brackets = newest != null && writable == null ? new HashMap<>() : null;
+    }
+
+    /**
+     * {@code lower} is the newest sync at or below every offset from its own up to {@code probed}; {@code upper},
+     * when not null, the next sync above it; both as the store was when the partition's change count
+     * ({@link NewestSyncs#changes}) was {@code changes}. New syncs above the head do not change either.
+     */
+    private record Bracket(long changes, OffsetSyncPoint lower, long probed, OffsetSyncPoint upper) {
+
+        boolean holds(long offset) {
+            return lower.upstreamOffset() <= offset
+                    && (upper == null ? offset <= probed : offset < upper.upstreamOffset());
+        }
+    }
+
+    /** The partition's bracket, when it is still what the store holds. */
+    private Bracket bracket(TopicPartition tp) {
+        Bracket b = brackets.get(tp);
+        return b != null && b.changes == newest.changes(tp) ? b : null;
     }
 
     public static OffsetSyncStore reader(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
@@ -70,8 +98,20 @@ public final class OffsetSyncStore implements WritableSyncHistory {
                 return Optional.of(head);
             }
         }
-        return first(store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
+        if (brackets == null) {
+            return first(store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
+                    OffsetSyncKeys.key(topic, partition, upstreamOffset)));
+        }
+        TopicPartition tp = new TopicPartition(topic, partition);
+        Bracket known = bracket(tp);
+        if (known != null && known.holds(upstreamOffset)) {
+            return Optional.of(known.lower);
+        }
+        long changes = newest.changes(tp); // read before the store: a change after it is seen at the next lookup
+        Optional<OffsetSyncPoint> found = first(store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
                 OffsetSyncKeys.key(topic, partition, upstreamOffset)));
+        found.ifPresent(lower -> brackets.put(tp, new Bracket(changes, lower, upstreamOffset, null)));
+        return found;
     }
 
     @Override
@@ -85,6 +125,24 @@ public final class OffsetSyncStore implements WritableSyncHistory {
                 return Optional.empty(); // a commit at or above the head: the common case, answered without a scan
             }
         }
+        if (brackets == null) {
+            return above(topic, partition, upstreamOffset);
+        }
+        TopicPartition tp = new TopicPartition(topic, partition);
+        Bracket known = bracket(tp);
+        if (known != null && known.upper != null && known.holds(upstreamOffset)) {
+            return Optional.of(known.upper);
+        }
+        long changes = newest.changes(tp);
+        Optional<OffsetSyncPoint> found = above(topic, partition, upstreamOffset);
+        if (known != null && known.changes == changes && found.isPresent() && known.holds(upstreamOffset)) {
+            // nothing between the bracket's lower sync and the offset, and this is the next sync above the offset
+            brackets.put(tp, new Bracket(changes, known.lower, upstreamOffset, found.get()));
+        }
+        return found;
+    }
+
+    private Optional<OffsetSyncPoint> above(String topic, int partition, long upstreamOffset) {
         return first(store.range(OffsetSyncKeys.key(topic, partition, Math.max(0, upstreamOffset + 1)),
                 OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE)));
     }
@@ -211,6 +269,9 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         if (newest != null && newest.isNewest(topic, partition, upstreamOffset)) {
             newest.replace(topic, partition, first(store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
                     OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE))).orElse(null));
+        }
+        if (newest != null) {
+            newest.deleted(topic, partition);
         }
     }
 

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sextant.translate.OffsetSyncPoint;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class OffsetSyncStoreTest {
@@ -42,5 +44,57 @@ class OffsetSyncStoreTest {
 
         writer.deletePartition("orders", 0);
         assertEquals(null, newest.get("orders", 0));
+    }
+
+    /**
+     * A task's reader remembers the syncs around the offsets it looked up below the head. Whatever changes the history
+     * afterwards (a sync stored between two it remembers, a deletion, a reset, new heads), its answers stay the ones
+     * a reader without memory gives.
+     */
+    @Test
+    void aReaderThatRemembersIntervalsAnswersAsTheStoreDoesWhateverChanges() {
+        NewestSyncs newest = new NewestSyncs();
+        var store = InMemoryStores.bytesStore("remembered");
+        OffsetSyncStore writer = OffsetSyncStore.writer(store, newest);
+        OffsetSyncStore plain = OffsetSyncStore.reader(store);
+        // one reader per offset, each remembering the interval around its own offset when the history changes
+        Map<Long, OffsetSyncStore> remembering = new TreeMap<>();
+        for (long c = 0; c <= 1200; c += 10) {
+            remembering.put(c, OffsetSyncStore.reader(store, newest));
+        }
+        for (long u = 0; u <= 1000; u += 100) {
+            writer.put(new OffsetSyncPoint("orders", 0, u, u + 7));
+        }
+        List<Runnable> changes = List.of(
+                () -> writer.put(new OffsetSyncPoint("orders", 0, 450, 457)), // between two remembered neighbours
+                () -> writer.delete("orders", 0, 500),
+                () -> writer.delete("orders", 0, 400),
+                () -> writer.put(new OffsetSyncPoint("orders", 0, 1100, 1107)), // a new head
+                () -> writer.delete("orders", 0, 1100), // the head itself
+                () -> writer.put(new OffsetSyncPoint("orders", 0, 420, 427)),
+                () -> writer.deletePartition("orders", 0),
+                () -> writer.put(new OffsetSyncPoint("orders", 0, 300, 1)), // the topic's next incarnation
+                () -> writer.put(new OffsetSyncPoint("orders", 0, 600, 301)));
+        assertSameAnswers(remembering, plain);
+        for (Runnable change : changes) {
+            change.run();
+            assertSameAnswers(remembering, plain);
+        }
+    }
+
+    private static void assertSameAnswers(Map<Long, OffsetSyncStore> remembering, OffsetSyncStore plain) {
+        remembering.forEach((c, reader) -> {
+            assertEquals(plain.latestAtOrBelow("orders", 0, c), reader.latestAtOrBelow("orders", 0, c),
+                    "at or below " + c);
+            assertEquals(plain.earliestAbove("orders", 0, c), reader.earliestAbove("orders", 0, c), "above " + c);
+            for (long near = Math.max(0, c - 60); near <= c + 60; near += 30) { // answered from the same memory
+                assertEquals(plain.latestAtOrBelow("orders", 0, near), reader.latestAtOrBelow("orders", 0, near),
+                        "at or below " + near + " after " + c);
+                assertEquals(plain.earliestAbove("orders", 0, near), reader.earliestAbove("orders", 0, near),
+                        "above " + near + " after " + c);
+            }
+            reader.latestAtOrBelow("orders", 0, c); // remember c's interval again for the next change
+            reader.earliestAbove("orders", 0, c);
+        });
     }
 }
