@@ -16,12 +16,14 @@ import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.OffsetTranslator;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +80,8 @@ final class GroupSyncFlusher {
     /** Set when the task is closed, read by Admin threads before they send a write this task planned. */
     private volatile boolean closed;
     private long nextOldestCheck;
+    /** While the task reads a backlog: when each group was last planned. Emptied once the backlog is read. */
+    private final Map<String, Long> plannedInBacklog = new HashMap<>();
 
     GroupSyncFlusher(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
                      OffsetTranslator translator, BoundedPositions bounded, OldestPending oldestPending,
@@ -157,8 +161,11 @@ final class GroupSyncFlusher {
     /**
      * One flush: take in what the destination answered, refresh the gauges, then (once the destination view and the
      * offset-sync history are complete) plan what is due and hand it to the appliers, one phase per group kind.
+     *
+     * @param backlog the task reads commits made a while ago: a group is planned at most every
+     *                {@link TaskSync#BACKLOG_GROUP_INTERVAL_MS}
      */
-    void flush() {
+    void flush(boolean backlog) {
         long now = settings.clock().millis();
         settleAnswers(now);
         updateGauges(now);
@@ -182,7 +189,7 @@ final class GroupSyncFlusher {
         Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
         Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
         try {
-            planDue(now, consumerPlans, sharePlans);
+            planDue(now, backlog, consumerPlans, sharePlans);
             planner.refreshLogStarts(now);
             send(now, consumerPlans, sharePlans);
         } catch (RuntimeException e) {
@@ -233,11 +240,18 @@ final class GroupSyncFlusher {
      * Plans the groups that are due, as many as the in-flight limit leaves room for and the flush's time budget
      * allows; each planned group is in flight until its outcome is settled.
      */
-    private void planDue(long now, Map<String, List<PlannedPartition>> consumerPlans,
+    private void planDue(long now, boolean backlog, Map<String, List<PlannedPartition>> consumerPlans,
                          Map<String, List<PlannedPartition>> sharePlans) {
         long budgetEnd = System.nanoTime() + FLUSH_BUDGET_NANOS;
         int room = Math.min(MAX_GROUPS_PER_FLUSH, MAX_GROUPS_IN_FLIGHT - pending.inFlightCount());
-        for (String group : pending.due(now, Math.max(0, room))) {
+        if (!backlog && !plannedInBacklog.isEmpty()) {
+            plannedInBacklog.clear();
+        }
+        Predicate<String> eligible = !backlog ? group -> true : group -> {
+            Long last = plannedInBacklog.get(group);
+            return last == null || now - last >= TaskSync.BACKLOG_GROUP_INTERVAL_MS;
+        };
+        for (String group : pending.due(now, Math.max(0, room), eligible)) {
             if (System.nanoTime() > budgetEnd) {
                 break; // the rest stays pending for the next flush: commits keep flowing meanwhile
             }
@@ -248,6 +262,9 @@ final class GroupSyncFlusher {
             }
             List<PlannedPartition> plan = planner.plan(group, kind, now);
             if (!plan.isEmpty()) {
+                if (backlog) {
+                    plannedInBacklog.put(group, now);
+                }
                 (kind == GroupKind.SHARE ? sharePlans : consumerPlans).put(group, plan);
                 pending.startFlight(group, plan);
             }

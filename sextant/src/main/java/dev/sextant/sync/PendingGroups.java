@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 
 /**
  * The groups of one task that have something to apply, in the order they became pending, each with the partitions
@@ -94,13 +95,18 @@ final class PendingGroups {
 
     /** Up to {@code max} pending groups that are not in flight and not backing off. */
     List<String> due(long now, int max) {
+        return due(now, max, group -> true);
+    }
+
+    /** Up to {@code max} pending groups that are not in flight, not backing off, and {@code eligible}. */
+    List<String> due(long now, int max, Predicate<String> eligible) {
         List<String> due = new ArrayList<>();
         for (String group : pending.keySet()) {
             if (due.size() >= max) {
                 break;
             }
             Long wait = notBefore.get(group);
-            if (!inFlight.containsKey(group) && (wait == null || wait <= now)) {
+            if (!inFlight.containsKey(group) && (wait == null || wait <= now) && eligible.test(group)) {
                 due.add(group);
             }
         }

@@ -40,6 +40,13 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class TaskSync {
 
+    /**
+     * While the task reads a backlog of commits, a group is planned at most this often: its write then carries the
+     * newest of the commits read meanwhile instead of one write per commit, and the stream thread spends its time
+     * reading. A backlog that never ends still writes every group this often.
+     */
+    public static final long BACKLOG_GROUP_INTERVAL_MS = 5_000;
+
     private final SyncSettings settings;
     private final SyncRuntime runtime;
     private final SextantMetrics metrics;
@@ -94,11 +101,17 @@ public final class TaskSync {
         metrics.groupsTrackedDelta(groups.size());
     }
 
-    /** Writes what changed since the last flush; runs every {@code sync.interval.ms}. */
-    public void flush() {
+    /**
+     * Writes what changed since the last flush; runs every {@code sync.interval.ms}.
+     *
+     * @param backlog the task is reading commits made a while ago: a group is planned at most every
+     *                {@link #BACKLOG_GROUP_INTERVAL_MS}, so reading catches up sooner and the group's commits read
+     *                meanwhile go out as one write
+     */
+    public void flush(boolean backlog) {
         reopenAfterResets();
         replanProven();
-        flusher.flush();
+        flusher.flush(backlog);
     }
 
     /**

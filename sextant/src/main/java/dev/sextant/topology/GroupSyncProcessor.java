@@ -47,6 +47,12 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
      * long flush on a loaded machine) lets the clock run while this task's records wait in the consumer.
      */
     static final int IDLE_PUNCTUATIONS = 4;
+    /**
+     * A task whose last commit read was made longer ago than this has a backlog of commits to read: its flushes then
+     * plan less, so the stream thread reads more, and commits of a partition read meanwhile are written as one.
+     * Clocks of hosts differ by far less; at worst a skewed clock trims planning that then has little to do.
+     */
+    static final long BACKLOG_AGE_MS = 2_000;
 
     private final SyncSettings settings;
     private final SyncRuntime runtime;
@@ -64,6 +70,12 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     /** The input offset seen at the last punctuation, and for how many punctuations in a row it did not move. */
     private long inputAtLastPunctuation = -1;
     private int idlePunctuations;
+    /** The timestamp of the last {@code __consumer_offsets} record read, and whether one was read since the flush. */
+    private long lastCommitTimestamp;
+    private boolean readSinceFlush;
+    /** Whether the task reads a backlog: decided at a flush that follows reads, kept over flushes that follow none. */
+    private boolean backlog;
+    private long lastReadFlushAt;
 
     GroupSyncProcessor(SyncSettings settings, SyncRuntime runtime, NewestSyncs newestSyncs,
                        UndecodableRecords undecodableRecords, OldestPending oldestPending,
@@ -98,7 +110,15 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
             for (OpenTransactionWatch.Commit found : runtime.openTransactions().drain(partition)) {
                 sync.accept(found.commit(), found.logOffset());
             }
-            sync.flush();
+            long now = settings.clock().millis();
+            if (readSinceFlush) {
+                backlog = now - lastCommitTimestamp > BACKLOG_AGE_MS;
+                lastReadFlushAt = now;
+                readSinceFlush = false;
+            } else if (now - lastReadFlushAt >= INPUT_IDLE_MS) {
+                backlog = false; // nothing read for a while: whatever was behind has been read
+            }
+            sync.flush(backlog);
         });
     }
 
@@ -137,6 +157,10 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
     public void process(Record<byte[], byte[]> record) {
         boolean sharePosition = context.recordMetadata()
                 .map(m -> m.topic().equals(settings.sharePositionsTopic())).orElse(false);
+        if (!sharePosition) {
+            lastCommitTimestamp = record.timestamp();
+            readSinceFlush = true;
+        }
         if (!sharePosition && inputEnd != null) {
             lastInputOffset = context.recordMetadata().map(m -> m.offset()).orElse(lastInputOffset);
             lastInputAt = settings.clock().millis();

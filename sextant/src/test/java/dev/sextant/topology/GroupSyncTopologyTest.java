@@ -32,6 +32,7 @@ import dev.sextant.sync.SyncSettings.Scope;
 import dev.sextant.sync.SyncSettings.Timing;
 import dev.sextant.sync.SyncSettings.Topics;
 import dev.sextant.sync.TakeoverAudit;
+import dev.sextant.sync.TaskSync;
 import dev.sextant.testing.CoordinatorRecords;
 import dev.sextant.testing.FakeRecordRanges;
 import dev.sextant.testing.InMemoryDestination;
@@ -198,7 +199,7 @@ class GroupSyncTopologyTest {
 
     private void commit(String group, String topic, int partition, long offset) {
         KeyValue<byte[], byte[]> kv = offsetCommit(group, topic, partition, offset, clock.millis());
-        commits.pipeInput(kv.key, kv.value);
+        commits.pipeInput(kv.key, kv.value, clock.instant()); // read as soon as it is made
     }
 
     /** A sync as MirrorMaker 2 emits it: of a record that exists on both clusters. */
@@ -253,6 +254,41 @@ class GroupSyncTopologyTest {
         assertEquals(Precision.EXACT, p0.precision());
         assertEquals(PositionStatus.UNTRANSLATABLE, position("billing", "orders", 1).status());
         assertTrue(deadLetters.isEmpty(), "untranslatable is not reported before the pending timeout");
+    }
+
+    /**
+     * Commits made a while ago (a backlog: the instance was down, or the source wrote faster than it reads) are
+     * written as each group's newest one, a group at most every few seconds, instead of one write per commit; once the
+     * commits read are fresh again, the next one goes out at the next flush.
+     */
+    @Test
+    void aBacklogOfCommitsGoesOutAsEachGroupsNewestCommitNotOneWriteEach() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        long madeAt = clock.millis() - 60_000; // read a minute after they were made
+        pipeCommit("billing", 0, 10, madeAt);
+        flush();
+        assertEquals(10L, destination.committed("billing", "source.orders", 0), "the first goes out at once");
+        int writes = destination.alterCalls.get();
+
+        for (long offset = 11; offset <= 30; offset++) { // more of the backlog, over most of the interval
+            pipeCommit("billing", 0, offset, madeAt + offset);
+            tick(TaskSync.BACKLOG_GROUP_INTERVAL_MS / 25);
+        }
+        assertEquals(writes, destination.alterCalls.get(), "nothing more within the interval");
+        tick(TaskSync.BACKLOG_GROUP_INTERVAL_MS);
+        flush();
+        assertEquals(30L, destination.committed("billing", "source.orders", 0), "the newest, in one write");
+        assertEquals(writes + 1, destination.alterCalls.get());
+
+        commit("billing", "orders", 0, 31); // made now: the backlog is read
+        flush();
+        assertEquals(31L, destination.committed("billing", "source.orders", 0), "no longer paced");
+    }
+
+    private void pipeCommit(String group, int partition, long offset, long madeAt) {
+        KeyValue<byte[], byte[]> kv = offsetCommit(group, "orders", partition, offset, madeAt);
+        commits.pipeInput(kv.key, kv.value, Instant.ofEpochMilli(madeAt));
     }
 
     @Test
