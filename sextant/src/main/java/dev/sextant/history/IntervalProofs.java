@@ -117,8 +117,12 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     public Verdict verdict(OffsetSyncPoint lower, OffsetSyncPoint upper) {
         Interval interval = new Interval(lower, upper);
         Verdict known;
-        synchronized (verdicts) {
+        boolean first = false;
+        synchronized (verdicts) { // with record(): a verdict kept just now is seen here, never checked twice
             known = verdicts.get(interval);
+            if (known == null && thread != null) {
+                first = queued.add(interval);
+            }
         }
         if (known != null) {
             return known;
@@ -129,7 +133,7 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
                 return verdicts.getOrDefault(interval, Verdict.UNKNOWN);
             }
         }
-        if (queued.add(interval)) {
+        if (first) {
             submit(interval, 0);
         }
         return Verdict.UNKNOWN;
@@ -216,8 +220,8 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
         Verdict kept = verdict == null ? Verdict.UNKNOWN : verdict;
         synchronized (verdicts) {
             verdicts.put(interval, kept);
+            queued.remove(interval);
         }
-        queued.remove(interval);
         metrics.intervalChecked(verdict == null || verdict == Verdict.UNKNOWN ? "unverifiable"
                 : verdict.name().toLowerCase(Locale.ROOT));
         if (kept == Verdict.PROVEN) {
