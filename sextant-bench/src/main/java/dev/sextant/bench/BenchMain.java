@@ -11,11 +11,11 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
@@ -42,9 +42,10 @@ public final class BenchMain implements Callable<Integer> {
                     + "at once, competing for the machine (default sequential; quick side-by-side).")
     String mode;
 
-    @Option(names = "--groups", split = ",", paramLabel = "N[,N...]",
-            description = "Groups per system, one scale each (default 1000,10000; quick 100,1000).")
-    List<Integer> groups;
+    @Option(names = "--groups", split = ",", paramLabel = "N[xP][,N[xP]...]",
+            description = "Groups per system, one scale each; NxP gives that scale's caught-up topic P partitions "
+                    + "instead of --partitions (default 1000,10000,100000x2; quick 100,1000).")
+    List<String> groups;
 
     @Option(names = "--partitions", paramLabel = "P", description = "Partitions of the caught-up groups' topic "
             + "(default 10; quick 4).")
@@ -118,9 +119,19 @@ public final class BenchMain implements Callable<Integer> {
     String heap;
 
     @Option(names = "--sextant-heap", paramLabel = "SIZE",
-            description = "-Xmx of the sync scenario's Sextant JVMs (default 256m, the heap Sextant is built to fit "
-                    + "at 10,000 groups x 10 partitions).")
+            description = "-Xmx of the sync scenario's Sextant JVMs up to 10,000 groups (default 256m, the heap "
+                    + "Sextant is built to fit at 10,000 groups x 10 partitions).")
     String sextantHeap;
+
+    @Option(names = "--large-sextant-heap", paramLabel = "SIZE",
+            description = "-Xmx of the sync scenario's Sextant JVMs above 10,000 groups (default 512m, the heap "
+                    + "Sextant is built to fit at 100,000 groups x 2 partitions).")
+    String largeSextantHeap;
+
+    @Option(names = "--large-systems", split = ",", paramLabel = "S[,S...]",
+            description = "The systems that run above 10,000 groups, of those --systems names (default sextant,"
+                    + "mm2-1s: MM2 at its 60 s default would only add a very long run there).")
+    List<String> largeSystems;
 
     @Option(names = "--tp-heap", paramLabel = "SIZE",
             description = "-Xmx of the throughput scenario's Sextant JVMs (default 512m, as in every throughput "
@@ -159,10 +170,12 @@ public final class BenchMain implements Callable<Integer> {
         List<String> sys = chosenSystems();
         String m = chosenMode();
         List<Integer> threads = chosenThreadCounts();
+        int defaultPartitions = or(partitions, ifQuick(4, 10));
+        Map<Integer, Integer> scales = chosenScales(defaultPartitions);
         BenchSettings s = new BenchSettings(
                 quick,
-                or(groups, ifQuick(List.of(100, 1_000), List.of(1_000, 10_000))),
-                or(partitions, ifQuick(4, 10)),
+                List.copyOf(scales.keySet()),
+                defaultPartitions,
                 or(lagPartitions, 1),
                 or(commitRate, 100),
                 or(produceRate, 2_000),
@@ -187,26 +200,44 @@ public final class BenchMain implements Callable<Integer> {
                 m,
                 or(sextantHeap, "256m"),
                 threads,
-                or(tpHeap, "512m"));
+                or(tpHeap, "512m"),
+                Collections.unmodifiableMap(scales),
+                or(largeSextantHeap, "512m"),
+                chosen("--large-systems", or(largeSystems, List.of(BenchSettings.SEXTANT, BenchSettings.MM2_FAST))));
         boolean badLags = s.lagMin() < 1 || s.lagMax() < s.lagMin();
         boolean badShare = s.laggingShare() < 0 || s.laggingShare() > 1;
         boolean badRates = s.commitRate() < 1 || s.produceRate() < 1;
-        if (badLags || badShare || badRates || s.scales().isEmpty()) {
+        if (badLags || badShare || badRates || s.scales().isEmpty() || s.partitions() < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "inconsistent settings: " + s);
         }
         return s;
     }
 
+    /** {@code --groups} as groups -> partitions of the caught-up topic, in the order given. */
+    private Map<Integer, Integer> chosenScales(int defaultPartitions) {
+        List<String> given = or(groups, ifQuick(List.of("100", "1000"), List.of("1000", "10000", "100000x2")));
+        try {
+            return BenchSettings.Scale.resolve(given.stream().map(BenchSettings.Scale::parse).toList(),
+                    defaultPartitions);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--groups: " + e.getMessage());
+        }
+    }
+
     private List<String> chosenSystems() {
-        List<String> sys = systems != null ? systems
-                : ifQuick(List.of(BenchSettings.MM2_FAST, BenchSettings.SEXTANT), BenchSettings.ALL_SYSTEMS);
+        return chosen("--systems", systems != null ? systems
+                : ifQuick(List.of(BenchSettings.MM2_FAST, BenchSettings.SEXTANT), BenchSettings.ALL_SYSTEMS));
+    }
+
+    /** {@code sys}, every one a known system. */
+    private List<String> chosen(String option, List<String> sys) {
         for (String s : sys) {
             if (!BenchSettings.ALL_SYSTEMS.contains(s)) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "unknown system '" + s + "'; use "
-                        + BenchSettings.ALL_SYSTEMS);
+                throw new CommandLine.ParameterException(spec.commandLine(), option + ": unknown system '" + s
+                        + "'; use " + BenchSettings.ALL_SYSTEMS);
             }
         }
-        return sys;
+        return List.copyOf(sys);
     }
 
     private String chosenMode() {
@@ -263,21 +294,28 @@ public final class BenchMain implements Callable<Integer> {
         List<SyncScenario.Outcome> scales = new ArrayList<>();
         List<ThroughputScenario.Outcome> tp = new ArrayList<>();
         Map<String, Long> lagSpacing = Map.of();
+        List<String> stops = new ArrayList<>();
         long t0 = System.nanoTime();
         try (Session session = Session.start(cfg, workDir)) {
             timings.put("clusters", round1(Bench.seconds(System.nanoTime() - t0)));
             Bench.log("clusters and data-mirroring MirrorMaker ready in %.1f s", Bench.seconds(System.nanoTime() - t0));
-            if (cfg.sync()) {
-                session.fillLagTopic();
-                timings.put("fill_lag_topic", round1(session.lagFillSeconds));
-                lagSpacing = session.syncSpacing(Session.LAG_TOPIC, cfg.lagPartitions());
-                Bench.log("%s filled with %,d records per partition in %.1f s; offset syncs %s", Session.LAG_TOPIC,
-                        session.lagTopicEnd, session.lagFillSeconds, lagSpacing);
-            }
-            for (int n : cfg.sync() ? cfg.scales() : List.<Integer>of()) {
-                long ts = System.nanoTime();
-                runSyncScale(session, cfg, n, scales, timings);
-                timings.put("sync_" + n, round1(Bench.seconds(System.nanoTime() - ts)));
+            try {
+                if (cfg.sync()) {
+                    session.fillLagTopic();
+                    timings.put("fill_lag_topic", round1(session.lagFillSeconds));
+                    lagSpacing = session.syncSpacing(Session.LAG_TOPIC, cfg.lagPartitions());
+                    Bench.log("%s filled with %,d records per partition in %.1f s; offset syncs %s",
+                            Session.LAG_TOPIC, session.lagTopicEnd, session.lagFillSeconds, lagSpacing);
+                }
+                for (int n : cfg.sync() ? cfg.scales() : List.<Integer>of()) {
+                    long ts = System.nanoTime();
+                    runSyncScale(session, cfg, n, scales, timings);
+                    timings.put("sync_" + n, round1(Bench.seconds(System.nanoTime() - ts)));
+                }
+            } catch (RuntimeException e) { // the sync scenario as a whole (its shared set-up): throughput may still run
+                stops.add("The sync scenario stopped early: " + SyncScenario.describe(e) + " (figures of the scales "
+                        + "that ran are kept).");
+                Bench.log("the sync scenario stopped early: %s", e);
             }
             if (cfg.throughput()) {
                 long ts = System.nanoTime();
@@ -289,7 +327,7 @@ public final class BenchMain implements Callable<Integer> {
         summariseProfiles(tp, workDir);
         timings.put("total", round1(Bench.seconds(System.nanoTime() - started)));
 
-        Report.Results res = results(cfg, now, command, loadStart, scales, tp, timings, lagSpacing);
+        Report.Results res = results(cfg, now, command, loadStart, scales, tp, timings, lagSpacing, stops);
         publish(res, cfg, now, stamp, scales, started);
         finished.set(true);
         return 0;
@@ -310,12 +348,12 @@ public final class BenchMain implements Callable<Integer> {
                          List<SyncScenario.Outcome> scales, long started) throws IOException {
         Path json = results.resolve(stamp + ".json");
         Report.writeJson(res, json);
-        String md = Report.markdown(res, cfg.systems());
+        String md = Report.markdown(res, cfg::systemsInOrderAt);
         Files.writeString(results.resolve(stamp + ".md"), md);
         Path png = results.resolve(stamp + ".png");
         Charts.write(png, "Sextant vs MirrorMaker 2 checkpoints — " + now.toLocalDate() + (quick ? " (--quick)" : "")
                         + (cfg.sequential() ? " — each system alone" : " — systems side by side"),
-                cdfs(scales), replayPoints(scales), cfg.offsetLagMax(), cfg.scales());
+                cdfs(scales), replayPoints(scales), cfg.offsetLagMax(), cfg.scales(), failures(scales));
         for (String ext : List.of("json", "md", "png")) {
             Files.copy(results.resolve(stamp + "." + ext), results.resolve("latest." + ext),
                     StandardCopyOption.REPLACE_EXISTING);
@@ -326,34 +364,74 @@ public final class BenchMain implements Callable<Integer> {
                 Bench.seconds(System.nanoTime() - started));
     }
 
-    /** The sync scenario at {@code n} groups per system: each system alone, or all side by side. */
+    /**
+     * The sync scenario at {@code n} groups per system: each system alone, or all side by side; above 10,000 groups
+     * only the systems of {@code --large-systems}. A system that fails is recorded as failed in its outcome
+     * ({@link SyncScenario#run()} does not throw), and the next one runs.
+     */
     private static void runSyncScale(Session session, BenchSettings cfg, int n, List<SyncScenario.Outcome> scales,
-                                     Map<String, Object> timings) throws Exception {
+                                     Map<String, Object> timings) {
+        List<String> systems = cfg.systemsInOrderAt(n);
+        if (!cfg.systemsLeftOutAt(n).isEmpty()) {
+            Bench.log("scale %d: %s not run above %,d groups (--large-systems)", n,
+                    String.join(", ", cfg.systemsLeftOutAt(n)), BenchSettings.LARGE_SCALE);
+        }
+        if (systems.isEmpty()) {
+            return;
+        }
         if (!cfg.sequential()) {
-            scales.add(new SyncScenario(session, n, cfg.systems(), "").run());
+            scales.add(new SyncScenario(session, n, systems, "").run());
             return;
         }
         // each system alone on the machine, on its own caught-up topic: nothing it does slows another
-        for (String system : cfg.systemsInOrder()) {
+        for (String system : systems) {
             long tsys = System.nanoTime();
             scales.add(new SyncScenario(session, n, List.of(system), "-" + SyncScenario.code(system)).run());
             timings.put("sync_" + n + "_" + system, round1(Bench.seconds(System.nanoTime() - tsys)));
         }
     }
 
-    /** The throughput scenario: one prefill, then one Sextant per stream thread count. */
+    /**
+     * The throughput scenario: one prefill, then one Sextant per stream thread count. A run that fails (or a prefill
+     * that does) is recorded as failed, and the next count runs.
+     */
     private static void runThroughput(Session session, BenchSettings cfg, List<ThroughputScenario.Outcome> tp,
-                                      Map<String, Object> timings) throws Exception {
+                                      Map<String, Object> timings) {
         long ts = System.nanoTime();
         ThroughputScenario scenario = new ThroughputScenario(session);
-        scenario.prefill();
+        try {
+            scenario.prefill();
+        } catch (Exception e) {
+            String reason = "the harness failed while pre-filling: " + SyncScenario.describe(e);
+            Bench.log("throughput: %s", e);
+            for (int threads : cfg.sextantThreadCounts()) {
+                tp.add(failedThroughput(scenario.outcome(threads), reason, e));
+            }
+            return;
+        }
         timings.put("throughput_prefill", round1(Bench.seconds(System.nanoTime() - ts)));
         int profiled = primaryThreads(cfg.sextantThreadCounts());
         for (int threads : cfg.sextantThreadCounts()) {
             long tt = System.nanoTime();
-            tp.add(scenario.run(threads, cfg.jfr() && threads == profiled));
+            try {
+                tp.add(scenario.run(threads, cfg.jfr() && threads == profiled));
+            } catch (Exception e) {
+                Bench.log("throughput with %s: %s", threads(threads), e);
+                tp.add(failedThroughput(scenario.outcome(threads), "the harness failed during the run: "
+                        + SyncScenario.describe(e), e));
+            }
             timings.put("throughput_" + threads + "_threads", round1(Bench.seconds(System.nanoTime() - tt)));
         }
+    }
+
+    private static ThroughputScenario.Outcome failedThroughput(ThroughputScenario.Outcome out, String reason,
+                                                               Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        out.failed = reason;
+        out.failedBy = SyncScenario.BY_HARNESS;
+        return out;
     }
 
     private static Double round1(double v) {
@@ -369,8 +447,23 @@ public final class BenchMain implements Callable<Integer> {
         List<Charts.Cdf> out = new ArrayList<>();
         for (SyncScenario.Outcome o : scales) {
             for (SyncScenario.SystemOutcome so : o.systems.values()) {
-                out.add(new Charts.Cdf(so.system, o.groups, Samples.Censored.of(so.poller.caughtUpLatency(),
-                        so.poller.caughtUpCensored()).sorted()));
+                if (so.poller != null) { // a system that failed before its workload has no latency
+                    out.add(new Charts.Cdf(so.system, o.groups, Samples.Censored.of(so.poller.caughtUpLatency(),
+                            so.poller.caughtUpCensored()).sorted(), so.failed != null));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The sync runs that failed, for the chart: "system, N groups (reason)". */
+    private static List<String> failures(List<SyncScenario.Outcome> scales) {
+        List<String> out = new ArrayList<>();
+        for (SyncScenario.Outcome o : scales) {
+            for (SyncScenario.SystemOutcome so : o.systems.values()) {
+                if (so.failed != null) {
+                    out.add(String.format(Locale.ROOT, "%s, %,d groups (%s)", so.system, o.groups, so.failed));
+                }
             }
         }
         return out;
@@ -388,11 +481,12 @@ public final class BenchMain implements Callable<Integer> {
         return out;
     }
 
+    /** @param stops what stopped a scenario early (a note each, first) */
     Report.Results results(BenchSettings cfg, OffsetDateTime date, String command, double loadStart,
                            List<SyncScenario.Outcome> scales, List<ThroughputScenario.Outcome> tp,
-                           Map<String, Object> timings, Map<String, Long> lagSpacing) {
+                           Map<String, Object> timings, Map<String, Long> lagSpacing, List<String> stops) {
         List<Report.Run> runs = new ArrayList<>();
-        List<String> notes = new ArrayList<>();
+        List<String> notes = new ArrayList<>(stops);
         // per scale, the systems in the same order whatever the mode (sequential: one outcome per system)
         for (int n : scales.stream().map(o -> o.groups).distinct().toList()) {
             for (String system : BenchSettings.ALL_SYSTEMS) {
@@ -428,12 +522,13 @@ public final class BenchMain implements Callable<Integer> {
             d.put("application_id", t.applicationId);
             heapDetails(d, t.heap, t.alive, t.outOfMemory);
             d.put("kafka_streams_thread", t.streamThread);
-            runs.add(new Report.Run(BenchSettings.SEXTANT, "throughput", t.groups, t.partitions, null, null, null,
-                    null, Report.round(t.overallCommitsPerSec, 0), t.threads,
+            d.put("failed_by", t.failedBy);
+            runs.add(new Report.Run(BenchSettings.SEXTANT, "throughput", t.groups, t.partitions, t.failed, null,
+                    null, null, null, Report.round(t.overallCommitsPerSec, 0), t.threads,
                     Report.round(t.countedRequestsPerSec, 1), null,
                     Report.round(t.cpuSeconds, 1), Report.round(t.peakRssMb, 0), d));
         }
-        List<Report.Target> targets = targets(cfg, runs, tp);
+        List<Report.Target> targets = Targets.of(cfg, runs, tp);
         if (!lagSpacing.isEmpty()) {
             notes.add(String.format(Locale.ROOT, "Lagging topic %s: %,d records per partition, offset syncs %s "
                     + "(a gap above offset.lag.max+1 means MirrorMaker coalesced syncs while it was filled; then "
@@ -447,6 +542,9 @@ public final class BenchMain implements Callable<Integer> {
     }
 
     private static Report.Run syncRun(BenchSettings cfg, SyncScenario.Outcome o, SyncScenario.SystemOutcome so) {
+        if (so.poller == null) {
+            return failedSyncRun(cfg, o, so);
+        }
         String system = so.system;
         DestinationPoller poller = so.poller;
         Samples lat = poller.caughtUpLatency();
@@ -468,17 +566,8 @@ public final class BenchMain implements Callable<Integer> {
         writes.put("max", nan(live.max()));
         writes.put("writes", live.size());
         d.put("replay_of_every_write_caught_up", writes);
-        d.put("replay_best_possible", Map.of("caught_up_max", so.caughtUpIdealMax, "lagging_max",
-                so.laggingIdealMax));
-        d.put("replay_above_best_possible_max", so.aboveBestMax == Long.MIN_VALUE ? null : so.aboveBestMax);
-        // where MirrorMaker 2 has synced a record above the commit, the syncs (and the records) can prove the exact
-        // position: the figure interpolation brings to 0 (-1: no such partition)
-        d.put("replay_where_later_sync_caught_up_max", so.caughtUpLaterSyncMax);
-        d.put("replay_where_later_sync_lagging_max", so.laggingLaterSyncMax);
-        d.put("partitions_with_later_sync", so.laterSyncPartitions);
-        d.put("partitions_with_later_sync_replaying_0", so.laterSyncExact);
+        replayDetails(d, so);
         d.put("settle_s", Report.round(so.settleSeconds, 1));
-        d.put("partitions_not_showing_last_commit", so.stale);
         d.put("cpu_s_since_process_start", Report.round(so.cpuSecondsTotal, 1));
         d.put("measured_s", Report.round(o.measuredSeconds, 0));
         d.put("window_group_commits", o.windowCommits);
@@ -493,20 +582,70 @@ public final class BenchMain implements Callable<Integer> {
             d.put("verification_records_read_per_sec", Report.round(so.verificationReadsPerSec, 1));
             d.put("verification_intervals_proven", Report.round(so.intervalsProven, 0));
             d.put("verification_cpu_s", Report.round(so.verificationCpuSeconds, 2));
-            heapDetails(d, so.heap == null ? SextantChild.Heap.UNKNOWN : so.heap, so.alive, so.outOfMemory);
-        } else {
-            d.put("interval_s", system.equals(BenchSettings.MM2_FAST) ? 1 : 60);
-            d.put("alive_at_end", so.alive);
         }
+        systemDetails(d, o, so);
         Report.Latency steady = latencyMs(lat, poller.caughtUpCensored());
         d.put("initial_sync_latency_ms", latency(poller.initialLatency(), new Samples()));
-        return new Report.Run(system, "sync", o.groups, cfg.partitions(), steady, steady,
+        boolean replayRead = so.finalStateRead;
+        return new Report.Run(system, "sync", o.groups, o.partitions, so.failed, steady, steady,
                 Double.isNaN(so.initialSyncSeconds) ? null : Report.round(so.initialSyncSeconds, 1),
                 Double.isNaN(so.initialSyncSeconds) ? null : so.initialSyncCensored, null, null,
                 Report.round(so.destinationRequestsPerSec, 1),
-                new Report.Replay(so.caughtUpReplayMax < 0 ? null : so.caughtUpReplayMax,
-                        so.laggingReplayMax < 0 ? null : so.laggingReplayMax),
+                replayRead ? new Report.Replay(so.caughtUpReplayMax < 0 ? null : so.caughtUpReplayMax,
+                        so.laggingReplayMax < 0 ? null : so.laggingReplayMax) : null,
                 Report.round(so.cpuSeconds, 1), Report.round(so.peakRssMb, 0), d);
+    }
+
+    /** Replay at the end, when the final state was read (not for a system that stopped during the run). */
+    private static void replayDetails(Map<String, Object> d, SyncScenario.SystemOutcome so) {
+        boolean read = so.finalStateRead;
+        Map<String, Object> best = new LinkedHashMap<>();
+        best.put("caught_up_max", read ? so.caughtUpIdealMax : null);
+        best.put("lagging_max", read ? so.laggingIdealMax : null);
+        d.put("replay_best_possible", best);
+        d.put("replay_above_best_possible_max", !read || so.aboveBestMax == Long.MIN_VALUE ? null : so.aboveBestMax);
+        // where MirrorMaker 2 has synced a record above the commit, the syncs (and the records) can prove the exact
+        // position: the figure interpolation brings to 0 (-1: no such partition)
+        d.put("replay_where_later_sync_caught_up_max", read ? so.caughtUpLaterSyncMax : null);
+        d.put("replay_where_later_sync_lagging_max", read ? so.laggingLaterSyncMax : null);
+        d.put("partitions_with_later_sync", read ? so.laterSyncPartitions : null);
+        d.put("partitions_with_later_sync_replaying_0", read ? so.laterSyncExact : null);
+        d.put("partitions_not_showing_last_commit", read ? so.stale : null);
+    }
+
+    /**
+     * What every sync run states about its system: its heap (Sextant) or interval (MirrorMaker), whether it ran to
+     * the end, and when it failed, how and where to read about it.
+     */
+    private static void systemDetails(Map<String, Object> d, SyncScenario.Outcome o, SyncScenario.SystemOutcome so) {
+        if (so.system.equals(BenchSettings.SEXTANT)) {
+            d.put("sextant_heap", o.sextantHeap);
+            heapDetails(d, so.heap == null ? SextantChild.Heap.UNKNOWN : so.heap, so.alive, so.outOfMemory);
+        } else {
+            d.put("interval_s", so.system.equals(BenchSettings.MM2_FAST) ? 1 : 60);
+            d.put("alive_at_end", so.alive);
+        }
+        d.put("failed_by", so.failedBy);
+        d.put("failed_at_s", Report.round(so.failedAtSeconds, 0));
+        d.put("log", so.logFile == null ? null : so.logFile.toString());
+    }
+
+    /** A system that failed before its workload started (or the scale's set-up did): its failure, no figures. */
+    private static Report.Run failedSyncRun(BenchSettings cfg, SyncScenario.Outcome o, SyncScenario.SystemOutcome so) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("caught_up_groups", o.caughtUpGroups);
+        d.put("lagging_groups", o.laggingGroups);
+        d.put("lag_partitions", cfg.lagPartitions());
+        d.put("mode", o.mode);
+        d.put("caught_up_topic", o.topic);
+        d.put("measured_s", null);
+        systemDetails(d, o, so);
+        return new Report.Run(so.system, "sync", o.groups, o.partitions, so.failed, null, null, null, null, null,
+                null, null, null, null, null, d);
+    }
+
+    static String threads(int n) {
+        return n + " stream thread" + (n == 1 ? "" : "s");
     }
 
     /** A Sextant run's heap figures (MiB; null when unknown) and whether its JVM lived to the end. */
@@ -521,6 +660,9 @@ public final class BenchMain implements Callable<Integer> {
 
     /** How busy the machine's cores were with the benchmark's processes over an outcome's measured span (%). */
     private static double busyPercent(SyncScenario.Outcome o) {
+        if (o.measuredSeconds <= 0) {
+            return Double.NaN;
+        }
         double total = o.otherCpu.values().stream().mapToDouble(Double::doubleValue).sum()
                 + o.systems.values().stream().mapToDouble(so -> Double.isNaN(so.cpuSeconds) ? 0 : so.cpuSeconds)
                 .sum();
@@ -549,207 +691,6 @@ public final class BenchMain implements Callable<Integer> {
         return Report.round(v, 0);
     }
 
-    static List<Report.Target> targets(BenchSettings cfg, List<Report.Run> runs,
-                                       List<ThroughputScenario.Outcome> throughput) {
-        List<Report.Target> out = new ArrayList<>();
-        // the per-instance targets are about the default deployment, one stream thread; the others are stated
-        int primary = throughput.isEmpty() ? 1
-                : primaryThreads(throughput.stream().map(t -> t.threads).toList());
-        ThroughputScenario.Outcome tp = throughput.stream().filter(t -> t.threads == primary).findFirst()
-                .orElse(null);
-        out.add(latencyTarget(sextantSyncRun(runs, 1_000)));
-        Report.Run at10000 = sextantSyncRun(runs, 10_000);
-        latencyTargetAt10000(at10000).ifPresent(out::add);
-        initialSyncTarget(at10000).ifPresent(out::add);
-        out.add(heapTarget(runs));
-        out.add(throughputTarget(tp, throughput));
-        out.add(replayTarget(cfg, runs));
-        out.add(laterSyncReplayTarget(runs));
-        out.add(requestsTarget(tp));
-        return out;
-    }
-
-    /** Sextant's sync run at {@code groups} groups, or null. */
-    private static Report.Run sextantSyncRun(List<Report.Run> runs, int groups) {
-        return runs.stream().filter(r -> r.scenario().equals("sync") && r.groups() == groups
-                && r.system().equals(BenchSettings.SEXTANT)).findFirst().orElse(null);
-    }
-
-    private static Report.Target latencyTarget(Report.Run at1000) {
-        if (at1000 == null || at1000.syncLatencyMs().p99() == null) {
-            return new Report.Target("steady-state p99 ≤ 1 s at 1,000 groups", "no 1,000-group run", null);
-        }
-        double p99 = at1000.syncLatencyMs().p99();
-        boolean lower = at1000.syncLatencyMs().lowerBounds().contains("p99");
-        return new Report.Target("steady-state p99 ≤ 1 s at 1,000 groups",
-                "p99 " + (lower ? "≥ " : "") + Report.duration(p99) + " (p50 "
-                        + Report.duration(at1000.syncLatencyMs().p50()) + ")", p99 <= 1_000 && !lower);
-    }
-
-    private static Optional<Report.Target> latencyTargetAt10000(Report.Run at10000) {
-        if (at10000 == null || at10000.steadyLatencyMs() == null || at10000.steadyLatencyMs().p99() == null) {
-            return Optional.empty();
-        }
-        double p99 = at10000.steadyLatencyMs().p99();
-        boolean lower = at10000.steadyLatencyMs().lowerBounds().contains("p99");
-        return Optional.of(new Report.Target("steady-state p99 ≤ 1 s at 10,000 groups", "p99 " + (lower ? "≥ " : "")
-                + Report.duration(p99) + " (p50 " + Report.duration(at10000.steadyLatencyMs().p50()) + ")",
-                p99 <= 1_000 && !lower));
-    }
-
-    private static Optional<Report.Target> initialSyncTarget(Report.Run at10000) {
-        if (at10000 == null || at10000.initialSyncS() == null) {
-            return Optional.empty();
-        }
-        boolean lower = Boolean.TRUE.equals(at10000.initialSyncLowerBound());
-        return Optional.of(new Report.Target("initial sync ≤ 30 s for 10,000 groups", String.format(Locale.ROOT,
-                "%s%.1f s", lower ? "≥ " : "", at10000.initialSyncS()), at10000.initialSyncS() <= 30 && !lower));
-    }
-
-    /** {@code tp}: the primary throughput run, or null; the others in {@code throughput} are stated beside it. */
-    private static Report.Target throughputTarget(ThroughputScenario.Outcome tp,
-                                                  List<ThroughputScenario.Outcome> throughput) {
-        if (tp == null || Double.isNaN(tp.overallCommitsPerSec)) {
-            return new Report.Target("≥ 100,000 offset commits/s per instance", "not run", null);
-        }
-        StringBuilder measured = new StringBuilder(String.format(Locale.ROOT,
-                "%,.0f commits/s with %s (%,d of %,d read in %.0f s)", tp.overallCommitsPerSec,
-                threads(tp.threads), tp.reached, tp.commits, tp.readSeconds));
-        for (ThroughputScenario.Outcome other : throughput) {
-            if (other != tp) {
-                measured.append(String.format(Locale.ROOT, "; %s: %s", threads(other.threads),
-                        Double.isNaN(other.overallCommitsPerSec) ? "n/a"
-                                : String.format(Locale.ROOT, "%,.0f commits/s", other.overallCommitsPerSec)));
-            }
-        }
-        return new Report.Target("≥ 100,000 offset commits/s per instance", measured.toString(),
-                tp.overallCommitsPerSec >= 100_000);
-    }
-
-    private static Report.Target replayTarget(BenchSettings cfg, List<Report.Run> runs) {
-        long worst = -1;
-        long bestPossible = -1;
-        long aboveBest = Long.MIN_VALUE;
-        for (Report.Run r : runs) {
-            if (r.system().equals(BenchSettings.SEXTANT) && r.replayRecords() != null) {
-                worst = Math.max(worst,
-                        Math.max(nz(r.replayRecords().caughtUpMax()), nz(r.replayRecords().laggingMax())));
-                @SuppressWarnings("unchecked")
-                Map<String, Object> ideal = (Map<String, Object>) r.details().get("replay_best_possible");
-                bestPossible = Math.max(bestPossible, Math.max(((Number) ideal.get("caught_up_max")).longValue(),
-                        ((Number) ideal.get("lagging_max")).longValue()));
-                Object above = r.details().get("replay_above_best_possible_max");
-                if (above instanceof Number a) {
-                    aboveBest = Math.max(aboveBest, a.longValue());
-                }
-            }
-        }
-        if (worst < 0) {
-            return new Report.Target("replay ≤ offset.lag.max for every group at any lag", "not run", null);
-        }
-        return new Report.Target("replay ≤ offset.lag.max (" + cfg.offsetLagMax() + ") for every group at any lag",
-                String.format(Locale.ROOT, "worst partition %,d records; best possible from the syncs MM2 "
-                        + "emitted %,d; Sextant above the best possible by at most %,d", worst, bestPossible,
-                        aboveBest == Long.MIN_VALUE ? 0 : aboveBest), worst <= cfg.offsetLagMax());
-    }
-
-    /** Replay 0 wherever MirrorMaker 2 synced a record above the commit (interpolation, proven by the records). */
-    private static Report.Target laterSyncReplayTarget(List<Report.Run> runs) {
-        long worst = -1;
-        long partitions = 0;
-        long exact = 0;
-        for (Report.Run r : runs) {
-            if (r.system().equals(BenchSettings.SEXTANT) && "sync".equals(r.scenario())) {
-                for (String key : List.of("replay_where_later_sync_caught_up_max",
-                        "replay_where_later_sync_lagging_max")) {
-                    if (r.details().get(key) instanceof Number n) {
-                        worst = Math.max(worst, n.longValue());
-                    }
-                }
-                partitions += r.details().get("partitions_with_later_sync") instanceof Number n ? n.longValue() : 0;
-                exact += r.details().get("partitions_with_later_sync_replaying_0") instanceof Number n
-                        ? n.longValue() : 0;
-            }
-        }
-        String name = "replay 0 where a later sync exists (caught-up and lagging groups)";
-        if (worst < 0) {
-            return new Report.Target(name, "not run", null);
-        }
-        return new Report.Target(name, String.format(Locale.ROOT, "worst partition %,d records; %,d of %,d such "
-                + "partitions replay 0", worst, exact, partitions), worst == 0);
-    }
-
-    private static Report.Target requestsTarget(ThroughputScenario.Outcome tp) {
-        if (tp == null || Double.isNaN(tp.alterRequests)) {
-            return new Report.Target("Admin requests scale with groups changed, not commits", "not run", null);
-        }
-        long flushes = (long) Math.ceil(tp.readSeconds / 0.25) + 1;
-        long bound = (long) tp.groups * flushes;
-        return new Report.Target("Admin requests scale with groups changed, not commits",
-                String.format(Locale.ROOT, "%,.0f alterConsumerGroupOffsets for %,d commits (%,.0f commits per "
-                        + "request; bound groups x flushes = %,d)", tp.alterRequests, tp.commits,
-                        tp.commits / Math.max(1, tp.alterRequests), bound),
-                tp.alterRequests <= bound && tp.alterRequests < tp.commits / 10.0);
-    }
-
-    private static long nz(Long v) {
-        return v == null ? -1 : v;
-    }
-
-    static String threads(int n) {
-        return n + " stream thread" + (n == 1 ? "" : "s");
-    }
-
-    static final String HEAP_TARGET = "heap ≤ 256 MiB at 10,000 groups × 10 partitions";
-
-    /**
-     * The live set of Sextant's 10,000-group sync run: its old generation after GC (or, if the old generation was
-     * never collected, the heap after young GCs, an upper bound) at most 256 MiB, and the JVM alive at the end (with
-     * -XX:+ExitOnOutOfMemoryError a JVM out of memory exits, so a dead one did not meet it).
-     */
-    static Report.Target heapTarget(List<Report.Run> runs) {
-        Report.Run run = sextantSyncRun(runs, 10_000);
-        if (run == null) {
-            return new Report.Target(HEAP_TARGET, "no 10,000-group run", null);
-        }
-        Map<String, Object> d = run.details();
-        Double afterGc = number(d.get("peak_heap_after_gc_mb"));
-        Double afterYoung = number(d.get("peak_heap_after_young_gc_mb"));
-        Double used = number(d.get("peak_heap_used_mb"));
-        Double max = number(d.get("heap_max_mb"));
-        boolean oom = Boolean.TRUE.equals(d.get("out_of_memory"));
-        boolean dead = !Boolean.TRUE.equals(d.get("alive_at_end"));
-        StringBuilder m = new StringBuilder();
-        if (oom || dead) {
-            m.append(oom ? "Sextant ran out of memory and exited; " : "Sextant was no longer running at the end; ");
-        }
-        m.append(afterGc != null ? String.format(Locale.ROOT, "peak after GC %s MiB", mib(afterGc))
-                : String.format(Locale.ROOT, "no old-generation collection ran (heap after young GCs at most %s MiB)",
-                        mib(afterYoung)));
-        m.append(String.format(Locale.ROOT, ", peak used %s MiB, -Xmx %s MiB (%s caught-up groups × %d partitions "
-                        + "+ %s lagging × %s)", mib(used), mib(max), d.get("caught_up_groups"), run.partitions(),
-                d.get("lagging_groups"), d.get("lag_partitions")));
-        Double live = afterGc != null ? afterGc : afterYoung;
-        Boolean met;
-        if (oom || dead) {
-            met = false;
-        } else if (run.partitions() < 10) {
-            m.append("; not measured at 10 partitions");
-            met = null;
-        } else {
-            met = live == null ? null : live <= 256;
-        }
-        return new Report.Target(HEAP_TARGET, m.toString(), met);
-    }
-
-    private static Double number(Object v) {
-        return v instanceof Number n ? n.doubleValue() : null;
-    }
-
-    private static String mib(Double v) {
-        return v == null ? "n/a" : String.format(Locale.ROOT, "%,.0f", v);
-    }
-
     private static List<String> notes(BenchSettings cfg, List<SyncScenario.Outcome> scales,
                                       List<ThroughputScenario.Outcome> tp) {
         List<String> notes = new ArrayList<>();
@@ -764,16 +705,13 @@ public final class BenchMain implements Callable<Integer> {
                             + "the same caught-up topic, so they competed for the machine's cores and brokers (a "
                             + "quick look; `--mode sequential` runs each alone).");
         }
-        StringBuilder res = new StringBuilder("Polling resolution (mean poll cycle, ms):");
-        for (SyncScenario.Outcome o : scales) {
-            for (SyncScenario.SystemOutcome so : o.systems.values()) {
-                res.append(String.format(Locale.ROOT, " %s@%,d %.0f;", so.system, o.groups,
-                        so.poller.cycleMillis().mean()));
-            }
+        if (!scales.isEmpty()) {
+            notes.add(scalesNote(cfg));
         }
-        notes.add(res + " a latency sample is stamped when the poll that saw it returned (an upper bound), and "
-                + "a poll starts at most every 100 ms (1 s for MM2 default), and at most every 8 poll durations up "
-                + "to 5 s.");
+        notes.addAll(failureNotes(scales, tp));
+        notes.add(resolutionNote(scales) + " a latency sample is stamped when the poll that saw it returned (an "
+                + "upper bound), and a poll starts at most every 100 ms (1 s for MM2 default), and at most every 8 "
+                + "poll durations up to 5 s.");
         notes.add("Commit time is when Admin.alterConsumerGroupOffsets returned on the source; 'visible' means the "
                 + "destination offset's metadata names that source offset or a later one (MM2 copies the "
                 + "workload's 'src=' metadata, Sextant writes its own).");
@@ -783,7 +721,9 @@ public final class BenchMain implements Callable<Integer> {
         notes.add("CPU seconds are measured over " + (cfg.sequential() ? "each system's own run" : "the same span for "
                 + "every system") + " (from the syncers being ready to the end of the tail); MM2 runs its "
                 + "checkpoint connector alone in its own process (its idle MirrorSourceConnector and Connect worker "
-                + "included). Sextant's JVM gets " + cfg.sextantJvmOptions() + " (throughput: "
+                + "included). Sextant's JVM gets " + cfg.sextantJvmOptions() + (cfg.scales().stream()
+                .anyMatch(BenchSettings::large) ? " (above " + String.format(Locale.ROOT, "%,d",
+                BenchSettings.LARGE_SCALE) + " groups -Xmx" + cfg.largeSextantHeap() + ")" : "") + " (throughput: "
                 + cfg.throughputJvmOptions() + "), MirrorMaker's get "
                 + cfg.childJvmOptions() + ".");
         notes.add("Heap (Sextant): peak used = the largest MemoryMXBean heap-used sample (every 100 ms, garbage "
@@ -796,20 +736,9 @@ public final class BenchMain implements Callable<Integer> {
                 + "the destination, over the same span (Sextant: its destination client, including its "
                 + "destination-view refresh; MM2: the checkpoint connector's and task's target admins).");
         for (SyncScenario.Outcome o : scales) {
-            String who = String.format(Locale.ROOT, "%,d groups", o.groups)
-                    + (cfg.sequential() ? ", " + String.join(", ", o.systems.keySet()) + " alone" : "");
-            notes.add(String.format(Locale.ROOT, "%s: mirror checks %s; offset syncs %s; phases (s) %s", who,
-                    o.checks, o.syncSpacing, o.phases.entrySet().stream()
-                            .map(e -> e.getKey() + "=" + Report.round(e.getValue(), 1)).toList()));
-            StringBuilder cpu = new StringBuilder(String.format(Locale.ROOT,
-                    "%s: the machine's %d cores were %.0f%% busy with the benchmark's processes over the "
-                            + "%.0f s measured, load average %.2f at its start and %.2f at its end (CPU s:", who,
-                    Runtime.getRuntime().availableProcessors(), busyPercent(o), o.measuredSeconds, o.loadStart,
-                    o.loadEnd));
-            o.otherCpu.forEach((name, sec) -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", name, sec)));
-            o.systems.values().forEach(
-                    so -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", so.system, so.cpuSeconds)));
-            notes.add(cpu.append(")").toString());
+            if (o.measuredSeconds > 0) { // else every system of it failed before its workload: nothing measured
+                notes.addAll(scaleNotes(cfg, o));
+            }
         }
         if (tp.size() > 1) {
             notes.add("Throughput: __consumer_offsets was pre-filled once; then one Sextant per stream-thread count "
@@ -819,6 +748,91 @@ public final class BenchMain implements Callable<Integer> {
                     + "never overwrites another's offsets).");
         }
         return notes;
+    }
+
+    /** One note per failed run: what failed, whose failure it was, what the harness did. */
+    private static List<String> failureNotes(List<SyncScenario.Outcome> scales, List<ThroughputScenario.Outcome> tp) {
+        List<String> notes = new ArrayList<>();
+        for (SyncScenario.Outcome o : scales) {
+            for (SyncScenario.SystemOutcome so : o.systems.values()) {
+                if (so.failed != null) {
+                    notes.add(String.format(Locale.ROOT, "%,d groups, %s failed (%s): %s%s; the harness stopped it, "
+                            + "kept what it had measured until then (lower bounds where marked, replay not read if "
+                            + "it stopped during the run) and went on with the next system and scale.", o.groups,
+                            so.system, whose(so.failedBy), so.failed,
+                            so.logFile == null ? "" : " (see " + so.logFile + ")"));
+                }
+            }
+        }
+        for (ThroughputScenario.Outcome t : tp) {
+            if (t.failed != null) {
+                notes.add(String.format(Locale.ROOT, "Throughput with %s failed (%s): %s.", threads(t.threads),
+                        whose(t.failedBy), t.failed));
+            }
+        }
+        return notes;
+    }
+
+    private static String whose(String failedBy) {
+        return SyncScenario.BY_SYSTEM.equals(failedBy) ? "the system's own failure"
+                : "a failure of the harness or the clusters";
+    }
+
+    private static String resolutionNote(List<SyncScenario.Outcome> scales) {
+        StringBuilder res = new StringBuilder("Polling resolution (mean poll cycle, ms):");
+        for (SyncScenario.Outcome o : scales) {
+            for (SyncScenario.SystemOutcome so : o.systems.values()) {
+                if (so.poller != null) {
+                    res.append(String.format(Locale.ROOT, " %s@%,d %.0f;", so.system, o.groups,
+                            so.poller.cycleMillis().mean()));
+                }
+            }
+        }
+        return res.toString();
+    }
+
+    /** A scale's (sequential: a system's run's) checks, phases, and how busy the machine was. */
+    private static List<String> scaleNotes(BenchSettings cfg, SyncScenario.Outcome o) {
+        String who = String.format(Locale.ROOT, "%,d groups", o.groups)
+                + (cfg.sequential() ? ", " + String.join(", ", o.systems.keySet()) + " alone" : "");
+        String phases = String.format(Locale.ROOT, "%s: mirror checks %s; offset syncs %s; phases (s) %s", who,
+                o.checks, o.syncSpacing, o.phases.entrySet().stream()
+                        .map(e -> e.getKey() + "=" + Report.round(e.getValue(), 1)).toList());
+        StringBuilder cpu = new StringBuilder(String.format(Locale.ROOT,
+                "%s: the machine's %d cores were %.0f%% busy with the benchmark's processes over the "
+                        + "%.0f s measured, load average %.2f at its start and %.2f at its end (CPU s:", who,
+                Runtime.getRuntime().availableProcessors(), busyPercent(o), o.measuredSeconds, o.loadStart,
+                o.loadEnd));
+        o.otherCpu.forEach((name, sec) -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", name, sec)));
+        o.systems.values().stream().filter(so -> !Double.isNaN(so.cpuSeconds)).forEach(
+                so -> cpu.append(String.format(Locale.ROOT, " %s %.0f;", so.system, so.cpuSeconds)));
+        return List.of(phases, cpu.append(")").toString());
+    }
+
+    /**
+     * The scales as run: partitions of the caught-up topic, Sextant's heap, and the systems left out of the large
+     * ones (and why).
+     */
+    static String scalesNote(BenchSettings cfg) {
+        List<String> each = new ArrayList<>();
+        for (int n : cfg.scales()) {
+            int nLag = (int) Math.round(n * cfg.laggingShare());
+            each.add(String.format(Locale.ROOT, "%,d groups (%,d caught up × %d partitions + %,d lagging × %d; "
+                    + "Sextant -Xmx%s; %s)", n, n - nLag, cfg.partitionsAt(n), nLag, cfg.lagPartitions(),
+                    cfg.sextantHeap(n), String.join(", ", cfg.systemsInOrderAt(n))));
+        }
+        String note = "Scales: " + String.join("; ", each) + ".";
+        List<String> leftOut = cfg.scales().stream().filter(n -> !cfg.systemsLeftOutAt(n).isEmpty())
+                .map(n -> String.format(Locale.ROOT, "%,d", n)).toList();
+        if (!leftOut.isEmpty()) {
+            List<String> who = cfg.systemsLeftOutAt(cfg.scales().stream().filter(BenchSettings::large).findFirst()
+                    .orElseThrow());
+            note += " At " + String.join(" and ", leftOut) + " groups " + String.join(" and ", who) + " did not run "
+                    + "(`--large-systems`)" + (who.contains(BenchSettings.MM2_DEFAULT) ? ": MirrorMaker 2 at its 60 s "
+                    + "default would only add a very long run with no new information (its latency follows from its "
+                    + "intervals)." : ".");
+        }
+        return note;
     }
 
     static Report.Machine machine(double loadStart) {

@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import javax.imageio.ImageIO;
 
@@ -28,8 +29,12 @@ final class Charts {
     private static final int H = 620;
     private static final Color[] SYSTEM_COLORS = {new Color(0xC0392B), new Color(0xE67E22), new Color(0x1E8449)};
 
-    /** One CDF: sorted latencies in ms. */
-    record Cdf(String system, int groups, double[] sortedMillis) {
+    /** One CDF: sorted latencies in ms; {@code failed}: the run failed (its unresolved commits at their age then). */
+    record Cdf(String system, int groups, double[] sortedMillis, boolean failed) {
+
+        Cdf(String system, int groups, double[] sortedMillis) {
+            this(system, groups, sortedMillis, false);
+        }
     }
 
     /** One replay point. */
@@ -46,6 +51,12 @@ final class Charts {
 
     static void write(Path file, String title, List<Cdf> cdfs, List<ReplayPoint> points, int offsetLagMax,
                       List<Integer> scales) throws IOException {
+        write(file, title, cdfs, points, offsetLagMax, scales, List.of());
+    }
+
+    /** @param failures runs that failed, said under the latency plot (e.g. "mm2-1s, 1,000 groups: ...") */
+    static void write(Path file, String title, List<Cdf> cdfs, List<ReplayPoint> points, int offsetLagMax,
+                      List<Integer> scales, List<String> failures) throws IOException {
         System.setProperty("java.awt.headless", "true");
         BufferedImage image = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
@@ -59,6 +70,12 @@ final class Charts {
 
         drawLatencyCdfs(g, cdfs, scales);
         drawReplayVersusLag(g, points, offsetLagMax, scales);
+        if (!failures.isEmpty()) {
+            String text = "failed: " + String.join("; ", failures);
+            g.setColor(new Color(0xC0392B));
+            g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+            g.drawString(text.length() > 120 ? text.substring(0, 117) + "..." : text, 80, H - 12);
+        }
         g.dispose();
         Files.createDirectories(file.toAbsolutePath().getParent());
         ImageIO.write(image, "png", file.toFile());
@@ -83,8 +100,8 @@ final class Charts {
             g.setColor(color(cdf.system()));
             g.setStroke(stroke);
             g.draw(line);
-            legend.add(String.format("%s, %,d groups (p50 %s)", cdf.system(), cdf.groups(),
-                    Report.duration(Samples.quantile(v, 0.5))));
+            legend.add(String.format("%s, %,d groups (p50 %s)%s", cdf.system(), cdf.groups(),
+                    Report.duration(Samples.quantile(v, 0.5)), cdf.failed() ? ", failed" : ""));
             legendColors.add(color(cdf.system()));
             legendStrokes.add(stroke);
         }
@@ -114,6 +131,9 @@ final class Charts {
     /** Right: the records each group replays after a failover against how far behind it committed. */
     private static void drawReplayVersusLag(Graphics2D g, List<ReplayPoint> points, int offsetLagMax,
                                             List<Integer> scales) {
+        // the largest scale that has points is drawn as dots, the others as squares
+        int largest = points.stream().mapToInt(ReplayPoint::groups).max()
+                .orElse(scales.stream().mapToInt(Integer::intValue).max().orElse(0));
         long maxLag = points.stream().mapToLong(ReplayPoint::lag).max().orElse(10);
         long maxReplay = points.stream().mapToLong(ReplayPoint::replay).max().orElse(10);
         double xMax = Math.ceil(Math.log10(Math.max(10, maxLag)));
@@ -147,8 +167,8 @@ final class Charts {
             double y = right.y(Math.log10(p.replay() + 1.0));
             Color c = color(p.system());
             g.setColor(new Color(c.getRed(), c.getGreen(), c.getBlue(), 150));
-            int size = p.groups() == scales.get(scales.size() - 1) ? 5 : 4;
-            if (p.groups() == scales.get(scales.size() - 1)) {
+            int size = p.groups() == largest ? 5 : 4;
+            if (p.groups() == largest) {
                 g.fillOval((int) x - size / 2, (int) y - size / 2, size, size);
             } else {
                 g.drawRect((int) x - size / 2, (int) y - size / 2, size, size);
@@ -165,14 +185,19 @@ final class Charts {
         right.legend(g, rl, rc, null, false);
         g.setColor(Color.DARK_GRAY);
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-        g.drawString("dots: " + String.format("%,d", scales.get(scales.size() - 1)) + " groups"
+        g.drawString("dots: " + String.format("%,d", largest) + " groups"
                 + (scales.size() > 1 ? "; squares: smaller scales" : ""), 800, H - 12);
     }
 
+    /** The largest scale solid, the next dashed, smaller ones dotted (one line style per scale up to three). */
     private static Stroke strokeFor(int groups, List<Integer> scales) {
-        boolean largest = groups == scales.get(scales.size() - 1);
-        return largest ? new BasicStroke(2.2f)
-                : new BasicStroke(1.6f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, new float[] {7, 4}, 0);
+        List<Integer> bySize = scales.stream().sorted(Comparator.reverseOrder()).toList();
+        int rank = Math.max(0, bySize.indexOf(groups));
+        if (rank == 0) {
+            return new BasicStroke(2.2f);
+        }
+        float[] dash = rank == 1 ? new float[] {7, 4} : new float[] {2, 3};
+        return new BasicStroke(1.6f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10, dash, 0);
     }
 
     /** A plot area with linear data coordinates (the callers pass logarithms). */

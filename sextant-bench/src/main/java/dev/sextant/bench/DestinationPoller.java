@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -13,7 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
@@ -22,16 +25,19 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * Watches one syncer's groups on the destination: every cycle, one batched {@code listConsumerGroupOffsets} for
- * the groups that have a commit the destination does not show yet (chunks of {@value #CHUNK} groups, sent
- * together), then resolves what became visible. A cycle starts at most every {@code minPeriodMillis}, and at most
- * every 8 cycle durations up to 5 s (so the poller stays light when thousands of groups are outstanding); the
- * resolution of a latency sample is one cycle (it is stamped with the time the answer arrived, an upper bound).
+ * the groups that have a commit the destination does not show yet (chunks of {@value #CHUNK} groups, up to
+ * {@value #CALLS_IN_FLIGHT} asked at a time), then resolves what each chunk's answer shows. A cycle starts at most
+ * every {@code minPeriodMillis}, and at most every 8 cycle durations up to 5 s (so the poller stays light when
+ * thousands of groups are outstanding); the resolution of a latency sample is one cycle (it is stamped with the time
+ * its chunk's answer arrived, an upper bound).
  * Each poller has its own Admin client: one Admin client has one request in flight, so shared pollers would wait
  * for each other.
  */
 final class DestinationPoller implements AutoCloseable {
 
     static final int CHUNK = 1_000;
+    /** Chunks asked at a time (see {@link #poll}). */
+    static final int CALLS_IN_FLIGHT = 8;
 
     private final String system;
     private final Admin admin;
@@ -82,7 +88,7 @@ final class DestinationPoller implements AutoCloseable {
             }
             if (!due.isEmpty()) {
                 try {
-                    poll(due, sent);
+                    poll(due);
                     cycleMillis.add((System.nanoTime() - sent) / 1e6);
                 } catch (Exception e) {
                     lastError = e;
@@ -111,51 +117,81 @@ final class DestinationPoller implements AutoCloseable {
 
     /** Reads every group now (not only those with outstanding commits); for the final state. */
     void pollAll() throws Exception {
-        poll(groups, System.nanoTime());
+        poll(groups);
     }
 
-    private void poll(List<TrackedGroup> due, long sent) throws Exception {
-        List<Map.Entry<List<TrackedGroup>, ListConsumerGroupOffsetsResult>> calls = new ArrayList<>();
-        for (int i = 0; i < due.size(); i += CHUNK) {
-            List<TrackedGroup> chunk = due.subList(i, Math.min(due.size(), i + CHUNK));
-            Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
-            for (TrackedGroup g : chunk) {
-                List<TopicPartition> tps = new ArrayList<>();
-                for (int p = 0; p < g.partitions; p++) {
-                    tps.add(new TopicPartition(g.destinationTopic, p));
-                }
-                specs.put(g.name, new ListConsumerGroupOffsetsSpec().topicPartitions(tps));
+    /**
+     * Reads {@code due} in chunks of {@value #CHUNK} groups, at most {@value #CALLS_IN_FLIGHT} chunks asked at a
+     * time: an Admin call's time-out runs from when it is made, and one Admin client sends one request at a time, so
+     * 100 chunks asked at once (100,000 groups) would leave the last ones waiting behind the others. A chunk that
+     * fails is skipped (its groups are read on the next cycle); the first failure is thrown once every chunk was
+     * tried.
+     */
+    private void poll(List<TrackedGroup> due) throws Exception {
+        ArrayDeque<Call> calls = new ArrayDeque<>();
+        Exception failure = null;
+        int next = 0;
+        while (next < due.size() || !calls.isEmpty()) {
+            while (next < due.size() && calls.size() < CALLS_IN_FLIGHT) {
+                List<TrackedGroup> chunk = due.subList(next, Math.min(due.size(), next + CHUNK));
+                calls.add(new Call(chunk, System.nanoTime(), admin.listConsumerGroupOffsets(specs(chunk))));
+                next += chunk.size();
             }
-            calls.add(Map.entry(chunk, admin.listConsumerGroupOffsets(specs)));
+            Call call = calls.poll();
+            try {
+                resolve(call.chunk(), call.result().all().get(60, TimeUnit.SECONDS), call.sent());
+            } catch (ExecutionException | TimeoutException e) {
+                failure = failure == null ? e : failure;
+            }
         }
-        for (Map.Entry<List<TrackedGroup>, ListConsumerGroupOffsetsResult> call : calls) {
-            Map<String, Map<TopicPartition, OffsetAndMetadata>> answer =
-                    call.getValue().all().get(60, TimeUnit.SECONDS);
-            long received = System.nanoTime();
-            for (TrackedGroup g : call.getKey()) {
-                Map<TopicPartition, OffsetAndMetadata> offsets = answer.getOrDefault(g.name, Map.of());
-                long[] src = new long[g.partitions];
-                long[] dest = new long[g.partitions];
-                Arrays.fill(src, -1);
-                Arrays.fill(dest, -1);
-                for (int p = 0; p < g.partitions; p++) {
-                    OffsetAndMetadata om = offsets.get(new TopicPartition(g.destinationTopic, p));
-                    if (om != null) {
-                        dest[p] = om.offset();
-                        src[p] = TrackedGroup.sourceOffsetOf(om.metadata());
-                    }
-                }
-                g.observe(src, dest, sent, received, best, (group, p, s, d) -> {
-                    if (!group.lagging) {
-                        liveReplay.add(s - d);
-                    }
-                }, latency -> {
-                    (initialPhase ? initialLatency : g.lagging ? laggingLatency : caughtUpLatency).add(latency / 1e6);
-                    if (!initialPhase && !g.lagging) {
-                        steadyTrace.add(new long[] {received - latency, latency});
-                    }
-                });
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    private static Map<String, ListConsumerGroupOffsetsSpec> specs(List<TrackedGroup> chunk) {
+        Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
+        for (TrackedGroup g : chunk) {
+            List<TopicPartition> tps = new ArrayList<>();
+            for (int p = 0; p < g.partitions; p++) {
+                tps.add(new TopicPartition(g.destinationTopic, p));
             }
+            specs.put(g.name, new ListConsumerGroupOffsetsSpec().topicPartitions(tps));
+        }
+        return specs;
+    }
+
+    /** One chunk's read: its groups, when it was asked (a commit returned before then can show), the answer. */
+    private record Call(List<TrackedGroup> chunk, long sent, ListConsumerGroupOffsetsResult result) {
+    }
+
+    /** What one chunk's answer shows: each group's destination offsets, and the commits they resolve. */
+    private void resolve(List<TrackedGroup> chunk, Map<String, Map<TopicPartition, OffsetAndMetadata>> answer,
+                     long sent) {
+        long received = System.nanoTime();
+        for (TrackedGroup g : chunk) {
+            Map<TopicPartition, OffsetAndMetadata> offsets = answer.getOrDefault(g.name, Map.of());
+            long[] src = new long[g.partitions];
+            long[] dest = new long[g.partitions];
+            Arrays.fill(src, -1);
+            Arrays.fill(dest, -1);
+            for (int p = 0; p < g.partitions; p++) {
+                OffsetAndMetadata om = offsets.get(new TopicPartition(g.destinationTopic, p));
+                if (om != null) {
+                    dest[p] = om.offset();
+                    src[p] = TrackedGroup.sourceOffsetOf(om.metadata());
+                }
+            }
+            g.observe(src, dest, sent, received, best, (group, p, s, d) -> {
+                if (!group.lagging) {
+                    liveReplay.add(s - d);
+                }
+            }, latency -> {
+                (initialPhase ? initialLatency : g.lagging ? laggingLatency : caughtUpLatency).add(latency / 1e6);
+                if (!initialPhase && !g.lagging) {
+                    steadyTrace.add(new long[] {received - latency, latency});
+                }
+            });
         }
     }
 
@@ -166,7 +202,7 @@ final class DestinationPoller implements AutoCloseable {
     void censor(long endNanos) {
         for (TrackedGroup g : groups) {
             for (long since : g.outstandingSince()) {
-                (g.lagging ? laggingCensored : caughtUpCensored).add((endNanos - since) / 1e6);
+                (g.lagging ? laggingCensored : caughtUpCensored).add(Math.max(0, endNanos - since) / 1e6);
             }
         }
     }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
@@ -35,10 +36,13 @@ final class Mm2CheckpointProcess implements Syncer {
     /**
      * @param intervalSeconds {@code emit.checkpoints.interval.seconds} and {@code sync.group.offsets.interval.seconds}
      * @param topics          regex of the source topics whose groups it checkpoints (MirrorMaker's topic filter)
+     * @param readyTimeout    how long MirrorMaker may take to log that it started
+     * @throws IllegalStateException when it exits during startup or does not start in time (the message's first
+     *                               line says which, the rest quotes its logs)
      */
     static Mm2CheckpointProcess start(String system, String groupPrefix, int intervalSeconds, String topics,
                                       String sourceBootstrap, String destinationBootstrap, Path dir,
-                                      List<String> jvmOptions) {
+                                      List<String> jvmOptions, Duration readyTimeout) {
         String id = "bench-" + system + "-" + groupPrefix.replaceAll("[^A-Za-z0-9]+", "-");
         Path requests = dir.toAbsolutePath().resolve("admin-requests.tsv");
         List<String> jvm = new ArrayList<>(jvmOptions);
@@ -64,10 +68,41 @@ final class Mm2CheckpointProcess implements Syncer {
                         RequestCountingReporter.class.getName())
                 .jvmOptions(jvm)
                 .extraClasspath(classDirectory(dir))
-                .readyTimeout(Duration.ofSeconds(120))
+                .readyTimeout(readyTimeout)
                 .build();
-        LocalMirrorMaker mm = LocalMirrorMaker.start(sourceBootstrap, destinationBootstrap, options, dir);
-        return new Mm2CheckpointProcess(system, groupPrefix, mm, requests);
+        try {
+            LocalMirrorMaker mm = LocalMirrorMaker.start(sourceBootstrap, destinationBootstrap, options, dir);
+            return new Mm2CheckpointProcess(system, groupPrefix, mm, requests);
+        } catch (IllegalStateException e) {
+            // LocalMirrorMaker deleted its directory: its message (the logs' last lines) is all that is left
+            String text = String.valueOf(e.getMessage());
+            String what = text.startsWith("MirrorMaker exited during startup") ? "MirrorMaker 2 exited during startup"
+                    : text.startsWith("MirrorMaker did not log") ? String.format(Locale.ROOT,
+                    "MirrorMaker 2 not started after %d s", readyTimeout.toSeconds())
+                    : "MirrorMaker 2 did not start: " + text.lines().findFirst().orElse("");
+            String complaint = jvmComplaint(text);
+            throw new IllegalStateException(what + (complaint == null ? "" : " (" + complaint + ")")
+                    + System.lineSeparator() + text, e);
+        }
+    }
+
+    /**
+     * What a JVM said when it gave up, from its output: the out-of-memory error, or the line after "Error occurred
+     * during initialization of VM" (e.g. a heap too small to start); null when it said neither.
+     */
+    static String jvmComplaint(String output) {
+        List<String> lines = output.lines().map(String::strip).toList();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            int oom = line.indexOf("java.lang.OutOfMemoryError");
+            if (oom >= 0) {
+                return line.substring(oom);
+            }
+            if (line.contains("Error occurred during initialization of VM") && i + 1 < lines.size()) {
+                return lines.get(i + 1);
+            }
+        }
+        return null;
     }
 
     /**
@@ -99,25 +134,37 @@ final class Mm2CheckpointProcess implements Syncer {
     void awaitCheckpointTask(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            String log = readLog();
+            String log = read(logFile());
             int task = log.indexOf(" checkpointing ");
             if (task >= 0 && log.indexOf("Finished reading KafkaBasedLog for topic mm2-offset-syncs", task) >= 0) {
                 return;
             }
             if (!mirrorMaker.isAlive()) {
-                throw new IllegalStateException(system + " MirrorMaker exited; see " + logFile());
+                throw new IllegalStateException("MirrorMaker 2 " + (outOfMemory() ? "ran out of memory and exited"
+                        : "exited") + " before its checkpoint task ran; see " + logFile());
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException(system + ": no running checkpoint task within " + timeout
-                        + "; see " + logFile());
+                throw new IllegalStateException(String.format(Locale.ROOT, "MirrorMaker 2's checkpoint task not "
+                        + "running after %d s; see %s", timeout.toSeconds(), logFile()));
             }
             Bench.sleep(200);
         }
     }
 
-    private String readLog() {
+    /** Whether its JVM ran out of memory: its output or its log names the error (the JVM then exits at once). */
+    boolean outOfMemory() {
+        return read(outputFile()).contains("OutOfMemoryError") || read(logFile()).contains("OutOfMemoryError");
+    }
+
+    /** The JVM's own output (stdout and stderr), next to the log. */
+    Path outputFile() {
+        String log = logFile().getFileName().toString();
+        return logFile().resolveSibling(log.replaceFirst("\\.log$", "") + ".out");
+    }
+
+    private static String read(Path file) {
         try {
-            return Files.readString(logFile(), StandardCharsets.ISO_8859_1);
+            return Files.readString(file, StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
             return "";
         }

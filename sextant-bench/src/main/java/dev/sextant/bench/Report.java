@@ -16,6 +16,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleFunction;
 import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.stream.Stream;
 
 /**
  * The results file ({@code bench/results/<date>.json}) and its Markdown table. Field names are snake_case; a
@@ -47,18 +49,20 @@ final class Report {
     record Replay(Long caughtUpMax, Long laggingMax) {
     }
 
-    /** One system in one scenario at one scale. */
     /**
-     * One system in one scenario at one scale. {@code steadyLatencyMs}: commits of groups that already exist on the
-     * destination (the window, after the initial sync; the same commits as {@code syncLatencyMs}, which keeps its
-     * name for earlier results); {@code initialSyncS}: from the syncers being ready until every group that existed
-     * on the source before was on the destination ({@code initialSyncLowerBound}: it had not finished when the wait
-     * ended). {@code threads}: Sextant's stream threads (throughput).
+     * One system in one scenario at one scale. {@code failed}: why the run failed (the system did not start in time,
+     * exited, ran out of memory, or the harness failed during its part), null when it ran to the end; a failed run
+     * keeps what it measured until then (lower bounds where marked), the rest null. {@code steadyLatencyMs}: commits
+     * of groups that already exist on the destination (the window, after the initial sync; the same commits as
+     * {@code syncLatencyMs}, which keeps its name for earlier results); {@code initialSyncS}: from the syncers being
+     * ready until every group that existed on the source before was on the destination ({@code
+     * initialSyncLowerBound}: it had not finished when the wait, or the system, ended). {@code threads}: Sextant's
+     * stream threads (throughput).
      */
-    @JsonPropertyOrder({"system", "scenario", "groups", "partitions", "sync_latency_ms", "steady_latency_ms",
-            "initial_sync_s", "initial_sync_lower_bound", "commits_per_sec", "threads", "admin_requests_per_sec",
-            "replay_records", "cpu_s", "peak_rss_mb", "details"})
-    record Run(String system, String scenario, int groups, int partitions, Latency syncLatencyMs,
+    @JsonPropertyOrder({"system", "scenario", "groups", "partitions", "failed", "sync_latency_ms",
+            "steady_latency_ms", "initial_sync_s", "initial_sync_lower_bound", "commits_per_sec", "threads",
+            "admin_requests_per_sec", "replay_records", "cpu_s", "peak_rss_mb", "details"})
+    record Run(String system, String scenario, int groups, int partitions, String failed, Latency syncLatencyMs,
                Latency steadyLatencyMs, Double initialSyncS, Boolean initialSyncLowerBound, Double commitsPerSec,
                Integer threads, Double adminRequestsPerSec, Replay replayRecords, Double cpuS, Double peakRssMb,
                Map<String, Object> details) {
@@ -98,7 +102,17 @@ final class Report {
 
     // ---------------------------------------------------------------- Markdown
 
+    /** The Markdown report of a run whose systems were the same at every scale. */
     static String markdown(Results r, List<String> systemsRun) {
+        return markdown(r, groups -> systemsRun);
+    }
+
+    /**
+     * The Markdown report.
+     *
+     * @param systemsAt the systems this run ran at a scale (groups), to say which did not run there and why
+     */
+    static String markdown(Results r, IntFunction<List<String>> systemsAt) {
         StringBuilder md = new StringBuilder();
         md.append("# Sextant vs MirrorMaker 2's checkpoint connector\n\n");
         Machine m = r.machine();
@@ -121,7 +135,7 @@ final class Report {
             modeNote(md, byScale, sequential);
         }
         for (Map.Entry<Integer, List<Run>> e : byScale.entrySet()) {
-            syncSection(md, e.getKey(), e.getValue(), sequential, systemsRun);
+            syncSection(md, e.getKey(), e.getValue(), sequential, systemsAt.apply(e.getKey()));
         }
         if (!throughput.isEmpty()) {
             throughputSection(md, throughput);
@@ -165,13 +179,16 @@ final class Report {
         if (sequential) {
             List<String> spans = new ArrayList<>();
             for (Run run : runs) {
-                spans.add(String.format(Locale.ROOT, "%s %s s (load %s → %s)", run.system(),
+                spans.add(run.details().get("measured_s") == null ? run.system() + " not measured (failed)"
+                        : String.format(Locale.ROOT, "%s %s s (load %s → %s)", run.system(),
                         run.details().get("measured_s"), run.details().get("load_average_1m_start"),
                         run.details().get("load_average_1m_end")));
             }
             measured = "Each system alone, measured over its own run: " + String.join("; ", spans) + ".";
         } else {
-            measured = "Measured over " + any.details().get("measured_s") + " s, all systems at once.";
+            measured = runs.stream().map(x -> x.details().get("measured_s")).filter(x -> x != null).findFirst()
+                    .map(x -> "Measured over " + x + " s, all systems at once.")
+                    .orElse("Not measured: every system failed.");
         }
         md.append(String.format(Locale.ROOT, "%s caught-up groups x %d partitions commit in turn; %s lagging "
                         + "groups x %s partition(s) commit once, 10^3-10^6 records behind (see settings). "
@@ -182,6 +199,7 @@ final class Report {
                 + "groups that are already there.\n\n");
         syncTable(md, def, fast, sx);
         md.append('\n');
+        failureNotes(md, runs);
         if (sx != null) {
             sextantNotes(md, sx);
         }
@@ -192,9 +210,27 @@ final class Report {
                                 + "%n%n", run.system(), run.details().get("unresolved_commits")));
             }
         }
-        if (def == null && !systemsRun.contains(BenchSettings.MM2_DEFAULT)) {
-            md.append("MM2 default was not run (`--quick`): with emit and sync every 60 s its latency is "
-                    + "between ~0 and ~120 s (about 60 s on average), by construction.\n\n");
+        if (def == null && (systemsRun == null || !systemsRun.contains(BenchSettings.MM2_DEFAULT))) {
+            md.append(BenchSettings.large(groups)
+                    ? String.format(Locale.ROOT, "MM2 default was not run at %,d groups (above %,d groups only "
+                    + "`--large-systems` run): at its 60 s intervals it would only add a very long run with no new "
+                    + "information; its latency is between ~0 and ~120 s (about 60 s on average) by construction, "
+                    + "as long as one interval covers every group.%n%n", groups, BenchSettings.LARGE_SCALE)
+                    : "MM2 default was not run: with emit and sync every 60 s its latency is between ~0 and ~120 s "
+                    + "(about 60 s on average), by construction.\n\n");
+        }
+    }
+
+    /** What stopped each failed run, and what its figures then are. */
+    private static void failureNotes(StringBuilder md, List<Run> runs) {
+        for (Run run : runs) {
+            if (run.failed() != null) {
+                md.append(String.format(Locale.ROOT, "**%s failed**: %s%s. Its column shows what was measured "
+                                + "until then (≥: a lower bound); its replay was %s.%n%n", run.system(), run.failed(),
+                        run.details() != null && run.details().get("log") != null ? " (see `"
+                                + run.details().get("log") + "`)" : "",
+                        run.replayRecords() == null ? "not measured" : "read at the end as usual"));
+            }
         }
     }
 
@@ -202,8 +238,15 @@ final class Report {
         md.append("| figure | MM2 default (60 s) | MM2 1 s | Sextant | MM2 default ÷ Sextant "
                 + "| MM2 1 s ÷ Sextant |\n");
         md.append("|---|---:|---:|---:|---:|---:|\n");
-        row(md, "initial sync: every group on the destination (s)", def, fast, sx,
-                x -> x.initialSyncS(), v -> String.format(Locale.ROOT, "%,.1f", v));
+        if (Stream.of(def, fast, sx).anyMatch(x -> x != null && x.failed() != null)) {
+            md.append("| run |");
+            for (Run x : new Run[] {def, fast, sx}) {
+                md.append(' ').append(x == null ? "n/a" : x.failed() == null ? "completed" : "failed: " + x.failed())
+                        .append(" |");
+            }
+            md.append(" | |\n");
+        }
+        initialSyncRow(md, def, fast, sx);
         latencyRow(md, "sync latency p50", "p50", def, fast, sx, Latency::p50);
         latencyRow(md, "sync latency p99", "p99", def, fast, sx, Latency::p99);
         latencyRow(md, "sync latency max", "max", def, fast, sx, Latency::max);
@@ -250,10 +293,19 @@ final class Report {
 
     /** One column per throughput run (one per stream-thread count). */
     private static void throughputSection(StringBuilder md, List<Run> runs) {
+        throughputHeader(md, runs);
+        if (runs.stream().anyMatch(x -> x.failed() != null)) {
+            tpRow(md, runs, "run", x -> x.failed() == null ? "completed" : "failed: " + x.failed());
+        }
+        throughputRows(md, runs);
+        throughputFooter(md, runs);
+    }
+
+    private static void throughputHeader(StringBuilder md, List<Run> runs) {
         Run first = runs.get(0);
         Map<String, Object> d0 = first.details();
-        md.append(String.format(Locale.ROOT, "## Throughput: one Sextant instance, %,d commits pre-filled%n%n",
-                ((Number) d0.get("commits")).longValue()));
+        md.append(String.format(Locale.ROOT, "## Throughput: one Sextant instance, %s commits pre-filled%n%n",
+                cell(detail(first, "commits"), Report::count)));
         md.append(String.format(Locale.ROOT, "%,d groups x %d partitions x %s rounds, each round one "
                 + "`alterConsumerGroupOffsets` per group, pre-filled once; %s. MM2 has no equivalent (it samples "
                 + "group offsets every interval instead of reading commits).%n%n", first.groups(), first.partitions(),
@@ -265,29 +317,36 @@ final class Report {
                     .append(Integer.valueOf(1).equals(run.threads()) ? "" : "s").append(" |");
         }
         md.append("\n|---|").append("---:|".repeat(runs.size())).append('\n');
+    }
+
+    private static void throughputRows(StringBuilder md, List<Run> runs) {
+        Map<String, Object> d0 = runs.get(0).details();
         tpRow(md, runs, "offset commits read/s (first read to the total, or to the " + d0.get("read_timeout_s")
-                + " s time-out)", x -> count(nz(x.commitsPerSec())));
-        tpRow(md, runs, "commits read before the time-out", x -> String.format(Locale.ROOT, "%,d of %,d",
-                ((Number) x.details().get("commits_read")).longValue(),
-                ((Number) x.details().get("commits")).longValue()));
+                + " s time-out)", x -> cell(x.commitsPerSec(), Report::count));
+        tpRow(md, runs, "commits read before the time-out", x -> String.format(Locale.ROOT, "%s of %s",
+                cell(detail(x, "commits_read"), Report::count), cell(detail(x, "commits"), Report::count)));
         tpRow(md, runs, "offset commits read/s between 10% and 90% of what was read",
-                x -> count(nz((Double) x.details().get("commits_per_sec_10_to_90_percent"))));
+                x -> cell(detail(x, "commits_per_sec_10_to_90_percent"), Report::count));
         tpRow(md, runs, "Admin requests/s (`sextant.admin.requests`, same span)",
-                x -> String.format(Locale.ROOT, "%,.1f", nz(x.adminRequestsPerSec())));
+                x -> cell(x.adminRequestsPerSec(), v -> String.format(Locale.ROOT, "%,.1f", v)));
         tpRow(md, runs, "Admin requests/s on the wire (same span)",
-                x -> String.format(Locale.ROOT, "%,.1f", nz((Double) x.details().get("wire_admin_requests_per_sec"))));
+                x -> cell(detail(x, "wire_admin_requests_per_sec"), v -> String.format(Locale.ROOT, "%,.1f", v)));
         tpRow(md, runs, "alterConsumerGroupOffsets sent, in all",
-                x -> count(nz((Double) x.details().get("alter_requests"))));
-        tpRow(md, runs, "launch to first commit read", x -> duration(nz((Double) x.details().get("startup_s")) * 1000));
+                x -> cell(detail(x, "alter_requests"), Report::count));
+        tpRow(md, runs, "launch to first commit read", x -> duration(nz(detail(x, "startup_s")) * 1000));
         tpRow(md, runs, "launch to every group's last commit on the destination",
-                x -> duration(nz((Double) x.details().get("drain_s")) * 1000)
+                x -> duration(nz(detail(x, "drain_s")) * 1000)
                         + (Boolean.TRUE.equals(x.details().get("drained")) ? "" : " (not all)"));
-        tpRow(md, runs, "CPU seconds / peak RSS (MB)", x -> String.format(Locale.ROOT, "%,.1f / %,.0f",
-                nz(x.cpuS()), nz(x.peakRssMb())));
+        tpRow(md, runs, "CPU seconds / peak RSS (MB)", x -> cell(x.cpuS(), v -> String.format(Locale.ROOT, "%,.1f",
+                v)) + " / " + cell(x.peakRssMb(), v -> String.format(Locale.ROOT, "%,.0f", v)));
         tpRow(md, runs, "peak heap used / after GC / -Xmx (MiB)", x -> String.format(Locale.ROOT, "%s / %s / %s",
                 mib(x.details().get("peak_heap_used_mb")), mib(x.details().get("peak_heap_after_gc_mb")),
                 mib(x.details().get("heap_max_mb")))
                 + (Boolean.TRUE.equals(x.details().get("out_of_memory")) ? " (out of memory)" : ""));
+        streamThreadRows(md, runs);
+    }
+
+    private static void streamThreadRows(StringBuilder md, List<Run> runs) {
         if (runs.stream().anyMatch(x -> x.details().get("kafka_streams_thread") instanceof Map<?, ?> st
                 && !st.isEmpty())) {
             tpRow(md, runs, "stream thread: share of time punctuating (Sextant's flush) / processing / polling",
@@ -299,6 +358,9 @@ final class Report {
                             ? st.get("process.latency.avg") + "; " + st.get("punctuate.latency.avg") + " / "
                             + st.get("punctuate.latency.max") : "n/a");
         }
+    }
+
+    private static void throughputFooter(StringBuilder md, List<Run> runs) {
         md.append('\n');
         if (runs.size() > 1) {
             md.append("With several stream threads the figures of the stream thread are one thread's (the last "
@@ -360,6 +422,26 @@ final class Report {
         md.append("| ").append(label).append(" | ").append(cell(d, format)).append(" | ").append(cell(f, format))
                 .append(" | ").append(cell(s, format)).append(" | ").append(ratio(d, s)).append(" | ")
                 .append(ratio(f, s)).append(" |\n");
+    }
+
+    /** The initial sync, "≥" where the wait (or the system) ended before it finished. */
+    private static void initialSyncRow(StringBuilder md, Run def, Run fast, Run sx) {
+        md.append("| initial sync: every group on the destination (s)");
+        Run[] runs = {def, fast, sx};
+        for (Run x : runs) {
+            md.append(" | ").append(initialLower(x) ? "≥ " : "").append(cell(x == null ? null : x.initialSyncS(),
+                    v -> String.format(Locale.ROOT, "%,.1f", v)));
+        }
+        for (Run mm2 : new Run[] {def, fast}) {
+            Double m = mm2 == null ? null : mm2.initialSyncS();
+            Double x = sx == null ? null : sx.initialSyncS();
+            md.append(" | ").append(initialLower(sx) ? "n/a" : (initialLower(mm2) ? "≥ " : "") + ratio(m, x));
+        }
+        md.append(" |\n");
+    }
+
+    private static boolean initialLower(Run run) {
+        return run != null && run.initialSyncS() != null && Boolean.TRUE.equals(run.initialSyncLowerBound());
     }
 
     private static void latencyRow(StringBuilder md, String label, String which, Run def, Run fast, Run sx,

@@ -142,10 +142,12 @@ final class SextantChild implements Syncer {
                 return;
             }
             if (!jvm.isAlive()) {
-                throw new IllegalStateException("Sextant exited during startup; see " + logFile);
+                throw new IllegalStateException((outOfMemory() ? "Sextant ran out of memory and exited"
+                        : "Sextant exited") + " during startup; see " + logFile);
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("Sextant not RUNNING within " + timeout + "; see " + logFile);
+                throw new IllegalStateException("Sextant not RUNNING after " + timeout.toSeconds() + " s; see "
+                        + logFile);
             }
             Bench.sleep(100);
         }

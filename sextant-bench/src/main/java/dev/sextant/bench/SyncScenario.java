@@ -1,19 +1,26 @@
 package dev.sextant.bench;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -89,11 +96,46 @@ final class SyncScenario {
         boolean alive = true;
         /** Sextant only: its log says it ran out of memory. */
         boolean outOfMemory;
+        /**
+         * Why this system's run failed (it did not start in time, its process exited or ran out of memory, or the
+         * harness failed during its part); null when it ran to the end. A failed run keeps what was measured until
+         * then: statistics its unresolved commits reach are lower bounds, and its replay is not measured.
+         */
+        String failed;
+        /** Whose failure it was: {@link #BY_SYSTEM} or {@link #BY_HARNESS}; null when it did not fail. */
+        String failedBy;
+        /** Seconds from the syncers being ready until it failed (NaN: it failed before, or after the tail). */
+        double failedAtSeconds = Double.NaN;
+        /** Its log (or, if it did not start, what its start left behind). */
+        Path logFile;
+        /** Whether the final state (replay) was read: not for a system that stopped during the run. */
+        boolean finalStateRead;
+
+        SystemOutcome(String system) {
+            this.system = system;
+        }
+
+        void fail(String by, String reason, double atSeconds) {
+            if (failed == null) {
+                failedBy = by;
+                failed = reason;
+                failedAtSeconds = atSeconds;
+            }
+        }
     }
+
+    /** A failure of the system under test: it did not start in time, it exited, it ran out of memory. */
+    static final String BY_SYSTEM = "system";
+    /** A failure of the harness (or the clusters) while that system's part of the scenario ran. */
+    static final String BY_HARNESS = "harness";
 
     /** One scale's outcome. */
     static final class Outcome {
         int groups;
+        /** Partitions of the caught-up topic at this scale. */
+        int partitions;
+        /** Sextant's -Xmx at this scale. */
+        String sextantHeap;
         /** {@link BenchSettings#SEQUENTIAL} (one system in this outcome) or {@link BenchSettings#SIDE_BY_SIDE}. */
         String mode;
         /** The caught-up groups' topic. */
@@ -121,6 +163,8 @@ final class SyncScenario {
     private final Session session;
     private final BenchSettings cfg;
     private final int n;
+    /** Partitions of the caught-up topic. */
+    private final int partitions;
     private final Path dir;
     private final List<String> systems;
     private final String topicSuffix;
@@ -136,6 +180,7 @@ final class SyncScenario {
         this.session = session;
         this.cfg = session.settings;
         this.n = groups;
+        this.partitions = cfg.partitionsAt(groups);
         this.dir = session.workDir.resolve("scale-" + groups);
         this.systems = BenchSettings.ALL_SYSTEMS.stream().filter(systems::contains).toList();
         this.topicSuffix = topicSuffix;
@@ -151,24 +196,87 @@ final class SyncScenario {
         };
     }
 
-    Outcome run() throws Exception {
+    /**
+     * Runs this scale for its syncers. Never fails as a whole: a syncer that does not start, exits or runs out of
+     * memory, or a harness failure during its part, is recorded in its {@link SystemOutcome} ({@code failed}) and the
+     * others carry on; what was measured is kept.
+     */
+    Outcome run() {
         Outcome out = new Outcome();
         out.groups = n;
+        out.partitions = partitions;
+        out.sextantHeap = cfg.sextantHeap(n);
         out.mode = cfg.mode();
         long t0 = System.nanoTime();
-        Files.createDirectories(dir);
         String lat = "bench-lat-" + n + topicSuffix;
         out.topic = lat;
         String lag = Session.LAG_TOPIC;
-        session.clusters.createTopic(session.clusters.source(), lat, cfg.partitions());
+        int nLag = (int) Math.round(n * cfg.laggingShare());
+        int nCaught = n - nLag;
+        out.caughtUpGroups = nCaught;
+        out.laggingGroups = nLag;
+        Committer committer = new Committer(session.committers, 500);
+        Map<String, List<TrackedGroup>> groups;
+        try {
+            Files.createDirectories(dir);
+            groups = setUp(out, committer, lat, nCaught, nLag);
+        } catch (Exception e) {
+            failAll(out, systems, "setting up the scale failed: " + describe(e), e);
+            return out;
+        }
+        out.phases.put("create_groups_s", Bench.seconds(System.nanoTime() - t0));
+        Bench.log("%s: %d groups per syncer (%d caught up on %s x%d, %d lagging on %s x%d) created in %.1f s",
+                label, n, nCaught, lat, partitions, nLag, lag, cfg.lagPartitions(),
+                Bench.seconds(System.nanoTime() - t0));
+
+        long t1 = System.nanoTime();
+        Map<String, Syncer> syncers = startSyncers(out, lat, lag);
+        out.phases.put("start_syncers_s", Bench.seconds(System.nanoTime() - t1));
+        groups.keySet().retainAll(syncers.keySet()); // a syncer that did not start gets no workload
+        try {
+            if (!syncers.isEmpty()) {
+                Bench.log("%s: syncers ready in %.1f s: %s", label, Bench.seconds(System.nanoTime() - t1),
+                        syncers.values());
+                runWorkload(out, groups, syncers, committer, lat, lag, nCaught, nLag);
+            }
+        } catch (Exception e) {
+            failAll(out, syncers.keySet(), "the harness failed during the run: " + describe(e), e);
+        } finally {
+            closeAll(syncers, out);
+        }
+        try {
+            checkMirror(out, lat, partitions);
+            out.syncSpacing.put(lat, session.syncSpacing(lat, partitions));
+            Path jfr = dir.resolve(BenchSettings.SEXTANT).resolve("sextant.jfr");
+            if (Files.exists(jfr)) {
+                JfrSummary.write(jfr, session.workDir.resolve("sync-" + n + "-profile.txt"));
+            }
+        } catch (Exception e) {
+            out.checks.putIfAbsent(lat, "not checked: " + describe(e));
+        }
+        out.phases.put("total_s", Bench.seconds(System.nanoTime() - t0));
+        Bench.log("%s done in %.0f s; mirror %s%s", label, Bench.seconds(System.nanoTime() - t0), out.checks,
+                out.systems.values().stream().filter(so -> so.failed != null)
+                        .map(so -> "; " + so.system + " failed: " + so.failed).reduce("", String::concat));
+        return out;
+    }
+
+    /**
+     * The caught-up topic with its first records and offset syncs, and every group's first commit (offset 0), before
+     * any syncer starts: MirrorMaker's checkpoint connector finds the groups at start.
+     */
+    private Map<String, List<TrackedGroup>> setUp(Outcome out, Committer committer, String lat, int nCaught,
+                                                  int nLag) {
+        String lag = Session.LAG_TOPIC;
+        session.clusters.createTopic(session.clusters.source(), lat, partitions);
         // the groups' first commit (offset 0) must be translatable for the initial sync to finish: a few records,
         // and MirrorMaker's first offset sync of each partition (upstream 0), before any group commits
-        try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, cfg.partitions())) {
+        try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, partitions)) {
             producer.produce(FIRST_RECORDS, 1_000);
         }
         long syncDeadline = System.nanoTime() + 120_000_000_000L;
         for (String topic : List.of(lat, lag)) {
-            int parts = topic.equals(lat) ? cfg.partitions() : cfg.lagPartitions();
+            int parts = topic.equals(lat) ? partitions : cfg.lagPartitions();
             for (int p = 0; p < parts; p++) {
                 while (session.syncs.bestTranslation(topic, p, 0) < 0) {
                     if (System.nanoTime() > syncDeadline) {
@@ -179,18 +287,13 @@ final class SyncScenario {
                 }
             }
         }
-        int nLag = (int) Math.round(n * cfg.laggingShare());
-        int nCaught = n - nLag;
-        out.caughtUpGroups = nCaught;
-        out.laggingGroups = nLag;
-
         Map<String, List<TrackedGroup>> groups = new LinkedHashMap<>();
         for (String system : systems) {
             String prefix = prefix(system);
-            List<TrackedGroup> list = new ArrayList<>();
+            List<TrackedGroup> list = new ArrayList<>(nCaught + nLag);
             for (int i = 0; i < nCaught; i++) {
                 list.add(new TrackedGroup(String.format("%sc-%05d", prefix, i), lat, "source." + lat,
-                        cfg.partitions(), false));
+                        partitions, false));
             }
             for (int j = 0; j < nLag; j++) {
                 list.add(new TrackedGroup(String.format("%sl-%05d", prefix, j), lag, "source." + lag,
@@ -198,9 +301,7 @@ final class SyncScenario {
             }
             groups.put(system, list);
         }
-
         // every group exists (with an offset on a mirrored topic) before MirrorMaker's checkpoint connector starts
-        Committer committer = new Committer(session.committers, 500);
         for (List<TrackedGroup> list : groups.values()) {
             for (TrackedGroup g : list) {
                 committer.commit(g, new long[g.partitions], false);
@@ -208,82 +309,133 @@ final class SyncScenario {
         }
         committer.drain();
         failOn(committer, "creating the groups");
-        out.phases.put("create_groups_s", Bench.seconds(System.nanoTime() - t0));
-        Bench.log("%s: %d groups per syncer (%d caught up on %s x%d, %d lagging on %s x%d) created in %.1f s",
-                label, n, nCaught, lat, cfg.partitions(), nLag, lag, cfg.lagPartitions(),
-                Bench.seconds(System.nanoTime() - t0));
+        return groups;
+    }
 
-        long t1 = System.nanoTime();
-        Map<String, Syncer> syncers = startSyncers(lat, lag);
+    /** Records a harness failure for each of {@code which} that has no failure of its own yet; logs it once. */
+    private void failAll(Outcome out, Collection<String> which, String reason, Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        Bench.log("%s: %s (%s)", label, reason, String.join(", ", which));
+        writeFailure(dir.resolve("failure.txt"), reason, e);
+        for (String system : which) {
+            SystemOutcome so = out.systems.computeIfAbsent(system, SystemOutcome::new);
+            so.fail(BY_HARNESS, reason, Double.NaN);
+        }
+    }
+
+    /** A failure's whole story (stack trace, the logs' last lines it quotes) for whoever reads the work directory. */
+    private static void writeFailure(Path file, String reason, Throwable e) {
+        StringWriter text = new StringWriter();
+        text.append(reason).append(System.lineSeparator());
+        if (e != null) {
+            e.printStackTrace(new PrintWriter(text));
+        }
         try {
-            out.phases.put("start_syncers_s", Bench.seconds(System.nanoTime() - t1));
-            Bench.log("%s: syncers ready in %.1f s: %s", label, Bench.seconds(System.nanoTime() - t1),
-                    syncers.values());
-            runWorkload(out, groups, syncers, committer, lat, lag, nCaught, nLag);
-        } finally {
-            closeAll(syncers, out);
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            Files.writeString(file, text.toString());
+        } catch (IOException ignored) {
+            // for humans only
         }
-        checkMirror(out, lat, cfg.partitions());
-        out.syncSpacing.put(lat, session.syncSpacing(lat, cfg.partitions()));
-        Path jfr = dir.resolve(BenchSettings.SEXTANT).resolve("sextant.jfr");
-        if (Files.exists(jfr)) {
-            JfrSummary.write(jfr, session.workDir.resolve("sync-" + n + "-profile.txt"));
+    }
+
+    /** A failure in one line: the innermost useful message's first line, at most 300 characters. */
+    static String describe(Throwable e) {
+        Throwable t = e;
+        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
         }
-        out.phases.put("total_s", Bench.seconds(System.nanoTime() - t0));
-        Bench.log("%s done in %.0f s; mirror %s", label, Bench.seconds(System.nanoTime() - t0), out.checks);
-        return out;
+        String message = t.getMessage() == null || t.getMessage().isBlank() ? t.getClass().getSimpleName()
+                : t.getMessage().strip().lines().findFirst().orElse("");
+        int see = message.indexOf("; see "); // where the log is: recorded apart
+        message = see > 0 ? message.substring(0, see) : message;
+        return message.length() <= 300 ? message : message.substring(0, 297) + "...";
     }
 
     private String prefix(String system) {
         return "bench-" + code(system) + "-" + n + "-";
     }
 
-    private Map<String, Syncer> startSyncers(String lat, String lag) throws Exception {
+    /**
+     * How long a syncer may take to start and get ready (Sextant RUNNING, MirrorMaker's checkpoint task running and
+     * through the offset syncs): 120 s, plus a second per 1,000 groups (each system lists every group at start).
+     */
+    Duration startTimeout() {
+        return Duration.ofSeconds(120 + n / 1_000);
+    }
+
+    /**
+     * Starts the syncers, at once, and waits until each is ready. One that fails to start or is not ready in time
+     * is stopped and recorded as failed in {@code out}; the others are returned.
+     */
+    private Map<String, Syncer> startSyncers(Outcome out, String lat, String lag) {
         ExecutorService pool = Executors.newFixedThreadPool(3);
         Map<String, CompletableFuture<Syncer>> futures = new LinkedHashMap<>();
         String topics = lat + "|" + lag;
+        Duration timeout = startTimeout();
+        for (String system : systems) {
+            Path sysDir = dir.resolve(system);
+            futures.put(system, CompletableFuture.supplyAsync(() -> switch (system) {
+                case BenchSettings.SEXTANT -> startSextant(sysDir);
+                case BenchSettings.MM2_FAST -> Mm2CheckpointProcess.start(system, prefix(system), 1, topics,
+                        session.sourceBootstrap(), session.destinationBootstrap(), sysDir, cfg.childJvmOptions(),
+                        timeout);
+                default -> Mm2CheckpointProcess.start(system, prefix(system), 60, topics,
+                        session.sourceBootstrap(), session.destinationBootstrap(), sysDir, cfg.childJvmOptions(),
+                        timeout);
+            }, pool));
+        }
+        Map<String, Syncer> started = new LinkedHashMap<>();
         try {
-            for (String system : systems) {
-                Path sysDir = dir.resolve(system);
-                futures.put(system, CompletableFuture.supplyAsync(() -> switch (system) {
-                    case BenchSettings.SEXTANT -> startSextant(sysDir);
-                    case BenchSettings.MM2_FAST -> Mm2CheckpointProcess.start(system, prefix(system), 1, topics,
-                            session.sourceBootstrap(), session.destinationBootstrap(), sysDir,
-                            cfg.childJvmOptions());
-                    default -> Mm2CheckpointProcess.start(system, prefix(system), 60, topics,
-                            session.sourceBootstrap(), session.destinationBootstrap(), sysDir,
-                            cfg.childJvmOptions());
-                }, pool));
-            }
-            Map<String, Syncer> started = new LinkedHashMap<>();
-            RuntimeException failure = null;
             for (Map.Entry<String, CompletableFuture<Syncer>> e : futures.entrySet()) {
                 try {
                     started.put(e.getKey(), e.getValue().join());
-                } catch (RuntimeException ex) {
-                    failure = failure == null ? ex : failure;
+                } catch (CompletionException | CancellationException ex) {
+                    failedToStart(out, e.getKey(), null, ex);
                 }
             }
-            if (failure != null) {
-                started.values().forEach(Syncer::close);
-                throw failure;
-            }
-            try {
-                for (Syncer s : started.values()) {
-                    if (s instanceof SextantChild sextant) {
-                        sextant.awaitRunning(Duration.ofSeconds(120));
-                    } else if (s instanceof Mm2CheckpointProcess mm2) {
-                        mm2.awaitCheckpointTask(Duration.ofSeconds(120));
-                    }
-                }
-            } catch (RuntimeException e) {
-                started.values().forEach(Syncer::close);
-                throw e;
-            }
-            return started;
         } finally {
             pool.shutdown();
         }
+        for (Iterator<Syncer> it = started.values().iterator(); it.hasNext(); ) {
+            Syncer s = it.next();
+            try {
+                if (s instanceof SextantChild sextant) {
+                    sextant.awaitRunning(timeout);
+                } else if (s instanceof Mm2CheckpointProcess mm2) {
+                    mm2.awaitCheckpointTask(timeout);
+                }
+            } catch (RuntimeException ex) {
+                failedToStart(out, s.system(), s, ex);
+                it.remove();
+            }
+        }
+        return started;
+    }
+
+    /** A syncer that did not start or get ready: recorded as failed, stopped (its log kept), the reason logged. */
+    private void failedToStart(Outcome out, String system, Syncer syncer, Throwable e) {
+        SystemOutcome so = out.systems.computeIfAbsent(system, SystemOutcome::new);
+        so.fail(BY_SYSTEM, describe(e), Double.NaN);
+        Path failure = dir.resolve(system).resolve("startup-failure.txt");
+        writeFailure(failure, so.failed, e);
+        so.logFile = failure;
+        if (syncer != null) {
+            so.alive = syncer.isAlive();
+            if (syncer instanceof SextantChild sextant) {
+                so.heap = sextant.heap();
+                so.outOfMemory = sextant.outOfMemory();
+                so.logFile = sextant.logFile();
+            }
+            closeAll(Map.of(system, syncer), out);
+            if (syncer instanceof Mm2CheckpointProcess) {
+                so.logFile = dir.resolve(system + ".log");
+            }
+        } else {
+            so.alive = false;
+        }
+        Bench.log("%s: %s failed to start: %s (see %s)", label, system, so.failed, so.logFile);
     }
 
     private Syncer startSextant(Path sysDir) {
@@ -296,7 +448,7 @@ final class SyncScenario {
         config.put("query.listen", "127.0.0.1:0");
         config.put("streams.num.stream.threads", Integer.toString(cfg.sextantThreads()));
         config.putAll(cfg.sextantConfig());
-        List<String> jvm = new ArrayList<>(cfg.sextantJvmOptions());
+        List<String> jvm = new ArrayList<>(cfg.sextantJvmOptions(n));
         if (cfg.jfr()) {
             jvm.add("-XX:StartFlightRecording=filename=" + sysDir.toAbsolutePath().resolve("sextant.jfr")
                     + ",settings=profile,dumponexit=true");
@@ -319,33 +471,150 @@ final class SyncScenario {
             pollers.put(e.getKey(), poller);
             poller.start();
         }
+        Watch watch = new Watch(syncers, pollers, workStart);
         try {
-            Map<String, double[]> initialSync = initialSync(out, groups, pollers);
-            commitLagging(out, groups, committer, nCaught, nLag);
-            long tWindow = window(out, groups, pollers, committer, lat, nCaught);
-            tail(out, pollers, tWindow, workStart);
+            Map<String, double[]> initialSync = initialSync(out, groups, pollers, watch);
+            long tWindow = System.nanoTime();
+            if (watch.anyLive()) {
+                commitLagging(out, groups, committer, nCaught, nLag, watch);
+                tWindow = window(out, groups, pollers, committer, lat, nCaught, watch);
+            }
+            tail(out, pollers, watch, tWindow, workStart);
 
             // 4. cost and final state
             baseline.others().forEach((name, pid) -> out.otherCpu.put(name,
                     ProcStats.sample(pid).cpuSeconds() - baseline.othersCpu().get(name).cpuSeconds()));
             for (Syncer s : syncers.values()) {
-                out.systems.put(s.system(), cost(s, baseline, initialSync.get(s.system()), out.measuredSeconds));
+                out.systems.put(s.system(), cost(s, baseline, initialSync.get(s.system()), out.measuredSeconds,
+                        watch));
             }
             for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
-                DestinationPoller poller = e.getValue();
-                poller.close();
-                out.systems.get(e.getKey()).settleSeconds = settle(poller);
-                poller.pollAll();
-                poller.censor(System.nanoTime());
-                SystemOutcome so = out.systems.get(e.getKey());
-                so.poller = poller;
-                so.unresolved = poller.outstanding();
-                finalState(so, poller, lat, lag, out.lagTopicEnd);
+                finish(out.systems.get(e.getKey()), e.getValue(), watch, lat, lag, out.lagTopicEnd);
             }
         } finally {
             pollers.values().forEach(DestinationPoller::close);
             pollers.values().forEach(DestinationPoller::closeAdmin);
         }
+    }
+
+    /**
+     * One system's end of the run: its last polls and final state (replay), or, when it stopped during the run,
+     * its outstanding commits counted with their age when it stopped.
+     */
+    private void finish(SystemOutcome so, DestinationPoller poller, Watch watch, String lat, String lag,
+                        long lagEnd) {
+        so.poller = poller;
+        try {
+            poller.close();
+            if (watch.live(so.system)) {
+                so.settleSeconds = settle(poller);
+                poller.pollAll();
+                poller.censor(System.nanoTime());
+                so.unresolved = poller.outstanding();
+                finalState(so, poller, lat, lag, lagEnd);
+                so.finalStateRead = true;
+            } else {
+                poller.censor(watch.failedNanos(so.system));
+                so.unresolved = poller.outstanding();
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            so.fail(BY_HARNESS, "reading the final state failed: " + describe(e), Double.NaN);
+            writeFailure(dir.resolve(so.system).resolve("failure.txt"), so.failed, e);
+            Bench.log("%s: %s: %s", label, so.system, so.failed);
+        }
+    }
+
+    /**
+     * Notices a syncer whose process exited during the measured run (e.g. out of memory): from then on its poller
+     * stops, no more commits go to its groups, no wait waits for it, and its outstanding commits count with their
+     * age at that moment (lower bounds). Keeps each live syncer's latest CPU and RSS reading, all that is left of a
+     * process once it is gone.
+     */
+    private final class Watch {
+        private final Map<String, Syncer> syncers;
+        private final Map<String, DestinationPoller> pollers;
+        private final long start;
+        private final Map<String, String> failures = new LinkedHashMap<>();
+        private final Map<String, Long> failedNanos = new HashMap<>();
+        private final Map<String, ProcStats.Sample> last = new HashMap<>();
+        private long lastCheck;
+
+        Watch(Map<String, Syncer> syncers, Map<String, DestinationPoller> pollers, long start) {
+            this.syncers = syncers;
+            this.pollers = pollers;
+            this.start = start;
+        }
+
+        /** Looks at every live syncer, at most once a second. */
+        void check() {
+            long now = System.nanoTime();
+            if (now - lastCheck < 1_000_000_000L) {
+                return;
+            }
+            lastCheck = now;
+            for (Syncer s : syncers.values()) {
+                if (!live(s.system())) {
+                    continue;
+                }
+                if (s.isAlive()) {
+                    ProcStats.Sample sample = ProcStats.sample(s.pid());
+                    if (sample.cpuSeconds() >= 0) {
+                        last.put(s.system(), sample);
+                    }
+                    continue;
+                }
+                String reason = exitReason(s, Bench.seconds(now - start));
+                failures.put(s.system(), reason);
+                failedNanos.put(s.system(), now);
+                DestinationPoller poller = pollers.get(s.system());
+                if (poller != null) {
+                    poller.close();
+                }
+                Bench.log("%s: %s (see %s)", label, reason, s.logFile());
+            }
+        }
+
+        boolean live(String system) {
+            return !failures.containsKey(system);
+        }
+
+        boolean anyLive() {
+            check();
+            return failures.size() < syncers.size();
+        }
+
+        String failure(String system) {
+            return failures.get(system);
+        }
+
+        long failedNanos(String system) {
+            return failedNanos.getOrDefault(system, System.nanoTime());
+        }
+
+        double failedAtSeconds(String system) {
+            Long at = failedNanos.get(system);
+            return at == null ? Double.NaN : Bench.seconds(at - start);
+        }
+
+        /** The latest reading of a syncer while it ran, or null. */
+        ProcStats.Sample last(String system) {
+            return last.get(system);
+        }
+    }
+
+    /** Why a syncer's process is gone, in one line. */
+    private static String exitReason(Syncer s, double atSeconds) {
+        String when = String.format(Locale.ROOT, "%.0f s after the syncers were ready", atSeconds);
+        if (s instanceof SextantChild sextant) {
+            return sextant.outOfMemory() ? "Sextant ran out of memory and exited " + when : "Sextant exited " + when;
+        }
+        if (s instanceof Mm2CheckpointProcess mm2) {
+            return "MirrorMaker 2 " + (mm2.outOfMemory() ? "ran out of memory and exited " : "exited ") + when;
+        }
+        return s.system() + " exited " + when;
     }
 
     /**
@@ -388,7 +657,7 @@ final class SyncScenario {
      * @return by system: {seconds, 1 when it did not finish in time else 0}
      */
     private Map<String, double[]> initialSync(Outcome out, Map<String, List<TrackedGroup>> groups,
-                                              Map<String, DestinationPoller> pollers) {
+                                              Map<String, DestinationPoller> pollers, Watch watch) {
         Map<String, double[]> initialSync = new LinkedHashMap<>();
         long initialStart = System.nanoTime();
         for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
@@ -396,11 +665,12 @@ final class SyncScenario {
             e.getValue().forEach(g -> g.trackInitial(initialStart));
         }
         Map<String, Long> doneAt = new HashMap<>();
-        while (doneAt.size() < pollers.size()
+        while (pollers.keySet().stream().anyMatch(system -> watch.live(system) && !doneAt.containsKey(system))
                 && System.nanoTime() - initialStart < cfg.tailMaxSeconds() * 1_000_000_000L) {
             Bench.sleep(100);
+            watch.check();
             pollers.forEach((system, p) -> {
-                if (p.outstanding() == 0) {
+                if (watch.live(system) && p.outstanding() == 0) {
                     doneAt.putIfAbsent(system, System.nanoTime());
                 }
             });
@@ -408,8 +678,10 @@ final class SyncScenario {
         for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
             DestinationPoller p = e.getValue();
             Long done = doneAt.get(e.getKey());
+            // not finished: how long it was waited for (until the wait ended, or until the system stopped)
+            long end = watch.live(e.getKey()) ? System.nanoTime() : watch.failedNanos(e.getKey());
             double seconds = done != null ? p.initialLatency().max() / 1000.0
-                    : Bench.seconds(System.nanoTime() - initialStart);
+                    : Bench.seconds(Math.min(System.nanoTime(), end) - initialStart);
             initialSync.put(e.getKey(), new double[] {seconds, done == null ? 1 : 0});
             p.endInitialSync();
             if (done == null) {
@@ -426,7 +698,7 @@ final class SyncScenario {
 
     /** 1. One commit per lagging group, L records behind the end of the (already filled) lagging topic. */
     private void commitLagging(Outcome out, Map<String, List<TrackedGroup>> groups, Committer committer, int nCaught,
-                               int nLag) {
+                               int nLag, Watch watch) {
         long end = session.lagTopicEnd;
         out.lagTopicEnd = end;
         for (int j = 0; j < nLag; j++) {
@@ -437,8 +709,10 @@ final class SyncScenario {
                         + random.nextDouble() * (Math.log10(cfg.lagMax()) - Math.log10(cfg.lagMin()));
                 offsets[p] = end - Math.round(Math.pow(10, exponent));
             }
-            for (List<TrackedGroup> list : groups.values()) {
-                committer.commit(list.get(nCaught + j), offsets, true);
+            for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
+                if (watch.live(e.getKey())) {
+                    committer.commit(e.getValue().get(nCaught + j), offsets, true);
+                }
             }
         }
         committer.drain();
@@ -451,10 +725,10 @@ final class SyncScenario {
      * @return when the window started ({@link System#nanoTime()})
      */
     private long window(Outcome out, Map<String, List<TrackedGroup>> groups, Map<String, DestinationPoller> pollers,
-                        Committer committer, String lat, int nCaught) throws Exception {
+                        Committer committer, String lat, int nCaught, Watch watch) throws Exception {
         long tWindow = System.nanoTime();
         long commits = 0;
-        try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, cfg.partitions(),
+        try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, partitions,
                 FIRST_RECORDS)) {
             producer.startContinuous(cfg.produceRate());
             Bench.sleep(2_000); // some records first, so commits have offsets to move
@@ -464,13 +738,15 @@ final class SyncScenario {
             long windowNanos = cfg.windowSeconds() * 1_000_000_000L;
             int index = 0;
             long lastLog = start;
-            while (nCaught > 0 && System.nanoTime() - start < windowNanos) {
+            while (nCaught > 0 && System.nanoTime() - start < windowNanos && watch.anyLive()) {
                 long due = start + commits * 1_000_000_000L / cfg.commitRate();
                 long wait = (due - System.nanoTime()) / 1_000_000L;
                 Bench.sleep(wait);
                 long[] ends = producer.ackedEnds();
-                for (List<TrackedGroup> list : groups.values()) {
-                    committer.commit(list.get(index), ends, true);
+                for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
+                    if (watch.live(e.getKey())) { // a system that stopped gets no more commits
+                        committer.commit(e.getValue().get(index), ends, true);
+                    }
                 }
                 index = (index + 1) % nCaught;
                 commits++;
@@ -494,13 +770,14 @@ final class SyncScenario {
     }
 
     /** 3. The tail: waits until every commit is visible (or gives up and counts it as unresolved). */
-    private void tail(Outcome out, Map<String, DestinationPoller> pollers, long tWindow, long workStart)
-            throws Exception {
+    private void tail(Outcome out, Map<String, DestinationPoller> pollers, Watch watch, long tWindow,
+                      long workStart) throws Exception {
         long tTail = System.nanoTime();
         long lastLog = tTail;
-        while (pollers.values().stream().anyMatch(p -> p.outstanding() > 0)
+        while (pollers.entrySet().stream().anyMatch(e -> watch.live(e.getKey()) && e.getValue().outstanding() > 0)
                 && System.nanoTime() - tTail < cfg.tailMaxSeconds() * 1_000_000_000L) {
             Bench.sleep(250);
+            watch.check();
             if (System.nanoTime() - lastLog > 15_000_000_000L) {
                 logProgress(pollers, "tail");
                 lastLog = System.nanoTime();
@@ -519,54 +796,72 @@ final class SyncScenario {
     }
 
     /** 4. What one syncer cost over the measured part, and how its initial sync went ({@code initial} or null). */
-    private SystemOutcome cost(Syncer s, Baseline baseline, double[] initial, double measuredSeconds) {
-        SystemOutcome so = new SystemOutcome();
-        so.system = s.system();
+    private SystemOutcome cost(Syncer s, Baseline baseline, double[] initial, double measuredSeconds,
+                               Watch watch) {
+        SystemOutcome so = new SystemOutcome(s.system());
+        so.logFile = s.logFile();
         ProcStats.Sample a = baseline.cpu().get(s.system());
         ProcStats.Sample b = ProcStats.sample(s.pid());
         so.alive = s.isAlive();
-        if (b.cpuSeconds() >= 0) { // a process that is gone has no /proc entry left to read
+        if (b.cpuSeconds() < 0) { // a process that is gone has no /proc entry left: its last reading while it ran
+            b = watch.last(s.system());
+        }
+        if (b != null && b.cpuSeconds() >= 0 && a.cpuSeconds() >= 0) {
             so.cpuSeconds = b.cpuSeconds() - a.cpuSeconds();
             so.cpuSecondsTotal = b.cpuSeconds();
             so.peakRssMb = b.peakRssMb();
+        }
+        if (!watch.live(s.system())) {
+            so.fail(BY_SYSTEM, watch.failure(s.system()), watch.failedAtSeconds(s.system()));
+        } else if (!so.alive) { // it stopped after the tail: its figures are whole, but it did not run to the end
+            so.fail(BY_SYSTEM, exitReason(s, measuredSeconds) + " (after the tail)", Double.NaN);
         }
         if (initial != null) {
             so.initialSyncSeconds = initial[0];
             so.initialSyncCensored = initial[1] > 0;
         }
-        double requests = s.destinationAdminRequests();
-        so.destinationRequestsPerSec = (requests - baseline.requests().get(s.system())) / measuredSeconds;
+        // over a span it did not live through, a rate means nothing
+        double span = watch.live(s.system()) ? measuredSeconds : Double.NaN;
+        so.destinationRequestsPerSec = (s.destinationAdminRequests() - baseline.requests().get(s.system())) / span;
         if (s instanceof SextantChild sextant) {
-            so.countedRequestsPerSec = (sextant.countedAdminRequests() - baseline.counted().get(s.system()))
-                    / measuredSeconds;
-            so.heap = sextant.heap();
-            so.outOfMemory = sextant.outOfMemory();
-            double[] proofs = sextant.intervalProofs();
-            double[] start = baseline.proofs().get(s.system());
-            so.verificationReadsPerSec = (proofs[0] - start[0]) / measuredSeconds;
-            so.intervalsProven = proofs[1] - start[1];
-            so.verificationCpuSeconds = proofs[2] - start[2];
-            if (!so.alive) {
-                Bench.log("%s: Sextant (pid %d) was no longer running at the end%s; see %s", label, s.pid(),
-                        so.outOfMemory ? ", out of memory" : "", s.logFile());
-            }
+            sextantCost(so, sextant, baseline, span);
         }
         return so;
     }
 
+    /** Sextant's own figures: its request counter, heap, the cost of proving intervals. */
+    private void sextantCost(SystemOutcome so, SextantChild sextant, Baseline baseline, double span) {
+        so.countedRequestsPerSec = (sextant.countedAdminRequests() - baseline.counted().get(so.system)) / span;
+        so.heap = sextant.heap();
+        so.outOfMemory = sextant.outOfMemory();
+        double[] proofs = sextant.intervalProofs();
+        double[] start = baseline.proofs().get(so.system);
+        so.verificationReadsPerSec = (proofs[0] - start[0]) / span;
+        so.intervalsProven = proofs[1] - start[1];
+        so.verificationCpuSeconds = proofs[2] - start[2];
+        if (!so.alive) {
+            Bench.log("%s: Sextant (pid %d) was no longer running at the end%s; see %s", label, sextant.pid(),
+                    so.outOfMemory ? ", out of memory" : "", sextant.logFile());
+        }
+    }
+
     /**
      * Polls every group until the destination offsets stop moving for {@link #SETTLE_QUIET_MS} (at most
-     * {@link #SETTLE_MAX_MS}): a syncer may write a position bounded first and closer once the syncs and records
-     * allow (Sextant's interpolation, proven a moment after the sync that closes the interval). Not part of the
-     * measured span. Returns the seconds until the last change.
+     * {@link #SETTLE_MAX_MS}, or four reads of every group when one takes longer than a quarter of that, as at
+     * 100,000 groups): a syncer may write a position bounded first and closer once the syncs and records allow
+     * (Sextant's interpolation, proven a moment after the sync that closes the interval). Not part of the measured
+     * span. Returns the seconds until the last change.
      */
     private static double settle(DestinationPoller poller) throws Exception {
         long start = System.nanoTime();
         long lastChange = start;
+        long maxNanos = SETTLE_MAX_MS * 1_000_000L;
         String before = null;
         while (System.nanoTime() - lastChange < SETTLE_QUIET_MS * 1_000_000L
-                && System.nanoTime() - start < SETTLE_MAX_MS * 1_000_000L) {
+                && System.nanoTime() - start < maxNanos) {
+            long read = System.nanoTime();
             poller.pollAll();
+            maxNanos = Math.max(maxNanos, 4 * (System.nanoTime() - read));
             String now = poller.destinationSnapshot();
             if (!now.equals(before)) {
                 before = now;
@@ -688,17 +983,24 @@ final class SyncScenario {
         out.checks.put(topic, ok ? "1:1 (end offsets " + source + ")" : "NOT 1:1: last record differs");
     }
 
+    /** Copies a log, if there is one: logs are for humans, the numbers do not depend on them. */
+    private static void copy(Path from, Path to) {
+        try {
+            if (Files.exists(from)) {
+                Files.copy(from, to, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException | RuntimeException e) {
+            // see above
+        }
+    }
+
     private void closeAll(Map<String, Syncer> syncers, Outcome out) {
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, syncers.size()));
         for (Syncer s : syncers.values()) {
             pool.submit(() -> {
-                try {
-                    Path copy = dir.resolve(s.system() + ".log");
-                    if (s instanceof Mm2CheckpointProcess) { // its directory is deleted when it stops
-                        Files.copy(s.logFile(), copy, StandardCopyOption.REPLACE_EXISTING);
-                    }
-                } catch (IOException | RuntimeException e) {
-                    // the log is for humans; the numbers do not depend on it
+                if (s instanceof Mm2CheckpointProcess mm2) { // its directory is deleted when it stops
+                    copy(mm2.logFile(), dir.resolve(s.system() + ".log"));
+                    copy(mm2.outputFile(), dir.resolve(s.system() + ".out"));
                 }
                 s.close();
             });

@@ -62,6 +62,10 @@ final class ThroughputScenario {
         /** Whether Sextant still ran when the measurement ended (a JVM out of memory exits). */
         boolean alive = true;
         boolean outOfMemory;
+        /** Why this run failed (Sextant exited or ran out of memory, or the harness failed); null: it ran. */
+        String failed;
+        /** {@link SyncScenario#BY_SYSTEM} or {@link SyncScenario#BY_HARNESS}; null when it did not fail. */
+        String failedBy;
         final List<double[]> curve = new ArrayList<>(); // {seconds since launch, commits read, counted, wire}
         /** Kafka Streams' stream-thread metrics at the last snapshot while reading (ratios, latencies in ms). */
         final Map<String, Double> streamThread = new TreeMap<>();
@@ -148,15 +152,8 @@ final class ThroughputScenario {
         if (runs++ > 0) {
             clearDestination();
         }
-        Outcome out = new Outcome();
-        out.threads = threads;
-        out.groups = groups;
-        out.partitions = partitions;
-        out.rounds = rounds;
-        out.commits = commits;
-        out.prefillSeconds = prefillSeconds;
+        Outcome out = outcome(threads);
         Path runDir = dir.resolve("threads-" + threads);
-        out.applicationId = "sextant-bench-throughput-" + threads + "t";
         Map<String, String> config = sextantConfig(out.applicationId, runDir, threads);
         List<String> jvm = new ArrayList<>(cfg.throughputJvmOptions());
         if (profile) {
@@ -183,6 +180,22 @@ final class ThroughputScenario {
                     && awaitDestination(out, rounds - 1, groups, partitions, lowest, start);
             finish(sextant, out, tag);
         }
+        return out;
+    }
+
+    /**
+     * A run's outcome before it runs: its shape (the prefill's figures: the configured ones when the prefill did
+     * not finish), no measurement yet.
+     */
+    Outcome outcome(int threads) {
+        Outcome out = new Outcome();
+        out.threads = threads;
+        out.groups = groups > 0 ? groups : cfg.tpGroups();
+        out.partitions = partitions > 0 ? partitions : cfg.tpPartitions();
+        out.rounds = rounds;
+        out.commits = commits > 0 ? commits : cfg.tpCommits();
+        out.prefillSeconds = prefillSeconds;
+        out.applicationId = "sextant-bench-throughput-" + threads + "t";
         return out;
     }
 
@@ -272,6 +285,8 @@ final class ThroughputScenario {
         if (!out.alive) {
             Bench.log("%s: Sextant (pid %d) was no longer running at the end%s; see %s", tag, sextant.pid(),
                     out.outOfMemory ? ", out of memory" : "", sextant.logFile());
+            out.failed = out.outOfMemory ? "Sextant ran out of memory and exited" : "Sextant exited before the end";
+            out.failedBy = SyncScenario.BY_SYSTEM;
         }
         ProcStats.Sample s = ProcStats.sample(sextant.pid());
         if (s.cpuSeconds() >= 0) { // a process that is gone has no /proc entry left to read

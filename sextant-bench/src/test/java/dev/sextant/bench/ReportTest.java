@@ -66,7 +66,7 @@ class ReportTest {
     void lowerBoundsAreMarked() {
         Report.Results r = sample();
         Report.Run mm2 = r.runs().get(0);
-        Report.Run censored = new Report.Run(mm2.system(), mm2.scenario(), mm2.groups(), mm2.partitions(),
+        Report.Run censored = new Report.Run(mm2.system(), mm2.scenario(), mm2.groups(), mm2.partitions(), null,
                 new Report.Latency(1500.0, 150_000.0, 160_000.0, List.of("p99", "max")), null, null, null, null, null,
                 80.0, mm2.replayRecords(), 30.0, 300.0, mm2.details());
         String md = Report.markdown(new Report.Results(r.date(), r.command(), r.machine(), r.settings(),
@@ -143,7 +143,7 @@ class ReportTest {
     void theThroughputTargetUsesTheOneThreadRunAndMentionsTheOthers() {
         ThroughputScenario.Outcome one = throughputOutcome(1, 40_000);
         ThroughputScenario.Outcome two = throughputOutcome(2, 110_000);
-        List<Report.Target> targets = BenchMain.targets(BenchSettingsTest.settings(), List.of(), List.of(two, one));
+        List<Report.Target> targets = Targets.of(BenchSettingsTest.settings(), List.of(), List.of(two, one));
         Report.Target t = targets.stream().filter(x -> x.target().startsWith("≥ 100,000")).findFirst().orElseThrow();
         assertEquals("40,000 commits/s with 1 stream thread (1,000,000 of 1,000,000 read in 25 s); "
                 + "2 stream threads: 110,000 commits/s", t.measured());
@@ -152,37 +152,37 @@ class ReportTest {
 
     @Test
     void theHeapTargetNeedsALiveSextantAtTenThousandGroupsWithALiveSetWithin256MiB() {
-        assertNull(BenchMain.heapTarget(List.of()).met());
-        assertEquals("no 10,000-group run", BenchMain.heapTarget(List.of()).measured());
+        assertNull(Targets.heap(List.of(), 10_000, 10, 256).met());
+        assertEquals("no 10,000-group run", Targets.heap(List.of(), 10_000, 10, 256).measured());
 
-        Report.Target ok = BenchMain.heapTarget(List.of(sextantAt10000(10, new SextantChild.Heap(250, 140, 200, 256),
-                true, false)));
+        Report.Target ok = Targets.heap(List.of(sextantAt10000(10, new SextantChild.Heap(250, 140, 200, 256),
+                true, false)), 10_000, 10, 256);
         assertTrue(ok.met());
         assertEquals("peak after GC 140 MiB, peak used 250 MiB, -Xmx 256 MiB (8000 caught-up groups × 10 partitions "
                 + "+ 2000 lagging × 1)", ok.measured());
 
-        Report.Target oom = BenchMain.heapTarget(List.of(sextantAt10000(10, new SextantChild.Heap(255, 240, 250, 256),
-                false, true)));
+        Report.Target oom = Targets.heap(List.of(sextantAt10000(10, new SextantChild.Heap(255, 240, 250, 256),
+                false, true)), 10_000, 10, 256);
         assertFalse(oom.met());
         assertTrue(oom.measured().startsWith("Sextant ran out of memory and exited; "), oom.measured());
 
-        Report.Target dead = BenchMain.heapTarget(List.of(sextantAt10000(10, SextantChild.Heap.UNKNOWN, false,
-                false)));
+        Report.Target dead = Targets.heap(List.of(sextantAt10000(10, SextantChild.Heap.UNKNOWN, false,
+                false)), 10_000, 10, 256);
         assertFalse(dead.met());
 
-        Report.Target big = BenchMain.heapTarget(List.of(sextantAt10000(10, new SextantChild.Heap(600, 300, 400,
-                1024), true, false)));
+        Report.Target big = Targets.heap(List.of(sextantAt10000(10, new SextantChild.Heap(600, 300, 400,
+                1024), true, false)), 10_000, 10, 256);
         assertFalse(big.met());
 
         // no old-generation collection: the heap after young GCs bounds the live set
-        Report.Target young = BenchMain.heapTarget(List.of(sextantAt10000(10, new SextantChild.Heap(180, Double.NaN,
-                90, 256), true, false)));
+        Report.Target young = Targets.heap(List.of(sextantAt10000(10, new SextantChild.Heap(180, Double.NaN,
+                90, 256), true, false)), 10_000, 10, 256);
         assertTrue(young.met());
         assertTrue(young.measured().startsWith("no old-generation collection ran (heap after young GCs at most 90 "
                 + "MiB)"), young.measured());
 
-        Report.Target fewPartitions = BenchMain.heapTarget(List.of(sextantAt10000(4, new SextantChild.Heap(180, 100,
-                90, 256), true, false)));
+        Report.Target fewPartitions = Targets.heap(List.of(sextantAt10000(4, new SextantChild.Heap(180, 100,
+                90, 256), true, false)), 10_000, 10, 256);
         assertNull(fewPartitions.met());
     }
 
@@ -193,7 +193,7 @@ class ReportTest {
         d.put("lag_partitions", 1);
         BenchMain.heapDetails(d, heap, alive, oom);
         return new Report.Run("sextant", "sync", 10_000, partitions, null, null, null, null, null, null, null, null,
-                null, null, d);
+                null, null, null, d);
     }
 
     private static ThroughputScenario.Outcome throughputOutcome(int threads, double perSec) {
@@ -215,12 +215,12 @@ class ReportTest {
         d.put("read_timeout_s", 90);
         d.put("drained", true);
         BenchMain.heapDetails(d, new SextantChild.Heap(200, afterGc, 190, 256), true, false);
-        return new Report.Run("sextant", "throughput", 1000, 100, null, null, null, null, perSec, threads, 160.0,
+        return new Report.Run("sextant", "throughput", 1000, 100, null, null, null, null, null, perSec, threads, 160.0,
                 null, 100.0, 700.0, d);
     }
 
     private static Report.Run withDetails(Report.Run x, Map<String, Object> details) {
-        return new Report.Run(x.system(), x.scenario(), x.groups(), x.partitions(), x.syncLatencyMs(),
+        return new Report.Run(x.system(), x.scenario(), x.groups(), x.partitions(), x.failed(), x.syncLatencyMs(),
                 x.steadyLatencyMs(), x.initialSyncS(), x.initialSyncLowerBound(), x.commitsPerSec(), x.threads(),
                 x.adminRequestsPerSec(), x.replayRecords(), x.cpuS(), x.peakRssMb(), details);
     }
@@ -232,11 +232,11 @@ class ReportTest {
         details.put("lag_partitions", 1);
         details.put("measured_s", 100.0);
         Report.Latency sxLatency = new Report.Latency(480.0, 900.0, 1200.0);
-        Report.Run sextant = new Report.Run("sextant", "sync", 1000, 4, sxLatency, sxLatency, 4.5, false, null, null,
-                40.0, new Report.Replay(60L, 99L), 20.0, 250.0, details);
+        Report.Run sextant = new Report.Run("sextant", "sync", 1000, 4, null, sxLatency, sxLatency, 4.5, false, null,
+                null, 40.0, new Report.Replay(60L, 99L), 20.0, 250.0, details);
         Report.Latency mm2Latency = new Report.Latency(1500.0, 3000.0, 4000.0);
-        Report.Run mm2 = new Report.Run("mm2-1s", "sync", 1000, 4, mm2Latency, mm2Latency, 9.0, false, null, null,
-                80.0, new Report.Replay(600L, 25_000L), 30.0, 300.0, details);
+        Report.Run mm2 = new Report.Run("mm2-1s", "sync", 1000, 4, null, mm2Latency, mm2Latency, 9.0, false, null,
+                null, 80.0, new Report.Replay(600L, 25_000L), 30.0, 300.0, details);
         Report.Machine machine = new Report.Machine(2, 24_000, "AMD EPYC", "17", "Linux", 1.0, 1.5, "");
         return new Report.Results("2026-01-01T00:00Z", "bench/run --quick", machine, Map.of(), List.of(mm2, sextant),
                 List.of(new Report.Target("p99 sync latency ≤ 1 s at 1,000 groups", "p99 900 ms", true)),
