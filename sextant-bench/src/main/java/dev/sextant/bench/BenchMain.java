@@ -128,6 +128,11 @@ public final class BenchMain implements Callable<Integer> {
                     + "Sextant is built to fit at 100,000 groups x 2 partitions).")
     String largeSextantHeap;
 
+    @Option(names = "--broker-heap", paramLabel = "SIZE",
+            description = "-Xmx of each of the two brokers (default 1g: at 256m, the testkit's default, the "
+                    + "destination broker ran out of heap holding the full run's 133,000 groups).")
+    String brokerHeap;
+
     @Option(names = "--large-systems", split = ",", paramLabel = "S[,S...]",
             description = "The systems that run above 10,000 groups, of those --systems names (default sextant,"
                     + "mm2-1s: MM2 at its 60 s default would only add a very long run there).")
@@ -203,7 +208,8 @@ public final class BenchMain implements Callable<Integer> {
                 or(tpHeap, "512m"),
                 Collections.unmodifiableMap(scales),
                 or(largeSextantHeap, "512m"),
-                chosen("--large-systems", or(largeSystems, List.of(BenchSettings.SEXTANT, BenchSettings.MM2_FAST))));
+                chosen("--large-systems", or(largeSystems, List.of(BenchSettings.SEXTANT, BenchSettings.MM2_FAST))),
+                or(brokerHeap, "1g"));
         boolean badLags = s.lagMin() < 1 || s.lagMax() < s.lagMin();
         boolean badShare = s.laggingShare() < 0 || s.laggingShare() > 1;
         boolean badRates = s.commitRate() < 1 || s.produceRate() < 1;
@@ -725,7 +731,7 @@ public final class BenchMain implements Callable<Integer> {
                 .anyMatch(BenchSettings::large) ? " (above " + String.format(Locale.ROOT, "%,d",
                 BenchSettings.LARGE_SCALE) + " groups -Xmx" + cfg.largeSextantHeap() + ")" : "") + " (throughput: "
                 + cfg.throughputJvmOptions() + "), MirrorMaker's get "
-                + cfg.childJvmOptions() + ".");
+                + cfg.childJvmOptions() + "; each broker -Xmx" + cfg.brokerHeap() + ".");
         notes.add("Heap (Sextant): peak used = the largest MemoryMXBean heap-used sample (every 100 ms, garbage "
                 + "included); peak after GC = the largest occupancy of G1's old generation after a collection of "
                 + "it (MemoryPoolMXBean collection usage: the live set, exact after a full collection, with the "

@@ -46,6 +46,7 @@ import java.util.regex.Pattern;
  * @param largeSextantHeap -Xmx of the sync scenario's Sextant JVMs above {@value #LARGE_SCALE} groups
  * @param largeSystems    the systems that run above {@value #LARGE_SCALE} groups (those of {@code systems} that
  *                        are also here)
+ * @param brokerHeap      -Xmx of each of the two brokers
  */
 record BenchSettings(
         boolean quick,
@@ -78,7 +79,8 @@ record BenchSettings(
         String tpHeap,
         Map<Integer, Integer> scalePartitions,
         String largeSextantHeap,
-        List<String> largeSystems) {
+        List<String> largeSystems,
+        String brokerHeap) {
 
     static final String SEXTANT = "sextant";
     static final String MM2_FAST = "mm2-1s";

@@ -112,6 +112,7 @@ final class Session implements AutoCloseable {
                         .offsetLagMax(settings.offsetLagMax())
                         .build())
                 .readyTimeout(Duration.ofSeconds(180))
+                .brokerHeap(settings.brokerHeap())
                 .start();
         try {
             // MirrorMaker's checkpoint topic exists before any checkpoint task starts: a task that can read it

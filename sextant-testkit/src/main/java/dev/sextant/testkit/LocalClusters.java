@@ -91,8 +91,15 @@ public final class LocalClusters implements AutoCloseable {
         private int destinationPort;
         private boolean secured;
         private final Map<String, String> scramUsers = new LinkedHashMap<>();
+        private String brokerHeap = "256m";
 
         private Builder() {
+        }
+
+        /** Each broker's maximum heap ({@link LocalKafkaBroker.Builder#heap}); default 256m. */
+        public Builder brokerHeap(String heap) {
+            this.brokerHeap = Objects.requireNonNull(heap);
+            return this;
         }
 
         /**
@@ -233,7 +240,8 @@ public final class LocalClusters implements AutoCloseable {
                     .distribution(dist)
                     .parentDirectory(root)
                     .offsetsTopicPartitions(b.offsetsTopicPartitions)
-                    .readyTimeout(b.readyTimeout);
+                    .readyTimeout(b.readyTimeout)
+                    .heap(b.brokerHeap);
             if (b.secured && isSource) {
                 broker.saslScram();
                 b.scramUsers.forEach(broker::scramUser);

@@ -116,12 +116,22 @@ public final class LocalKafkaBroker implements AutoCloseable {
         private final Map<String, int[]> extraListeners = new LinkedHashMap<>();
         private SecurityProtocol security = SecurityProtocol.PLAINTEXT;
         private final Map<String, String> scramUsers = new LinkedHashMap<>();
+        private String heap = "256m";
 
         private Builder(String name) {
             if (!name.matches("[A-Za-z0-9._-]+")) {
                 throw new IllegalArgumentException("broker name must be a simple file name: " + name);
             }
             this.name = name;
+        }
+
+        /** The broker's maximum heap ({@code -Xmx}, e.g. {@code 1g}); default 256m, enough for tests. */
+        public Builder heap(String heap) {
+            if (!heap.matches("\\d+[kmgKMG]")) {
+                throw new IllegalArgumentException("heap must be a size such as 512m or 1g: " + heap);
+            }
+            this.heap = heap;
+            return this;
         }
 
         /** The jars to run; default {@link KafkaDistribution#broker()}. */
@@ -298,7 +308,8 @@ public final class LocalKafkaBroker implements AutoCloseable {
                         + LocalFiles.tail(format.outputFile(), 30));
             }
 
-            List<String> jvmOptions = concat(BROKER_JVM_OPTIONS, logOptions);
+            List<String> jvmOptions = concat(BROKER_JVM_OPTIONS.stream()
+                    .map(option -> option.startsWith("-Xmx") ? "-Xmx" + heap : option).toList(), logOptions);
             ChildJvm broker = ChildJvm.start(name, jvmOptions, classpath, "kafka.Kafka",
                     List.of(configFile.toString()), dir.resolve(name + ".out"));
             LocalKafkaBroker result = new LocalKafkaBroker(name, dir, ownsParent, port, controllerPort, clusterId,
