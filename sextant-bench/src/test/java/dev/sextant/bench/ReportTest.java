@@ -141,8 +141,8 @@ class ReportTest {
 
     @Test
     void theThroughputTargetUsesTheOneThreadRunAndMentionsTheOthers() {
-        ThroughputScenario.Outcome one = throughputOutcome(1, 40_000);
-        ThroughputScenario.Outcome two = throughputOutcome(2, 110_000);
+        ThroughputScenario.Outcome one = BenchFixtures.throughput(1, 40_000);
+        ThroughputScenario.Outcome two = BenchFixtures.throughput(2, 110_000);
         List<Report.Target> targets = Targets.of(BenchSettingsTest.settings(), List.of(), List.of(two, one));
         Report.Target t = targets.stream().filter(x -> x.target().startsWith("≥ 100,000")).findFirst().orElseThrow();
         assertEquals("40,000 commits/s with 1 stream thread (1,000,000 of 1,000,000 read in 25 s); "
@@ -194,17 +194,6 @@ class ReportTest {
         BenchMain.heapDetails(d, heap, alive, oom);
         return new Report.Run("sextant", "sync", 10_000, partitions, null, null, null, null, null, null, null, null,
                 null, null, null, d);
-    }
-
-    private static ThroughputScenario.Outcome throughputOutcome(int threads, double perSec) {
-        ThroughputScenario.Outcome o = new ThroughputScenario.Outcome();
-        o.threads = threads;
-        o.groups = 1000;
-        o.commits = 1_000_000;
-        o.reached = 1_000_000;
-        o.readSeconds = 1_000_000 / perSec;
-        o.overallCommitsPerSec = perSec;
-        return o;
     }
 
     private static Report.Run throughputRun(int threads, double perSec, double afterGc) {

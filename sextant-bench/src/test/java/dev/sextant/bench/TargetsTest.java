@@ -95,16 +95,18 @@ class TargetsTest {
 
     @Test
     void twoStreamThreadsMustReadAtLeastAsFastAsOne() {
-        Report.Target faster = Targets.threads(List.of(throughput(1, 16_696), throughput(2, 20_949)));
+        Report.Target faster = Targets.threads(
+                List.of(BenchFixtures.throughput(1, 16_696), BenchFixtures.throughput(2, 20_949)));
         assertTrue(faster.met());
         assertEquals("2 stream threads: 20,949 commits/s; 1 stream thread: 16,696 commits/s (×1.25)",
                 faster.measured());
-        assertFalse(Targets.threads(List.of(throughput(1, 20_000), throughput(2, 15_000))).met());
-        assertNull(Targets.threads(List.of(throughput(1, 20_000))).met());
-        ThroughputScenario.Outcome died = throughput(2, Double.NaN);
+        assertFalse(Targets.threads(
+                List.of(BenchFixtures.throughput(1, 20_000), BenchFixtures.throughput(2, 15_000))).met());
+        assertNull(Targets.threads(List.of(BenchFixtures.throughput(1, 20_000))).met());
+        ThroughputScenario.Outcome died = BenchFixtures.throughput(2, Double.NaN);
         died.failed = "Sextant ran out of memory and exited";
         died.failedBy = SyncScenario.BY_SYSTEM;
-        assertFalse(Targets.threads(List.of(throughput(1, 20_000), died)).met());
+        assertFalse(Targets.threads(List.of(BenchFixtures.throughput(1, 20_000), died)).met());
     }
 
     @Test
@@ -157,16 +159,5 @@ class TargetsTest {
         Report.Latency l = p99 == null ? null : new Report.Latency(500.0, p99, p99 + 100);
         return new Report.Run("sextant", "sync", groups, partitions, failed, l, l, initialS, lower, null, null, null,
                 null, null, rss, d);
-    }
-
-    private static ThroughputScenario.Outcome throughput(int threads, double perSec) {
-        ThroughputScenario.Outcome o = new ThroughputScenario.Outcome();
-        o.threads = threads;
-        o.groups = 1000;
-        o.commits = 1_000_000;
-        o.reached = 1_000_000;
-        o.readSeconds = 1_000_000 / perSec;
-        o.overallCommitsPerSec = perSec;
-        return o;
     }
 }
