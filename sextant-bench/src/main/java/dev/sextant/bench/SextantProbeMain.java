@@ -235,7 +235,7 @@ public final class SextantProbeMain {
         return counters.stream().mapToDouble(Counter::count).sum();
     }
 
-    /** The destination's Admin clients: the main client, its offset writers and the audit's reader. */
+    /** The destination's Admin clients: the main client, its offset writers, its plan readers, the audit's reader. */
     static List<ObjectName> adminClientMBeans(String clientId) {
         try {
             MBeanServer server = ManagementFactory.getPlatformMBeanServer();
@@ -243,8 +243,10 @@ public final class SextantProbeMain {
             for (ObjectName name : server.queryNames(new ObjectName("kafka.admin.client:type=admin-client-metrics,*"),
                     null)) {
                 String id = ObjectName.unquote(quoted(name.getKeyProperty("client-id")));
-                // the main client, its offset writers ("<id>-writer-<n>") and the takeover audit's reader
-                if (id.equals(clientId) || id.startsWith(clientId + "-writer-") || id.equals(clientId + "-auditor")) {
+                // the main client, its offset writers ("<id>-writer-<n>"), the readers writes are planned on
+                // ("<id>-reader-<n>") and the takeover audit's reader
+                if (id.equals(clientId) || id.startsWith(clientId + "-writer-") || id.startsWith(clientId + "-reader-")
+                        || id.equals(clientId + "-auditor")) {
                     out.add(name);
                 }
             }

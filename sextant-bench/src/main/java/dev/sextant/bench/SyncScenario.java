@@ -872,7 +872,8 @@ final class SyncScenario {
         return Bench.seconds(lastChange - start);
     }
 
-    private static final long SETTLE_QUIET_MS = 3_000;
+    /** Longer than Sextant's retry of an interval proof whose read came back short (5 s) plus a flush. */
+    private static final long SETTLE_QUIET_MS = 6_000;
     private static final long SETTLE_MAX_MS = 30_000;
 
     private void finalState(SystemOutcome so, DestinationPoller poller, String lat, String lag, long lagEnd) {

@@ -19,8 +19,10 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -62,6 +64,8 @@ public final class AdminDestinationClient implements DestinationClient {
 
     /** How long a read of the destination's groups, topics or log ends may take: past it, it counts as unreachable. */
     static final int READ_TIMEOUT_MS = 10_000;
+    /** Clients the reads before writes take turns on (with {@code sync.write.parallelism} 1: the main client). */
+    static final int PLAN_READERS = 4;
     private static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
 
     private final Admin admin;
@@ -71,6 +75,13 @@ public final class AdminDestinationClient implements DestinationClient {
      * write must not wait behind a read of 100,000 partitions.
      */
     private final Admin auditor;
+    /**
+     * The reads writes are planned on (every partition of the groups a task's flush planned), on clients of their
+     * own, taken in turn: a client has one request in flight per broker, and on the main client these reads waited
+     * behind each other and behind the listing of every destination group, so at 100,000 groups the writers idled.
+     */
+    private final List<Admin> planReaders;
+    private final AtomicInteger nextPlanReader = new AtomicInteger();
     private final WriteConcurrencyLimit limit;
     private final WriteDispatcher<Admin> dispatcher;
     // the writers created so far, not the main client when it writes itself (maxWrites 1)
@@ -90,6 +101,8 @@ public final class AdminDestinationClient implements DestinationClient {
     public AdminDestinationClient(Map<String, Object> clientConfig, int maxWrites) {
         this.admin = Admin.create(clientConfig);
         this.auditor = Admin.create(withClientIdSuffix(clientConfig, "-auditor"));
+        this.planReaders = maxWrites == 1 ? List.of(admin) : IntStream.range(0, PLAN_READERS)
+                .mapToObj(i -> Admin.create(withClientIdSuffix(clientConfig, "-reader-" + i))).toList();
         this.limit = new WriteConcurrencyLimit(maxWrites, System::nanoTime);
         this.dispatcher = new WriteDispatcher<>(limit,
                 maxWrites == 1 ? () -> admin : () -> newWriter(clientConfig),
@@ -99,6 +112,7 @@ public final class AdminDestinationClient implements DestinationClient {
     public AdminDestinationClient(Admin admin) {
         this.admin = admin;
         this.auditor = admin;
+        this.planReaders = List.of(admin);
         this.limit = new WriteConcurrencyLimit(1, System::nanoTime);
         this.dispatcher = new WriteDispatcher<>(limit, () -> admin, AdminDestinationClient::loadSignal);
     }
@@ -137,6 +151,7 @@ public final class AdminDestinationClient implements DestinationClient {
         Set<Admin> all = new LinkedHashSet<>(writers);
         all.add(admin);
         all.add(auditor);
+        all.addAll(planReaders);
         for (Admin client : all) {
             bind(client);
         }
@@ -296,7 +311,8 @@ public final class AdminDestinationClient implements DestinationClient {
             Set<String> groups) {
         Map<String, Set<TopicPartition>> whole = new HashMap<>();
         groups.forEach(g -> whole.put(g, null)); // no partitions named: all of the group's
-        return groupOffsets(admin, whole);
+        return groupOffsets(planReaders.get(Math.floorMod(nextPlanReader.getAndIncrement(), planReaders.size())),
+                whole);
     }
 
     @Override
@@ -443,6 +459,11 @@ public final class AdminDestinationClient implements DestinationClient {
         }
         if (auditor != admin) {
             closing.add(CompletableFuture.runAsync(() -> auditor.close(Duration.ofSeconds(5))));
+        }
+        for (Admin reader : planReaders) {
+            if (reader != admin) {
+                closing.add(CompletableFuture.runAsync(() -> reader.close(Duration.ofSeconds(5))));
+            }
         }
         admin.close(Duration.ofSeconds(5));
         closing.forEach(CompletableFuture::join);

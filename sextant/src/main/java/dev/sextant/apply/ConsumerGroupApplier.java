@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -64,6 +65,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
     private final boolean followRewinds;
     private final boolean adoptForward;
     private final AccessDenials denials;
+    private final AtomicInteger unanswered = new AtomicInteger();
 
     public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds) {
         this(client, ownership, followRewinds, false);
@@ -97,10 +99,21 @@ public final class ConsumerGroupApplier implements GroupApplier {
             plans.keySet().forEach(group -> done.accept(retry(group, e, denials)));
             return;
         }
-        plans.forEach((group, parts) -> current.get(group)
-                .thenCompose(existing -> write(group, parts, existing, lease))
-                .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
-                .thenAccept(done));
+        plans.forEach((group, parts) -> {
+            current.get(group)
+                    .thenCompose(existing -> write(group, parts, existing, lease))
+                    .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
+                    .thenAccept(outcome -> {
+                        unanswered.decrementAndGet();
+                        done.accept(outcome);
+                    });
+            unanswered.incrementAndGet(); // after the chain that answers it exists (it may have answered already)
+        });
+    }
+
+    @Override
+    public int unanswered() {
+        return unanswered.get();
     }
 
     private CompletableFuture<GroupOutcome> write(String group, List<PlannedPartition> parts,

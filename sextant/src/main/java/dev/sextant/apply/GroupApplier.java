@@ -15,6 +15,14 @@ public interface GroupApplier {
      */
     void apply(Map<String, List<PlannedPartition>> plans, WriteLease lease, Consumer<GroupOutcome> done);
 
+    /**
+     * Groups handed to {@link #apply}, by any caller, whose outcome has not been given yet: the planners hold back
+     * while there are many, so what waits for the destination waits as pending groups, not as planned writes.
+     */
+    default int unanswered() {
+        return 0;
+    }
+
     /** Applies every plan under a lease that never runs out. */
     default void apply(Map<String, List<PlannedPartition>> plans, Consumer<GroupOutcome> done) {
         apply(plans, WriteLease.ALWAYS, done);

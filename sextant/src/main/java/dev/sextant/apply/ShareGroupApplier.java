@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
@@ -42,6 +43,7 @@ public final class ShareGroupApplier implements GroupApplier {
 
     private final DestinationClient client;
     private final AccessDenials denials;
+    private final AtomicInteger unanswered = new AtomicInteger();
 
     public ShareGroupApplier(DestinationClient client) {
         this(client, new AccessDenials(Clock.systemUTC()));
@@ -86,8 +88,17 @@ public final class ShareGroupApplier implements GroupApplier {
                         return new GroupOutcome(group, null, false, null, outcomes);
                     })
                     .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
-                    .thenAccept(done);
+                    .thenAccept(outcome -> {
+                        unanswered.decrementAndGet();
+                        done.accept(outcome);
+                    });
+            unanswered.incrementAndGet(); // after the chain that answers it exists (it may have answered already)
         });
+    }
+
+    @Override
+    public int unanswered() {
+        return unanswered.get();
     }
 
     /**

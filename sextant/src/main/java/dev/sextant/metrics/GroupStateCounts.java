@@ -33,6 +33,17 @@ public final class GroupStateCounts {
         public static Snapshot empty() {
             return new Snapshot(new long[GroupKind.values().length][State.values().length], 0);
         }
+
+        /** Groups counted, of every kind and state. */
+        public long total() {
+            long total = 0;
+            for (long[] byState : groups) {
+                for (long n : byState) {
+                    total += n;
+                }
+            }
+            return total;
+        }
     }
 
     private final Map<Object, Snapshot> byTask = new ConcurrentHashMap<>();

@@ -24,11 +24,16 @@ import java.util.function.Predicate;
  */
 final class PendingGroups {
 
+    /** Re-planned groups keep {@code 1/REPLAN_SHARE} of a flush's room while new commits wait too. */
+    private static final int REPLAN_SHARE = 4;
+
     private final Map<String, Set<PositionKey>> pending = new LinkedHashMap<>();
     private final Map<String, Long> notBefore = new HashMap<>();
     private final Map<String, List<PlannedPartition>> inFlight = new HashMap<>();
     /** Per partition pending for a new source commit, the time of the first commit since it was last settled. */
     private final Map<PositionKey, Long> since = new HashMap<>();
+    /** Per group, how many of its partitions are in {@link #since}: a group with none is only re-planned. */
+    private final Map<String, Integer> unsettledByGroup = new HashMap<>();
     /** Partitions waiting for something outside Sextant (an offset sync, a mirrored topic), by retry time. */
     private final TreeMap<Long, List<PositionKey>> parked = new TreeMap<>();
 
@@ -41,13 +46,15 @@ final class PendingGroups {
     void mark(PositionKey key, long commitTimestamp) {
         mark(key);
         if (commitTimestamp >= 0) {
-            since.putIfAbsent(key, commitTimestamp);
+            if (since.putIfAbsent(key, commitTimestamp) == null) {
+                unsettledByGroup.merge(key.group(), 1, Integer::sum);
+            }
         }
     }
 
     /** The partition needs nothing more; the group stops being pending with its last such partition. */
     void clean(PositionKey key) {
-        since.remove(key);
+        settledAll(key);
         Set<PositionKey> keys = pending.get(key.group());
         if (keys != null && keys.remove(key) && keys.isEmpty()) {
             pending.remove(key.group());
@@ -75,7 +82,7 @@ final class PendingGroups {
     void done(String group) {
         Set<PositionKey> keys = pending.remove(group);
         if (keys != null) {
-            keys.forEach(since::remove);
+            keys.forEach(this::settledAll);
         }
         notBefore.remove(group);
     }
@@ -98,20 +105,44 @@ final class PendingGroups {
         return due(now, max, group -> true);
     }
 
-    /** Up to {@code max} pending groups that are not in flight, not backing off, and {@code eligible}. */
+    /**
+     * Up to {@code max} pending groups that are not in flight, not backing off, and {@code eligible}. Groups with a
+     * source commit not settled yet come first, each kind in the order it became pending; groups that are only
+     * re-planned (a closer translation, a refresh before the destination's offsets retention) keep a quarter of
+     * {@code max} when both wait, so a stream of new commits delays them but never starves them.
+     */
     List<String> due(long now, int max, Predicate<String> eligible) {
-        List<String> due = new ArrayList<>();
+        int replanShare = max / REPLAN_SHARE;
+        // counted from both sides, so a flush with no re-plans stops at its room instead of walking every group
+        boolean replansWaiting = pending.size() > unsettledByGroup.size();
+        List<String> fresh = new ArrayList<>();
+        List<String> replans = new ArrayList<>();
         for (String group : pending.keySet()) {
-            if (due.size() >= max) {
+            if (fresh.size() >= max && (replans.size() >= replanShare || !replansWaiting)) {
                 break;
             }
             Long wait = notBefore.get(group);
-            if (!inFlight.containsKey(group) && (wait == null || wait <= now) && eligible.test(group)) {
-                due.add(group);
+            if (inFlight.containsKey(group) || (wait != null && wait > now) || !eligible.test(group)) {
+                continue;
+            }
+            List<String> kind = unsettledByGroup.containsKey(group) ? fresh : replans;
+            if (kind.size() < max) {
+                kind.add(group);
             }
         }
+        int takeReplans = Math.min(replans.size(), Math.max(replanShare, max - fresh.size()));
+        List<String> due = new ArrayList<>(fresh.subList(0, Math.min(fresh.size(), max - takeReplans)));
+        due.addAll(replans.subList(0, takeReplans));
         return due;
     }
+
+    /** The partition has no source commit left unsettled. */
+    private void settledAll(PositionKey key) {
+        if (since.remove(key) != null) {
+            unsettledByGroup.computeIfPresent(key.group(), (g, n) -> n == 1 ? null : n - 1);
+        }
+    }
+
 
     /**
      * The destination settled the partition's planned commit: nothing is unapplied, or, when a newer commit arrived
@@ -119,9 +150,9 @@ final class PendingGroups {
      */
     void settled(PositionKey key, long newerCommitTimestamp) {
         if (newerCommitTimestamp < 0) {
-            since.remove(key);
-        } else {
-            since.put(key, newerCommitTimestamp);
+            settledAll(key);
+        } else if (since.put(key, newerCommitTimestamp) == null) {
+            unsettledByGroup.merge(key.group(), 1, Integer::sum);
         }
     }
 

@@ -71,7 +71,7 @@ public final class TakeoverAudit {
     private final long assignedAt;
     private long until;
     private int slice;
-    /** Groups with applied positions at the last round; -1 before the first. */
+    /** Groups with applied positions when the current cycle of slices started; -1 before the first. */
     private int groupsSeen = -1;
     private long next;
     private final AtomicInteger reading = new AtomicInteger();
@@ -106,8 +106,9 @@ public final class TakeoverAudit {
               Function<String, GroupKind> kindOf, Function<String, String> destinationTopic,
               Function<GroupKind, GroupApplier> applierOf) {
         next = now + INTERVAL_MS;
-        // the slices are sized by the groups the last round saw (the first round counts them in a pass of its own)
-        if (groupsSeen < 0) {
+        // a cycle's slices are sized by the groups applied when it starts, counted in a pass of its own: the same
+        // slices through the cycle, so each group is read once per cycle
+        if (groupsSeen < 0 || slice == 0) {
             Set<String> groups = new HashSet<>();
             stored.accept((key, pos) -> {
                 if (isApplied(pos)) {
@@ -124,12 +125,13 @@ public final class TakeoverAudit {
         Map<GroupKind, Map<String, List<PlannedPartition>>> applied = new EnumMap<>(GroupKind.class);
         Map<String, Optional<GroupKind>> audited = new HashMap<>();
         stored.accept((key, pos) -> {
-            if (!isApplied(pos)) {
+            // the slice first: the walk visits every position of the task, and most are another round's
+            if (Math.floorMod(key.group().hashCode(), of) != at || !isApplied(pos)) {
                 return;
             }
-            // empty: not this round's (another slice, or in flight), or a kind not synced
-            Optional<GroupKind> kind = audited.computeIfAbsent(key.group(), g -> Math.floorMod(g.hashCode(), of) == at
-                    && !inFlight.test(g) ? Optional.ofNullable(kindOf.apply(g)).filter(k -> applierOf.apply(k) != null)
+            // empty: in flight, or a kind not synced
+            Optional<GroupKind> kind = audited.computeIfAbsent(key.group(), g -> !inFlight.test(g)
+                    ? Optional.ofNullable(kindOf.apply(g)).filter(k -> applierOf.apply(k) != null)
                     : Optional.empty());
             if (kind.isPresent()) {
                 applied.computeIfAbsent(kind.get(), k -> new HashMap<>())
@@ -138,7 +140,6 @@ public final class TakeoverAudit {
                         pos.sourceOffset(), pos.commitTimestamp(), pos.appliedOffset(), -1, pos.commitLogOffset()));
             }
         });
-        groupsSeen = audited.size();
         applied.forEach((kind, groups) -> {
             reading.incrementAndGet();
             applierOf.apply(kind).overwritten(groups).whenComplete((keys, err) -> {

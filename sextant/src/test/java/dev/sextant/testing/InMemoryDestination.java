@@ -7,9 +7,11 @@ import dev.sextant.apply.WriteLeaseExpiredException;
 import dev.sextant.domain.GroupKind;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -157,6 +159,39 @@ public final class InMemoryDestination implements DestinationClient {
             return CompletableFuture.failedFuture(new WriteLeaseExpiredException()); // not sent
         }
         alterCalls.incrementAndGet();
+        if (holdWrites) {
+            CompletableFuture<Map<TopicPartition, Throwable>> answer = new CompletableFuture<>();
+            heldWrites.add(() -> write(group, wanted).whenComplete((result, err) -> {
+                if (err != null) {
+                    answer.completeExceptionally(err);
+                } else {
+                    answer.complete(result);
+                }
+            }));
+            return answer;
+        }
+        return write(group, wanted);
+    }
+
+    /** While set, consumer-group writes are neither applied nor answered until {@link #releaseWrites()}. */
+    public volatile boolean holdWrites;
+    private final Queue<Runnable> heldWrites = new ConcurrentLinkedQueue<>();
+
+    /** Consumer-group writes held and not released yet. */
+    public int heldWrites() {
+        return heldWrites.size();
+    }
+
+    /** Applies and answers the writes held so far (no longer holding the next ones is up to the caller). */
+    public void releaseWrites() {
+        Runnable write;
+        while ((write = heldWrites.poll()) != null) {
+            write.run();
+        }
+    }
+
+    private CompletableFuture<Map<TopicPartition, Throwable>> write(String group,
+                                                                    Map<TopicPartition, OffsetAndMetadata> wanted) {
         if (unreachable) {
             return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
         }

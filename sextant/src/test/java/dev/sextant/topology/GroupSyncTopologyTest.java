@@ -286,6 +286,37 @@ class GroupSyncTopologyTest {
         assertEquals(31L, destination.committed("billing", "source.orders", 0), "no longer paced");
     }
 
+    /**
+     * While the destination has many writes unanswered, no more groups are planned: the rest wait as pending groups,
+     * where a newer commit joins its group's one write, instead of queueing behind those writes on what was read for
+     * them.
+     */
+    @Test
+    void planningHoldsBackWhileTheDestinationHasManyWritesUnanswered() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        destination.holdWrites = true;
+        int groups = TaskSync.MAX_UNANSWERED_WRITES + 10;
+        for (int g = 0; g < groups; g++) {
+            commit("g" + g, "orders", 0, 10);
+        }
+        flush();
+        assertEquals(TaskSync.MAX_UNANSWERED_WRITES, destination.heldWrites(), "no more than the limit handed out");
+        String last = "g" + (groups - 1);
+        commit(last, "orders", 0, 11); // not planned yet: its newer commit joins its one write
+        flush();
+        assertEquals(TaskSync.MAX_UNANSWERED_WRITES, destination.heldWrites(), "nothing more while none is answered");
+
+        destination.holdWrites = false;
+        destination.releaseWrites();
+        flush();
+        for (int g = 0; g < groups - 1; g++) {
+            assertEquals(10L, destination.committed("g" + g, "source.orders", 0), "g" + g);
+        }
+        assertEquals(11L, destination.committed(last, "source.orders", 0));
+        assertEquals(groups, destination.alterCalls.get(), "one write per group");
+    }
+
     private void pipeCommit(String group, int partition, long offset, long madeAt) {
         KeyValue<byte[], byte[]> kv = offsetCommit(group, "orders", partition, offset, madeAt);
         commits.pipeInput(kv.key, kv.value, Instant.ofEpochMilli(madeAt));
