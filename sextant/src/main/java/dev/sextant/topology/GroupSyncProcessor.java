@@ -39,8 +39,15 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Object> {
 
-    /** A task that read nothing for this long has nothing left to catch up with. */
+    /** A task that read nothing for this long is no longer reading a backlog. */
     static final long INPUT_IDLE_MS = 2_000;
+    /**
+     * A task that read nothing for this long since it started has nothing left to catch up with (its input ended on
+     * transaction markers, or held nothing). Longer than {@link #INPUT_IDLE_MS}: on a loaded machine a task taken
+     * over in a rebalance went 2 s without its first records, and the query API answered "unknown group" for groups
+     * it had not read yet (KillNineIT, once) instead of "retry".
+     */
+    static final long CATCH_UP_IDLE_MS = 5_000;
     /**
      * ... and over at least this many of its punctuations in a row: the stream thread polled its input in between
      * each and found nothing. Time alone is not enough: a stream thread busy elsewhere (restoring another task, a
@@ -136,7 +143,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
 
     /**
      * Caught up once a record at or past the end the task started with was read, or once nothing came for
-     * {@link #INPUT_IDLE_MS} and {@link #IDLE_PUNCTUATIONS} punctuations (the end was reached on markers or aborted
+     * {@link #CATCH_UP_IDLE_MS} and {@link #IDLE_PUNCTUATIONS} punctuations (the end was reached on markers or aborted
      * records, or there was nothing to read).
      */
     private void checkCaughtUp() {
@@ -146,7 +153,7 @@ final class GroupSyncProcessor implements Processor<byte[], byte[], Object, Obje
         long end = inputEnd.isDone() ? inputEnd.handle((v, e) -> e == null ? v : -1L).join() : Long.MAX_VALUE;
         idlePunctuations = lastInputOffset == inputAtLastPunctuation ? idlePunctuations + 1 : 0;
         inputAtLastPunctuation = lastInputOffset;
-        if (lastInputOffset + 1 >= end || settings.clock().millis() - lastInputAt >= INPUT_IDLE_MS
+        if (lastInputOffset + 1 >= end || settings.clock().millis() - lastInputAt >= CATCH_UP_IDLE_MS
                 && idlePunctuations >= IDLE_PUNCTUATIONS) {
             runtime.catchingUp().caughtUp(partition);
             inputEnd = null;
