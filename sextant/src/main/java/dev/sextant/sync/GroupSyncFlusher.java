@@ -166,6 +166,13 @@ final class GroupSyncFlusher {
         pending.mark(key, commitTimestamp);
     }
 
+    /** The partition's history was forgotten: a write of it in flight is planned again once answered. */
+    void reopenWhenAnswered(PositionKey key) {
+        if (pending.inFlight(key.group())) {
+            settler.reopenWhenAnswered(key);
+        }
+    }
+
     void forget(String group) {
         pending.done(group);
     }

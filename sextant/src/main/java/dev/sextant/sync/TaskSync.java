@@ -147,8 +147,9 @@ public final class TaskSync {
     /**
      * A partition whose history was forgotten as a whole (the source topic was recreated) no longer translates
      * through the syncs its applied positions were written with: each is planned again, so one that the history left
-     * now no longer covers shows as {@code UNTRANSLATABLE} instead of staying applied. What the destination holds
-     * stays; a position that still translates is written again only if its translation moved.
+     * now no longer covers shows as {@code UNTRANSLATABLE} instead of staying applied; so is one whose write was in
+     * flight, once answered. What the destination holds stays; a position that still translates is written again
+     * only if its translation moved.
      */
     private void reopenAfterResets() {
         if (history == null || history.resets() == seenResets) {
@@ -158,8 +159,13 @@ public final class TaskSync {
         seenResets = history.resets();
         List<Map.Entry<PositionKey, PartitionPosition>> reopened = new ArrayList<>();
         positions.forEachStored((key, pos) -> {
-            if (!pos.needsApply() && reset.contains(new TopicPartition(key.topic(), key.partition()))) {
+            if (!reset.contains(new TopicPartition(key.topic(), key.partition()))) {
+                return;
+            }
+            if (!pos.needsApply()) {
                 reopened.add(Map.entry(key, pos.reopened()));
+            } else {
+                flusher.reopenWhenAnswered(key); // its write may be in flight, translated through the old history
             }
         });
         for (Map.Entry<PositionKey, PartitionPosition> e : reopened) {

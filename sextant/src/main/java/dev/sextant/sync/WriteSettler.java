@@ -8,10 +8,13 @@ import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Records what the destination answered for a group's write: applied and rewind-skipped positions are settled (and
@@ -33,6 +36,8 @@ final class WriteSettler {
     private final CheckpointEmitter checkpoints;
     /** Consecutive failed writes per group (the destination unreachable, or a transient error), while failing. */
     private final Map<String, Integer> failures = new HashMap<>();
+    /** Partitions in flight when the history their write was translated through was forgotten. */
+    private final Set<PositionKey> reopenWhenAnswered = new HashSet<>();
 
     WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, PendingGroups pending,
                  GroupReasonReporter reasons, SextantMetrics metrics, CheckpointEmitter checkpoints) {
@@ -50,6 +55,15 @@ final class WriteSettler {
         this.pending = pending;
         this.reasons = reasons;
         this.metrics = metrics;
+    }
+
+    /**
+     * The partition's write in flight was translated through a history forgotten since (its source topic was
+     * recreated): once answered, it is planned again instead of settling, so that a position the history no longer
+     * covers shows as {@code UNTRANSLATABLE} rather than applied.
+     */
+    void reopenWhenAnswered(PositionKey key) {
+        reopenWhenAnswered.add(key);
     }
 
     void settle(GroupOutcome outcome, long now) {
@@ -94,9 +108,14 @@ final class WriteSettler {
         if (result == null) {
             return false;
         }
+        boolean reopen = reopenWhenAnswered.remove(planned.key());
         boolean settles = result.status().settles();
         PartitionPosition next = settles ? settled(group, type, planned, pos, result, now)
                 : pos.withStatus(result.status(), now);
+        if (reopen && !next.needsApply()) {
+            next = next.reopened();
+            pending.mark(planned.key());
+        }
         positions.put(planned.key(), next);
         bounded.track(planned.key(), next);
         clamped.track(planned.key(), planned.destination(), next);

@@ -1051,6 +1051,41 @@ class GroupSyncTopologyTest {
         assertEquals(401L, destination.committed("late", "source.orders", 0), "through the new incarnation's syncs");
     }
 
+    /**
+     * A write translated through the old incarnation's syncs and still unanswered when the recreation is found: once
+     * the destination answers, the position is planned again rather than settling as applied (seen in CI: a commit
+     * on the new incarnation below the old syncs stayed {@code APPLIED}).
+     */
+    @Test
+    void aWriteInFlightWhenTheHistoryIsForgottenIsPlannedAgainOnceAnswered() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sourceIdsByName.put("orders", Uuid.randomUuid());
+        sync("orders", 0, 100, 100);
+        sync("orders", 0, 200, 200);
+        sync("orders", 0, 300, 300);
+        tick(5_000);
+        flush();
+
+        sourceIdsByName.put("orders", Uuid.randomUuid());
+        sourceEnds.put(new TopicPartition("orders", 0), 2_000L);
+        destination.holdWrites = true;
+        commit("early", "orders", 0, 150); // on the new incarnation, planned through the old syncs
+        flush();
+        assertEquals(1, destination.heldWrites(), "the write is in flight");
+        sync("orders", 0, 400, 400);
+        tick(5_000); // the check sees the new id: the history is forgotten while the write is unanswered
+        flush();
+
+        destination.holdWrites = false;
+        destination.releaseWrites();
+        flush();
+        flush();
+        assertEquals(101L, destination.committed("early", "source.orders", 0), "written before the check answered");
+        assertEquals(PositionStatus.UNTRANSLATABLE, position("early", "orders", 0).status(),
+                "translated through syncs that are gone: reported, not clean");
+    }
+
     @Test
     void theIdATopicsHistoryBelongsToIsTheOneSeenWhenItsFirstSyncWasCheckedNotAtTheFirstPeriodicCheck() {
         start(false, true);
