@@ -18,6 +18,12 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 public final class KafkaRecordRanges implements RecordRanges {
 
+    /**
+     * Per fetch: a read wants a stretch of about a hundred records, and a full-size fetch (1 MiB a partition) both
+     * allocated that much per read and, at or above half a G1 region, went straight into the old generation.
+     */
+    static final int FETCH_BYTES = 128 * 1024;
+
     private final Map<String, Object> config;
     private final Duration timeout;
     private KafkaConsumer<byte[], byte[]> consumer;
@@ -39,6 +45,9 @@ public final class KafkaRecordRanges implements RecordRanges {
         config.put(ConsumerConfig.EXCLUDE_INTERNAL_TOPICS_CONFIG, false);
         config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, reset);
         config.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        // a record larger than this still comes whole: the first batch of a fetch always does
+        config.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, FETCH_BYTES);
+        config.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, FETCH_BYTES);
         this.timeout = timeout;
     }
 
