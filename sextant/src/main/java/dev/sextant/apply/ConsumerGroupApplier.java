@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -65,7 +64,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
     private final boolean followRewinds;
     private final boolean adoptForward;
     private final AccessDenials denials;
-    private final AtomicInteger unanswered = new AtomicInteger();
+    private final UnansweredWrites handedOver = new UnansweredWrites();
 
     public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds) {
         this(client, ownership, followRewinds, false);
@@ -104,16 +103,21 @@ public final class ConsumerGroupApplier implements GroupApplier {
                     .thenCompose(existing -> write(group, parts, existing, lease))
                     .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
                     .thenAccept(outcome -> {
-                        unanswered.decrementAndGet();
+                        handedOver.answered();
                         done.accept(outcome);
                     });
-            unanswered.incrementAndGet(); // after the chain that answers it exists (it may have answered already)
+            handedOver.handedOver();
         });
     }
 
     @Override
     public int unanswered() {
-        return unanswered.get();
+        return handedOver.unanswered();
+    }
+
+    @Override
+    public long answered() {
+        return handedOver.answeredSoFar();
     }
 
     private CompletableFuture<GroupOutcome> write(String group, List<PlannedPartition> parts,

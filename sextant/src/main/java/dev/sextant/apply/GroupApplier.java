@@ -23,6 +23,11 @@ public interface GroupApplier {
         return 0;
     }
 
+    /** Groups answered so far (their outcome given), by any caller: the rate the destination absorbs writes at. */
+    default long answered() {
+        return 0;
+    }
+
     /** Applies every plan under a lease that never runs out. */
     default void apply(Map<String, List<PlannedPartition>> plans, Consumer<GroupOutcome> done) {
         apply(plans, WriteLease.ALWAYS, done);

@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.TopicPartition;
@@ -43,7 +42,7 @@ public final class ShareGroupApplier implements GroupApplier {
 
     private final DestinationClient client;
     private final AccessDenials denials;
-    private final AtomicInteger unanswered = new AtomicInteger();
+    private final UnansweredWrites handedOver = new UnansweredWrites();
 
     public ShareGroupApplier(DestinationClient client) {
         this(client, new AccessDenials(Clock.systemUTC()));
@@ -89,16 +88,21 @@ public final class ShareGroupApplier implements GroupApplier {
                     })
                     .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
                     .thenAccept(outcome -> {
-                        unanswered.decrementAndGet();
+                        handedOver.answered();
                         done.accept(outcome);
                     });
-            unanswered.incrementAndGet(); // after the chain that answers it exists (it may have answered already)
+            handedOver.handedOver();
         });
     }
 
     @Override
     public int unanswered() {
-        return unanswered.get();
+        return handedOver.unanswered();
+    }
+
+    @Override
+    public long answered() {
+        return handedOver.answeredSoFar();
     }
 
     /**

@@ -102,17 +102,19 @@ final class PendingGroups {
 
     /** Up to {@code max} pending groups that are not in flight and not backing off. */
     List<String> due(long now, int max) {
-        return due(now, max, group -> true);
+        return due(now, max, max, group -> true);
     }
 
     /**
-     * Up to {@code max} pending groups that are not in flight, not backing off, and {@code eligible}. Groups with a
-     * source commit not settled yet come first, each kind in the order it became pending; groups that are only
-     * re-planned (a closer translation, a refresh before the destination's offsets retention) keep a quarter of
-     * {@code max} when both wait, so a stream of new commits delays them but never starves them.
+     * Up to {@code max} pending groups that are not in flight, not backing off, and {@code eligible}, of which at
+     * most {@code maxReplans} only re-planned. Groups with a source commit not settled yet come first, each kind in
+     * the order it became pending; groups that are only re-planned (a closer translation, a refresh before the
+     * destination's offsets retention) keep a quarter of {@code max} (within {@code maxReplans}) when both wait, so a
+     * stream of new commits delays them but never starves them.
      */
-    List<String> due(long now, int max, Predicate<String> eligible) {
-        int replanShare = max / REPLAN_SHARE;
+    List<String> due(long now, int max, int maxReplans, Predicate<String> eligible) {
+        int replanCap = Math.max(0, Math.min(maxReplans, max));
+        int replanShare = Math.min(max / REPLAN_SHARE, replanCap);
         // counted from both sides, so a flush with no re-plans stops at its room instead of walking every group
         boolean replansWaiting = pending.size() > unsettledByGroup.size();
         List<String> fresh = new ArrayList<>();
@@ -125,12 +127,14 @@ final class PendingGroups {
             if (inFlight.containsKey(group) || (wait != null && wait > now) || !eligible.test(group)) {
                 continue;
             }
-            List<String> kind = unsettledByGroup.containsKey(group) ? fresh : replans;
-            if (kind.size() < max) {
-                kind.add(group);
+            boolean isFresh = unsettledByGroup.containsKey(group);
+            if (isFresh && fresh.size() < max) {
+                fresh.add(group);
+            } else if (!isFresh && replans.size() < replanCap) {
+                replans.add(group);
             }
         }
-        int takeReplans = Math.min(replans.size(), Math.max(replanShare, max - fresh.size()));
+        int takeReplans = Math.min(replans.size(), Math.min(replanCap, Math.max(replanShare, max - fresh.size())));
         List<String> due = new ArrayList<>(fresh.subList(0, Math.min(fresh.size(), max - takeReplans)));
         due.addAll(replans.subList(0, takeReplans));
         return due;

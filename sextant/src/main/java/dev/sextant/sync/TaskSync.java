@@ -47,15 +47,6 @@ public final class TaskSync {
      */
     public static final long BACKLOG_GROUP_INTERVAL_MS = 5_000;
 
-    /**
-     * Groups handed to the appliers and not answered yet, across the instance's tasks, at most: planning stops there.
-     * What waits for the destination then waits here, as pending groups (a newer commit joins its group's next write;
-     * new commits go ahead of re-plans), not in the dispatcher's queue, where a write that waited longer than half a
-     * second reads its group again before it is sent (two more requests: at 100,000 groups most writes did, and the
-     * destination spent as much on those reads as on the writes). About a quarter of a second of writes there.
-     */
-    public static final int MAX_UNANSWERED_WRITES = 256;
-
     private final SyncSettings settings;
     private final SyncRuntime runtime;
     private final SextantMetrics metrics;

@@ -20,7 +20,7 @@ class PendingGroupsTest {
         pending.mark(key("new"), 1_000);
         pending.mark(key("newer"), 2_000);
 
-        assertEquals(List.of("new", "newer", "closer", "refresh"), pending.due(0, 10, g -> true));
+        assertEquals(List.of("new", "newer", "closer", "refresh"), pending.due(0, 10, 10, g -> true));
     }
 
     @Test
@@ -32,8 +32,8 @@ class PendingGroupsTest {
         }
 
         assertEquals(List.of("new-0", "new-1", "new-2", "new-3", "new-4", "new-5", "replan-0", "replan-1"),
-                pending.due(0, 8, g -> true));
-        assertEquals(List.of("new-0", "new-1", "new-2"), pending.due(0, 3, g -> true),
+                pending.due(0, 8, 8, g -> true));
+        assertEquals(List.of("new-0", "new-1", "new-2"), pending.due(0, 3, 3, g -> true),
                 "too little room to share: new commits only");
     }
 
@@ -42,11 +42,11 @@ class PendingGroupsTest {
         PendingGroups pending = new PendingGroups();
         pending.mark(key("a"), 1_000);
         pending.mark(key("b"));
-        assertEquals(List.of("a", "b"), pending.due(0, 10, g -> true));
+        assertEquals(List.of("a", "b"), pending.due(0, 10, 10, g -> true));
 
         pending.settled(key("a"), -1); // written; the partition stays marked for another look (say, a proof came)
         pending.mark(key("b"), 2_000);
-        assertEquals(List.of("b", "a"), pending.due(0, 10, g -> true));
+        assertEquals(List.of("b", "a"), pending.due(0, 10, 10, g -> true));
     }
 
     @Test
@@ -59,7 +59,23 @@ class PendingGroupsTest {
         pending.startFlight("flying", List.of());
         pending.backoff("waiting", 500);
 
-        assertEquals(List.of("due"), pending.due(0, 10, g -> !g.equals("paced")));
-        assertEquals(List.of("waiting", "due"), pending.due(500, 10, g -> !g.equals("paced")));
+        assertEquals(List.of("due"), pending.due(0, 10, 10, g -> !g.equals("paced")));
+        assertEquals(List.of("waiting", "due"), pending.due(500, 10, 10, g -> !g.equals("paced")));
+    }
+
+    /**
+     * Re-plans have a room of their own within the flush's: the instance keeps part of its unanswered writes for new
+     * commits, so one task's re-plans cannot take the room other tasks' new commits need.
+     */
+    @Test
+    void replannedGroupsStayWithinTheirOwnRoom() {
+        PendingGroups pending = new PendingGroups();
+        for (int g = 0; g < 8; g++) {
+            pending.mark(key("replan-" + g));
+        }
+        pending.mark(key("new"), 1_000);
+
+        assertEquals(List.of("new", "replan-0", "replan-1"), pending.due(0, 8, 2, g -> true));
+        assertEquals(List.of("new"), pending.due(0, 8, 0, g -> true), "no room for re-plans: new commits only");
     }
 }

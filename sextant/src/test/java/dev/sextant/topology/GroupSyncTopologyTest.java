@@ -33,6 +33,7 @@ import dev.sextant.sync.SyncSettings.Timing;
 import dev.sextant.sync.SyncSettings.Topics;
 import dev.sextant.sync.TakeoverAudit;
 import dev.sextant.sync.TaskSync;
+import dev.sextant.sync.UnansweredLimit;
 import dev.sextant.testing.CoordinatorRecords;
 import dev.sextant.testing.FakeRecordRanges;
 import dev.sextant.testing.InMemoryDestination;
@@ -296,16 +297,16 @@ class GroupSyncTopologyTest {
         start(true, true);
         destination.topic("source.orders", 1);
         destination.holdWrites = true;
-        int groups = TaskSync.MAX_UNANSWERED_WRITES + 10;
+        int groups = UnansweredLimit.MIN + 10;
         for (int g = 0; g < groups; g++) {
             commit("g" + g, "orders", 0, 10);
         }
         flush();
-        assertEquals(TaskSync.MAX_UNANSWERED_WRITES, destination.heldWrites(), "no more than the limit handed out");
+        assertEquals(UnansweredLimit.MIN, destination.heldWrites(), "no more than the limit handed out");
         String last = "g" + (groups - 1);
         commit(last, "orders", 0, 11); // not planned yet: its newer commit joins its one write
         flush();
-        assertEquals(TaskSync.MAX_UNANSWERED_WRITES, destination.heldWrites(), "nothing more while none is answered");
+        assertEquals(UnansweredLimit.MIN, destination.heldWrites(), "nothing more while none is answered");
 
         destination.holdWrites = false;
         destination.releaseWrites();
