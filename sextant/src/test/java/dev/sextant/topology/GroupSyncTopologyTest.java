@@ -1017,13 +1017,7 @@ class GroupSyncTopologyTest {
 
     @Test
     void aSourceTopicRecreatedWithALongerLogIsToldByItsTopicIdAndTheOldSyncsNoLongerTranslate() {
-        start(false, true);
-        destination.topic("source.orders", 1);
-        sourceIdsByName.put("orders", Uuid.randomUuid());
-        sync("orders", 0, 100, 100);
-        sync("orders", 0, 200, 200);
-        sync("orders", 0, 300, 300);
-        tick(5_000); // the first check records the id the history belongs to
+        ordersWithSyncsUpTo300AndItsIdRecorded();
         commit("billing", "orders", 0, 250);
         flush();
         assertEquals(201L, destination.committed("billing", "source.orders", 0));
@@ -1059,13 +1053,7 @@ class GroupSyncTopologyTest {
      */
     @Test
     void aWriteInFlightWhenTheHistoryIsForgottenIsPlannedAgainOnceAnswered() {
-        start(false, true);
-        destination.topic("source.orders", 1);
-        sourceIdsByName.put("orders", Uuid.randomUuid());
-        sync("orders", 0, 100, 100);
-        sync("orders", 0, 200, 200);
-        sync("orders", 0, 300, 300);
-        tick(5_000);
+        ordersWithSyncsUpTo300AndItsIdRecorded();
         flush();
 
         sourceIdsByName.put("orders", Uuid.randomUuid());
@@ -1149,6 +1137,17 @@ class GroupSyncTopologyTest {
         List<DeadLetterRecord> refused = deadLetters.readValuesToList();
         assertEquals(2, refused.size(), "one per source partition per minute: orders-0 and gone-0");
         assertTrue(refused.stream().allMatch(r -> r.reason() == Reason.INVALID_OFFSET_SYNC), refused.toString());
+    }
+
+    /** Syncs of orders-0 at 100, 200 and 300 (one to one), and a first id check that records its incarnation. */
+    private void ordersWithSyncsUpTo300AndItsIdRecorded() {
+        start(false, true);
+        destination.topic("source.orders", 1);
+        sourceIdsByName.put("orders", Uuid.randomUuid());
+        sync("orders", 0, 100, 100);
+        sync("orders", 0, 200, 200);
+        sync("orders", 0, 300, 300);
+        tick(5_000);
     }
 
     private void recreateSourceTopic(String topic, int partition, long newEnd) {
