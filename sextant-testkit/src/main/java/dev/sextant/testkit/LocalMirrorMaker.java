@@ -2,7 +2,9 @@ package dev.sextant.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +43,7 @@ public final class LocalMirrorMaker implements AutoCloseable {
     public static final String DESTINATION_ALIAS = "destination";
     /** Logged by {@code MirrorMaker.start()} once all herders have started. */
     static final String STARTED_LINE = "Kafka MirrorMaker started";
+    private static final Pattern GROUP_SYNC_VALUE = Pattern.compile("\\tsync\\.group\\.offsets\\.enabled = (\\w+)");
 
     static final List<String> JVM_OPTIONS = List.of(
             "-Xms64m", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
@@ -474,6 +479,32 @@ public final class LocalMirrorMaker implements AutoCloseable {
     /** MirrorMaker's log4j log (deleted with the directory on close). */
     public Path logFile() {
         return directory.resolve(NAME + ".log");
+    }
+
+    /**
+     * Waits until the checkpoint task runs with group offset sync {@code enabled} (or not), as its logged task config
+     * says. A restarted MirrorMaker first starts its tasks with the task configs the run before stored, and restarts
+     * them with its own configuration only after its connector has written new ones: seen here, the old group sync
+     * ran for 3 s after a restart that turned it off, and wrote offsets over a group Sextant had just taken over.
+     */
+    public void awaitCheckpointTaskGroupSync(boolean enabled, Duration timeout) {
+        Await.until(timeout, "MirrorMaker's checkpoint task running with sync.group.offsets.enabled=" + enabled,
+                () -> Boolean.valueOf(enabled).equals(checkpointTaskGroupSync()));
+    }
+
+    /** The group offset sync of the checkpoint task started last, as its config logs it; null before one started. */
+    private Boolean checkpointTaskGroupSync() {
+        String log;
+        try {
+            log = Files.readString(logFile(), StandardCharsets.ISO_8859_1);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + logFile(), e);
+        }
+        int block = log.lastIndexOf("MirrorCheckpointTaskConfig values:");
+        Matcher value = GROUP_SYNC_VALUE.matcher(log);
+        return block >= 0 && value.find(block) ? Boolean.valueOf(value.group(1)) : null;
     }
 
     /** Its directory: mm2.properties and logs. */

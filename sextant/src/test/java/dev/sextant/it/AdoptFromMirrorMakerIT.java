@@ -105,6 +105,7 @@ class AdoptFromMirrorMakerIT {
                     clusters.destination().bootstrapServers(), LocalMirrorMaker.Options.builder()
                             .topics("adopt-.*").groups("adopt-.*").emitCheckpointsEnabled(true)
                             .syncGroupOffsetsEnabled(false).build(), null)) {
+                plain.awaitCheckpointTaskGroupSync(false, Duration.ofSeconds(60));
                 Map<String, Long> byMirrorMaker = firstPartition(offsets(destination, mirrored));
                 // half the groups move on; the rest stay where MirrorMaker 2 synced them; one is rewound
                 for (int g = 0; g < GROUPS; g += 2) {
