@@ -328,8 +328,9 @@ public final class AdminDestinationClient implements DestinationClient {
             return Map.of();
         }
         Map<String, ListShareGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey,
-                        e -> new ListShareGroupOffsetsSpec().topicPartitions(e.getValue())));
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue() == null
+                        ? new ListShareGroupOffsetsSpec()
+                        : new ListShareGroupOffsetsSpec().topicPartitions(e.getValue())));
         var result = auditor.listShareGroupOffsets(specs);
         Map<String, CompletableFuture<Map<TopicPartition, Long>>> out = new HashMap<>();
         for (String group : partitionsByGroup.keySet()) {

@@ -55,7 +55,19 @@ public interface DestinationClient extends AutoCloseable {
     }
 
     /**
-     * Share-partition start offsets of the given partitions of several share groups, for the takeover audit.
+     * Every share-partition start offset of several share groups, in one batched request per coordinator (a command's
+     * read of what the destination holds). Partitions without a start offset are absent; by default every group's
+     * map is empty.
+     */
+    default Map<String, CompletableFuture<Map<TopicPartition, Long>>> shareGroupOffsets(Set<String> groups) {
+        Map<String, Set<TopicPartition>> whole = new HashMap<>();
+        groups.forEach(g -> whole.put(g, null));
+        return auditShareGroupOffsets(whole);
+    }
+
+    /**
+     * Share-partition start offsets of the given partitions of several share groups, for the takeover audit
+     * (a null set: every partition of the group).
      * Partitions without a start offset are absent from a group's map; by default (a client that cannot read them)
      * every group's map is empty.
      */

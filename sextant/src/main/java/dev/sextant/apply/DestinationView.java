@@ -37,7 +37,8 @@ public final class DestinationView {
     private CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
     private volatile Map<String, DestinationGroup> groups = Map.of();
     private volatile Map<String, Integer> partitionCounts = Map.of();
-    private volatile Map<TopicPartition, Long> endOffsets = Map.of();
+    /** Each known partition's log as the last refresh read it: both ends replaced at once. */
+    private volatile Map<TopicPartition, LogRange> logs = Map.of();
     private volatile boolean ready;
     private volatile String lastError;
     /** When refreshes started failing, epoch ms; -1 while the last one succeeded. */
@@ -91,7 +92,16 @@ public final class DestinationView {
      * one refresh interval: used to count positions applied ahead of the mirror, never to decide anything.
      */
     public long endOffset(String topic, int partition) {
-        return endOffsets.getOrDefault(new TopicPartition(topic, partition), -1L);
+        return logRange(topic, partition).end();
+    }
+
+    /**
+     * Where a destination partition's log lies at the last refresh ({@link LogRange}: -1 where not known): a write is
+     * planned inside it ({@link TranslatedPosition#within}). Both ends are read in the same refresh, so a start
+     * never stands for a log the end no longer describes (a recreated topic).
+     */
+    public LogRange logRange(String topic, int partition) {
+        return logs.getOrDefault(new TopicPartition(topic, partition), LogRange.UNKNOWN);
     }
 
     /**
@@ -191,11 +201,15 @@ public final class DestinationView {
                             partitions.add(new TopicPartition(topic, p));
                         }
                     });
-                    return client.endOffsets(partitions);
-                })
-                .thenApply(ends -> {
-                    endOffsets = ends;
-                    return (Void) null;
+                    // both ends in one round, one request each: a start is only used beside the end read with it
+                    return client.endOffsets(partitions).thenCombine(client.startOffsets(partitions),
+                            (ends, starts) -> {
+                                Map<TopicPartition, LogRange> read = new HashMap<>();
+                                ends.forEach((tp, end) -> read.put(tp, new LogRange(starts.getOrDefault(tp, -1L),
+                                        end)));
+                                logs = read;
+                                return (Void) null;
+                            });
                 })
                 .exceptionally(err -> {
                     lastError = AdminDestinationClient.unwrap(err).toString();

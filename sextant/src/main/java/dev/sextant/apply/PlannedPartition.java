@@ -4,7 +4,9 @@ import dev.sextant.state.PositionKey;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * One partition of a group to write: where its source position translates to on the destination.
+ * One partition of a group to write: where its source position translates to on the destination, inside the mirror
+ * partition's log. Made only by {@link TranslatedPosition#within} (and {@link TranslatedPosition#applied} for what
+ * stands), so every write the sync or a command sends is planned the same way.
  *
  * @param bound           the translation's replay bound, written into Sextant's mark; -1 when not known
  * @param commitLogOffset where the source commit is in {@code __consumer_offsets}, written into the mark to order
@@ -15,19 +17,4 @@ import org.apache.kafka.common.TopicPartition;
  */
 public record PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
                                long translatedOffset, long bound, long commitLogOffset, boolean again) {
-
-    public PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
-                            long translatedOffset, long bound, long commitLogOffset) {
-        this(key, destination, sourceOffset, commitTimestamp, translatedOffset, bound, commitLogOffset, false);
-    }
-
-    public PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
-                            long translatedOffset, long bound) {
-        this(key, destination, sourceOffset, commitTimestamp, translatedOffset, bound, -1);
-    }
-
-    public PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
-                            long translatedOffset) {
-        this(key, destination, sourceOffset, commitTimestamp, translatedOffset, -1, -1);
-    }
 }

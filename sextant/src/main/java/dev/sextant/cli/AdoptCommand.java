@@ -1,8 +1,8 @@
 package dev.sextant.cli;
 
+import dev.sextant.adopt.GroupAdoption;
 import dev.sextant.client.SextantClient;
 import dev.sextant.config.SextantConfig;
-import dev.sextant.failover.GroupAdoption;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;

@@ -6,6 +6,7 @@ import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.failover.DestinationFailover;
+import dev.sextant.failover.FailoverReport;
 import dev.sextant.failover.ManualFailover;
 import dev.sextant.history.IntervalProofs;
 import dev.sextant.metrics.SextantMetrics;
@@ -137,7 +138,7 @@ final class FailoverCommand implements Callable<Integer> {
 
     /** The {@code --json} output. */
     record ReportJson(boolean applied, boolean clean, int groups, String instance, String instanceProblem,
-                      long tookMs, List<DestinationFailover.GroupState> results) {
+                      long tookMs, List<FailoverReport.GroupState> results) {
     }
 
     @Override
@@ -160,7 +161,7 @@ final class FailoverCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         boolean terminal = System.console() != null && output == Format.TEXT;
-        DestinationFailover.Report report = new DestinationFailover(loaded, Clock.systemUTC()).run(selected, instance,
+        FailoverReport.Report report = new DestinationFailover(loaded, Clock.systemUTC()).run(selected, instance,
                 apply, Duration.ofSeconds(timeoutSeconds), line -> {
                     if (terminal) {
                         err.println("... " + line);
@@ -207,15 +208,15 @@ final class FailoverCommand implements Callable<Integer> {
      * not clean. The exit code is the report's (1 when not clean), or 2 for a share group: no Kafka tool takes a
      * plan file for one.
      */
-    static int printCsv(String name, DestinationFailover.Report report, PrintWriter out, PrintWriter err) {
-        Optional<DestinationFailover.GroupState> found = report.groups().stream()
+    static int printCsv(String name, FailoverReport.Report report, PrintWriter out, PrintWriter err) {
+        Optional<FailoverReport.GroupState> found = report.groups().stream()
                 .filter(g -> g.group().equals(name)).findFirst();
         if (found.isEmpty()) {
             err.println("sextant failover: no offsets for group '" + name + "' on the destination, and no "
                     + "instance knows it: the CSV is empty");
             return report.clean() ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
         }
-        DestinationFailover.GroupState group = found.get();
+        FailoverReport.GroupState group = found.get();
         if (GroupKind.SHARE.label().equals(group.groupType())) {
             err.println("sextant failover: '" + group.group() + "' is a share group: kafka-consumer-groups "
                     + "--from-file resets consumer groups only (kafka-share-groups takes no plan file); use --format "
@@ -278,16 +279,16 @@ final class FailoverCommand implements Callable<Integer> {
                 Duration.ofSeconds(Math.min(5, timeoutSeconds))));
     }
 
-    private static void printReport(PrintWriter out, DestinationFailover.Report report) {
+    private static void printReport(PrintWriter out, FailoverReport.Report report) {
         String format = "  %-40s %12s  %-9s %7s %10s  %s%n";
-        for (DestinationFailover.GroupState g : report.groups()) {
+        for (FailoverReport.GroupState g : report.groups()) {
             out.printf("%s (%s group, %s on the destination): %s%s%n", g.group(), g.groupType(),
                     g.destinationState(), g.result(), g.detail() == null ? "" : ": " + g.detail());
             if (g.partitions().isEmpty()) {
                 continue;
             }
             out.printf(format, "DESTINATION PARTITION", "OFFSET", "PRECISION", "BOUND", "LAST SYNC", "STATUS");
-            for (DestinationFailover.PartitionState p : g.partitions()) {
+            for (FailoverReport.PartitionState p : g.partitions()) {
                 out.printf(format, p.topic() + "-" + p.partition(), p.offset() == null ? "-" : p.offset(),
                         p.precision() == null ? "-" : p.precision(), p.bound() == null ? "-" : p.bound(),
                         p.lastSyncAgeMs() == null ? "-" : age(p.lastSyncAgeMs()),
@@ -295,7 +296,7 @@ final class FailoverCommand implements Callable<Integer> {
             }
         }
         long refused = report.groups().stream().filter(g -> !g.clean()).count();
-        long pending = report.groups().stream().filter(g -> g.result() == DestinationFailover.GroupResult.PENDING)
+        long pending = report.groups().stream().filter(g -> g.result() == FailoverReport.GroupResult.PENDING)
                 .count();
         out.printf("%d group(s) in %d ms: %d cannot be failed over cleanly%s.%n", report.groups().size(),
                 report.tookMs(), refused, pending > 0 ? "; " + pending + " have positions --apply would write" : "");

@@ -1,6 +1,6 @@
 package dev.sextant.cli;
 
-import dev.sextant.failover.DestinationFailover;
+import dev.sextant.failover.FailoverReport;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -31,10 +31,10 @@ final class ResetPlanCsv {
         this.leftOut = List.copyOf(leftOut);
     }
 
-    static ResetPlanCsv of(DestinationFailover.GroupState group) {
+    static ResetPlanCsv of(FailoverReport.GroupState group) {
         List<Line> lines = new ArrayList<>();
         List<String> leftOut = new ArrayList<>();
-        for (DestinationFailover.PartitionState p : group.partitions()) {
+        for (FailoverReport.PartitionState p : group.partitions()) {
             Long offset = resumeOffset(p);
             if (offset == null) {
                 leftOut.add(p.topic() + "-" + p.partition() + " (" + p.status() + ")");
@@ -47,9 +47,9 @@ final class ResetPlanCsv {
     }
 
     /** Where a consumer resumes on this partition after the failover; null when nothing says. */
-    static Long resumeOffset(DestinationFailover.PartitionState p) {
-        boolean toWrite = p.status() == DestinationFailover.PartitionStatus.PENDING
-                || p.status() == DestinationFailover.PartitionStatus.MISSING;
+    static Long resumeOffset(FailoverReport.PartitionState p) {
+        boolean toWrite = p.status() == FailoverReport.PartitionStatus.PENDING
+                || p.status() == FailoverReport.PartitionStatus.MISSING;
         return toWrite && p.pendingOffset() != null ? p.pendingOffset() : p.offset();
     }
 

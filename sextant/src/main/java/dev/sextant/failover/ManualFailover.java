@@ -1,12 +1,10 @@
 package dev.sextant.failover;
 
-import dev.sextant.apply.AdminDestinationClient;
-import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationGroup;
-import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.DestinationSession;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.OffsetOwnership;
-import dev.sextant.apply.PlannedPartition;
+import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
@@ -24,10 +22,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -43,7 +42,8 @@ import org.apache.kafka.common.TopicPartition;
  *
  * <pre>
  *   plan:  source committed offsets ──▶ translate (history topic replayed in memory) ──▶ rows
- *   apply: destination view (type? active?) ──▶ ConsumerGroupApplier (diverged? rewind?) ──▶ alterConsumerGroupOffsets
+ *   apply: DestinationSession: topics there? type? active? ──▶ within each log ──▶ the sync's applier (diverged?
+ *          rewind?) ──▶ alterConsumerGroupOffsets
  * </pre>
  *
  * <p>Invariant: nothing is written unless every partition translates and exists on the destination, the group is a
@@ -181,7 +181,10 @@ public final class ManualFailover {
         }
     }
 
-    /** Writes a complete plan to the destination through the sync's guards. */
+    /**
+     * Writes a complete plan to the destination through the sync's guards, each offset inside its destination
+     * partition's log as read now (with {@code translation=identity} a lagging mirror is written at its end).
+     */
     public Result apply(Plan plan) {
         if (!plan.complete()) {
             return new Result(Status.REFUSED, Reason.UNTRANSLATABLE, "not every partition translates ("
@@ -192,59 +195,56 @@ public final class ManualFailover {
         if (plan.rows().isEmpty()) {
             return new Result(Status.REFUSED, null, "no partition to write; nothing written", Map.of());
         }
-        try (AdminDestinationClient destination = new AdminDestinationClient(config.destinationClientConfig())) {
-            DestinationView view = new DestinationView(destination);
-            plan.rows().forEach(r -> view.partition(r.destinationTopic(), r.partition())); // looked up by the refresh
-            view.refreshNow();
-            if (!view.ready()) {
-                return new Result(Status.FAILED, null, "cannot read the destination's groups and topics: "
-                        + view.lastError(), Map.of());
-            }
-            List<String> absent = plan.rows().stream()
-                    .filter(r -> view.partition(r.destinationTopic(), r.partition())
-                            != DestinationView.PartitionPresence.PRESENT)
-                    .map(r -> r.destinationTopic() + "-" + r.partition()).toList();
-            if (!absent.isEmpty()) {
-                return new Result(Status.REFUSED, Reason.TOPIC_NOT_MIRRORED, "not on the destination (not mirrored "
-                        + "yet?): " + String.join(", ", absent) + "; nothing written", Map.of());
-            }
-            Optional<DestinationGroup> there = view.group(plan.group());
-            if (there.isPresent() && there.get().type() != GroupKind.CONSUMER) {
-                return new Result(Status.REFUSED, Reason.TYPE_CONFLICT, "group '" + plan.group() + "' exists on the "
-                        + "destination as a " + there.get().typeLabel() + " group; a consumer group is never written "
-                        + "over another type; nothing written", Map.of());
-            }
-            if (there.isPresent() && there.get().active()) {
-                return refusedActive(plan.group(), there.get().state(), Map.of());
-            }
-            return write(destination, plan);
+        try (DestinationSession destination = DestinationSession.open(config.destinationClientConfig(), TIMEOUT,
+                new OffsetOwnership(config.applicationId()), config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE,
+                false)) {
+            Result refused = guard(destination, plan);
+            return refused != null ? refused : write(destination, plan);
+        } catch (IllegalStateException e) {
+            return new Result(Status.FAILED, null, "cannot read the destination's groups and topics: "
+                    + e.getMessage(), Map.of());
         }
     }
 
-    private Result write(AdminDestinationClient destination, Plan plan) {
-        ConsumerGroupApplier applier = new ConsumerGroupApplier(destination,
-                new OffsetOwnership(config.applicationId()), config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE);
-        List<PlannedPartition> planned = new ArrayList<>();
+    /** Why the destination refuses the whole plan before anything is written (topics, type, members); or null. */
+    private static Result guard(DestinationSession destination, Plan plan) {
+        Set<TopicPartition> partitions = new LinkedHashSet<>();
+        plan.rows().forEach(r -> partitions.add(r.destination()));
+        Set<TopicPartition> present = destination.logRanges(partitions).keySet();
+        List<String> absent = partitions.stream().filter(tp -> !present.contains(tp)).map(TopicPartition::toString)
+                .toList();
+        if (!absent.isEmpty()) {
+            return new Result(Status.REFUSED, Reason.TOPIC_NOT_MIRRORED, "not on the destination (not mirrored "
+                    + "yet?): " + String.join(", ", absent) + "; nothing written", Map.of());
+        }
+        DestinationGroup there = destination.groups().get(plan.group());
+        if (there != null && there.type() != GroupKind.CONSUMER) {
+            return new Result(Status.REFUSED, Reason.TYPE_CONFLICT, "group '" + plan.group() + "' exists on the "
+                    + "destination as a " + there.typeLabel() + " group; a consumer group is never written over "
+                    + "another type; nothing written", Map.of());
+        }
+        if (there != null && there.active()) {
+            return refusedActive(plan.group(), there.state(), Map.of());
+        }
+        return null;
+    }
+
+    private static Result write(DestinationSession destination, Plan plan) {
+        List<TranslatedPosition> translations = new ArrayList<>();
         long readAt = System.currentTimeMillis();
         Map<PositionKey, TopicPartition> byKey = new LinkedHashMap<>();
         for (Row row : plan.rows()) {
             PositionKey key = new PositionKey(plan.group(), row.topic(), row.partition());
             // the source's committed offsets as read now: newer than any commit the sync carried before it stopped
-            planned.add(new PlannedPartition(key, row.destination(), row.sourceOffset(), readAt,
-                    row.destinationOffset()));
+            translations.add(TranslatedPosition.of(key, row.destination(), row.sourceOffset(), readAt,
+                    row.destinationOffset(), row.bound() == null ? -1 : row.bound()));
             byKey.put(key, row.destination());
         }
-        CompletableFuture<GroupOutcome> done = new CompletableFuture<>();
-        applier.apply(Map.of(plan.group(), planned), done::complete);
-        GroupOutcome outcome;
-        try {
-            outcome = done.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Result(Status.FAILED, null, "interrupted while writing", Map.of());
-        } catch (ExecutionException | TimeoutException e) {
+        GroupOutcome outcome = destination.write(destination.plan(Map.of(plan.group(), translations)), Map.of())
+                .get(plan.group());
+        if (outcome == null) {
             return new Result(Status.FAILED, null, "the destination did not confirm the write within "
-                    + TIMEOUT.toSeconds() + " s: " + e, Map.of());
+                    + TIMEOUT.toSeconds() + " s", Map.of());
         }
         Map<TopicPartition, PositionStatus> statuses = new LinkedHashMap<>();
         outcome.partitions().forEach((key, result) -> statuses.put(byKey.get(key), result.status()));

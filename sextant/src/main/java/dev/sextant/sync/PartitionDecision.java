@@ -2,6 +2,7 @@ package dev.sextant.sync;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView.PartitionPresence;
+import dev.sextant.apply.LogRange;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionStatus;
@@ -17,15 +18,16 @@ import java.util.Optional;
  *   <li>nothing to apply and no bounded translation a newer sync could improve: {@link Verdict#SETTLE};</li>
  *   <li>no translation: {@link Verdict#PARK} as {@code UNTRANSLATABLE} when there is something to apply, else
  *       {@link Verdict#SETTLE} (an applied position keeps what it has);</li>
- *   <li>an applied position whose new translation, kept within the mirror's log end, is no better than what the
- *       destination holds: {@link Verdict#SETTLE};</li>
+ *   <li>an applied position whose new translation, kept within the mirror partition's log, is no better than what
+ *       the destination holds: {@link Verdict#SETTLE};</li>
  *   <li>a guard on the group: {@link Verdict#GUARDED};</li>
  *   <li>the destination partition: unknown to the view, or its log end not known yet, {@link Verdict#WAIT}; absent
  *       {@link Verdict#PARK} as {@code TOPIC_NOT_MIRRORED}; present {@link Verdict#PLAN}.</li>
  * </ol>
  *
- * <p>What is planned is written no further than the mirror's log end (the planner clamps it): a consumer committed
- * beyond the end would skip the records producers append there after a promotion.
+ * <p>What is planned is written inside the mirror partition's log ({@link LogRange#clamp}, through
+ * {@link dev.sextant.apply.TranslatedPosition#within}): a consumer committed beyond the end would skip the records
+ * producers append there after a promotion.
  *
  * Pure: the caller applies the verdict (store, pending set, backoffs).
  */
@@ -104,20 +106,15 @@ final class PartitionDecision {
         return pos.needsApply() || pos.status() == PositionStatus.APPLIED && (pos.bound() > 0 || pos.clamped());
     }
 
-    /** The offset to write for a translation: no further than the mirror's log end {@code end} (-1: not known). */
-    static long reach(long translated, long end) {
-        return end < 0 ? translated : Math.min(translated, end);
-    }
-
     /**
      * @param translation the position's translation now, or empty when no offset sync covers it (or none was looked
      *                    up: {@link #wantsTranslation})
      * @param presence    whether the destination has the partition; read only with a translation, so it may be null
      *                    without one
-     * @param end         the destination partition's log end as the view knows it, -1 when not known
+     * @param log         the destination partition's log as the view knows it (an end of -1: not known yet)
      */
     static Result decide(PartitionPosition pos, Optional<OffsetTranslation> translation, Guard guard,
-                         PartitionPresence presence, long end, long now) {
+                         PartitionPresence presence, LogRange log, long now) {
         if (!wantsTranslation(pos)) {
             return settle(pos);
         }
@@ -126,7 +123,7 @@ final class PartitionDecision {
                     : settle(pos);
         }
         OffsetTranslation t = translation.get();
-        if (!pos.needsApply() && reach(t.destinationOffset(), end) <= pos.appliedOffset()) {
+        if (!pos.needsApply() && log.clamp(t.destinationOffset()) <= pos.appliedOffset()) {
             return settle(pos);
         }
         PartitionPosition translated = pos.withTranslation(t);
@@ -136,7 +133,7 @@ final class PartitionDecision {
         return switch (presence) {
             case UNKNOWN -> new Result(Verdict.WAIT, translated);
             case ABSENT -> new Result(Verdict.PARK, translated.withStatus(PositionStatus.TOPIC_NOT_MIRRORED, now));
-            case PRESENT -> new Result(end < 0 ? Verdict.WAIT : Verdict.PLAN, translated);
+            case PRESENT -> new Result(log.end() < 0 ? Verdict.WAIT : Verdict.PLAN, translated);
         };
     }
 

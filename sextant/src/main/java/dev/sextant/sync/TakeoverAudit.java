@@ -2,6 +2,7 @@ package dev.sextant.sync;
 
 import dev.sextant.apply.GroupApplier;
 import dev.sextant.apply.PlannedPartition;
+import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
@@ -135,9 +136,8 @@ public final class TakeoverAudit {
                     : Optional.empty());
             if (kind.isPresent()) {
                 applied.computeIfAbsent(kind.get(), k -> new HashMap<>())
-                        .computeIfAbsent(key.group(), g -> new ArrayList<>()).add(new PlannedPartition(key,
-                        new TopicPartition(destinationTopic.apply(key.topic()), key.partition()),
-                        pos.sourceOffset(), pos.commitTimestamp(), pos.appliedOffset(), -1, pos.commitLogOffset()));
+                        .computeIfAbsent(key.group(), g -> new ArrayList<>()).add(TranslatedPosition.of(key,
+                        new TopicPartition(destinationTopic.apply(key.topic()), key.partition()), pos).applied());
             }
         });
         applied.forEach((kind, groups) -> {

@@ -2,7 +2,9 @@ package dev.sextant.sync;
 
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.DestinationView.PartitionPresence;
+import dev.sextant.apply.LogRange;
 import dev.sextant.apply.PlannedPartition;
+import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupRecord;
@@ -37,11 +39,10 @@ import org.apache.kafka.common.TopicPartition;
  * (the translation, the group's guard, the destination partition) and applies it: the store, the pending set, the
  * parks and backoffs of {@link Backoffs}.
  *
- * <p>Invariants: a partition is never planned against a guard, nor beyond the destination partition's log end as the
- * view last saw it (a log end only grows, so a view that is a refresh old errs low); a translation is never planned
- * when it is no better
- * than what the destination already holds; a partition leaves the pending set here only when nothing is left to do
- * until it changes again.
+ * <p>Invariants: a partition is never planned against a guard, nor outside the destination partition's log as the
+ * view last read it ({@link TranslatedPosition#within}: a log end only grows, so a view that is a refresh old errs
+ * low); a translation is never planned when it is no better than what the destination already holds; a partition
+ * leaves the pending set here only when nothing is left to do until it changes again.
  */
 final class WritePlanner {
 
@@ -130,8 +131,9 @@ final class WritePlanner {
         }
         PartitionPresence presence = translation.isPresent()
                 ? view.partition(destinationTopic(key.topic()), key.partition()) : null;
-        long end = translation.isPresent() ? view.endOffset(destinationTopic(key.topic()), key.partition()) : -1;
-        return PartitionDecision.decide(pos, translation, guard, presence, end, now);
+        LogRange log = translation.isPresent() ? view.logRange(destinationTopic(key.topic()), key.partition())
+                : LogRange.UNKNOWN;
+        return PartitionDecision.decide(pos, translation, guard, presence, log, now);
     }
 
     /** Stores the decided position and moves the partition in the pending set as the verdict says. */
@@ -158,21 +160,15 @@ final class WritePlanner {
     }
 
     private PlannedPartition planned(PositionKey key, PartitionPosition pos, GroupKind type) {
-        String destinationTopic = destinationTopic(key.topic());
-        long end = view.endOffset(destinationTopic, key.partition());
-        long offset = PartitionDecision.reach(pos.translatedOffset(), end);
-        long bound = Math.max(0, pos.bound());
-        if (offset < pos.translatedOffset()) {
+        TopicPartition destination = new TopicPartition(destinationTopic(key.topic()), key.partition());
+        LogRange log = view.logRange(destination.topic(), destination.partition());
+        TranslatedPosition translated = TranslatedPosition.of(key, destination, pos);
+        if (translated.beyond(log)) {
             // the mirror lags (or was truncated): written at its end, so nothing appended there after a promotion is
             // skipped; the records up to the translation, once mirrored, are replays; written closer as it catches up
             metrics.beyondLogEnd(type);
-            bound += pos.translatedOffset() - offset;
         }
-        // the same commit at the same offset as applied before: planned again on purpose (a refresh before the
-        // destination's retention deletes it, or the audit found it gone), so written even if it is there
-        boolean again = pos.appliedSourceOffset() == pos.sourceOffset() && pos.appliedOffset() == offset;
-        return new PlannedPartition(key, new TopicPartition(destinationTopic, key.partition()), pos.sourceOffset(),
-                pos.commitTimestamp(), offset, bound, pos.commitLogOffset(), again);
+        return translated.within(log);
     }
 
     /**

@@ -29,7 +29,7 @@ class ConsumerGroupApplierTest {
 
     private static PlannedPartition planned(int partition, long sourceOffset, long commitTime) {
         return new PlannedPartition(new PositionKey("billing", "orders", partition),
-                new TopicPartition("source.orders", partition), sourceOffset, commitTime, sourceOffset);
+                new TopicPartition("source.orders", partition), sourceOffset, commitTime, sourceOffset, -1, -1, false);
     }
 
     @Test
@@ -79,8 +79,8 @@ class ConsumerGroupApplierTest {
     void aCommitReplayedInTheSameMillisecondIsNotWrittenOverTheNewerOne() throws Exception {
         destination.topic("source.orders", 2);
         PositionKey key = new PositionKey("billing", "orders", 0);
-        assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 200, 0, 41))).reason());
-        GroupOutcome replayed = apply(applier, List.of(new PlannedPartition(key, P0, 150, 1_000, 150, 0, 40)));
+        assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 200, 0, 41, false))).reason());
+        GroupOutcome replayed = apply(applier, List.of(new PlannedPartition(key, P0, 150, 1_000, 150, 0, 40, false)));
         assertEquals(PositionStatus.SUPERSEDED, replayed.partitions().get(key).status(),
                 "the log orders the two, the clock cannot");
         assertEquals(200L, destination.committed("billing", "source.orders", 0));
@@ -97,7 +97,8 @@ class ConsumerGroupApplierTest {
 
         List<PositionKey> older = applier.overwritten(Map.of(
                 "billing", List.of(planned(0, 100, 1_000), planned(1, 100, 1_000)),
-                "audit", List.of(new PlannedPartition(new PositionKey("audit", "orders", 0), P0, 50, 1_000, 50))))
+                "audit", List.of(new PlannedPartition(new PositionKey("audit", "orders", 0), P0, 50, 1_000, 50, -1, -1,
+                        false))))
                 .get(5, TimeUnit.SECONDS);
 
         assertEquals(List.of(new PositionKey("billing", "orders", 0)), older);
@@ -114,7 +115,8 @@ class ConsumerGroupApplierTest {
         destination.offsets.put("audit", new ConcurrentHashMap<>(Map.of(P0, new OffsetAndMetadata(130, ""))));
         Map<String, List<PlannedPartition>> applied = Map.of(
                 "billing", List.of(planned(0, 100, 1_000), planned(1, 100, 1_000)),
-                "audit", List.of(new PlannedPartition(new PositionKey("audit", "orders", 0), P0, 100, 1_000, 100)));
+                "audit", List.of(new PlannedPartition(new PositionKey("audit", "orders", 0), P0, 100, 1_000, 100, -1,
+                        -1, false)));
 
         assertEquals(Set.of(new PositionKey("billing", "orders", 0), new PositionKey("billing", "orders", 1)),
                 Set.copyOf(adopting.overwritten(applied).get(5, TimeUnit.SECONDS)),
@@ -145,7 +147,7 @@ class ConsumerGroupApplierTest {
 
         destination.offsets.put("audit", new ConcurrentHashMap<>(Map.of(P0, new OffsetAndMetadata(10, ""))));
         GroupOutcome refused = apply(applier, List.of(new PlannedPartition(new PositionKey("audit", "orders", 0),
-                P0, 50, 1_000, 50)), "audit");
+                P0, 50, 1_000, 50, -1, -1, false)), "audit");
         assertEquals(Reason.DESTINATION_DIVERGED, refused.reason(), "refuse: the default");
         assertEquals(10L, destination.committed("audit", "source.orders", 0));
     }

@@ -35,16 +35,17 @@ class OffsetOwnershipTest {
     @Test
     void aMarkCarriesTheCommitsPlaceInTheLogAndOrdersByIt() {
         PlannedPartition part = new PlannedPartition(new PositionKey("g", "orders", 0),
-                new TopicPartition("source.orders", 0), 4_321, 1_000, 4_300, 17, 912);
+                new TopicPartition("source.orders", 0), 4_321, 1_000, 4_300, 17, 912, false);
         String metadata = ownership.metadataFor(part);
         assertEquals("sextant/sextant-prod t=1000 o=912 b=17 src=4321", metadata);
         OffsetOwnership.Mark mark = ownership.mark(metadata).orElseThrow();
         assertEquals(new OffsetOwnership.Mark(1_000, 4_321, 17, 912), mark);
 
         // a commit replayed in the same millisecond, and one from a coordinator whose clock is behind
-        PlannedPartition replayed = new PlannedPartition(part.key(), part.destination(), 4_000, 1_000, 3_990, 5, 911);
+        PlannedPartition replayed = new PlannedPartition(part.key(), part.destination(), 4_000, 1_000, 3_990, 5, 911,
+                false);
         PlannedPartition laterOnASlowClock = new PlannedPartition(part.key(), part.destination(), 5_000, 400, 4_990,
-                5, 913);
+                5, 913, false);
         assertTrue(mark.newerThan(replayed), "by the log, although the time is the same");
         assertFalse(mark.olderThan(replayed));
         assertFalse(mark.newerThan(laterOnASlowClock), "by the log, although its time is earlier");

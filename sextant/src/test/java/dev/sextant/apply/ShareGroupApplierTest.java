@@ -18,7 +18,7 @@ class ShareGroupApplierTest {
 
     private static PlannedPartition applied(String group, int partition, long offset) {
         return new PlannedPartition(new PositionKey(group, "orders", partition),
-                new TopicPartition("source.orders", partition), offset, 1_000, offset, -1);
+                new TopicPartition("source.orders", partition), offset, 1_000, offset, -1, -1, false);
     }
 
     @Test

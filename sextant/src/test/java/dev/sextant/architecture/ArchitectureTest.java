@@ -10,12 +10,15 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaConstructorCall;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import dev.sextant.SextantApplication;
+import dev.sextant.apply.PlannedPartition;
+import dev.sextant.apply.TranslatedPosition;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
@@ -82,6 +85,7 @@ class ArchitectureTest {
                 .layer("topology").definedBy("dev.sextant.topology..")
                 .layer("query").definedBy("dev.sextant.query..")
                 .layer("failover").definedBy("dev.sextant.failover..")
+                .layer("adopt").definedBy("dev.sextant.adopt..")
                 .layer("cli").definedBy("dev.sextant.cli..")
                 .layer("wiring").definedBy("dev.sextant")
                 .whereLayer("config").mayNotAccessAnyLayer()
@@ -102,6 +106,7 @@ class ArchitectureTest {
                         "source", "apply", "deadletter", "metrics", "history", "sync")
                 .whereLayer("query").mayOnlyAccessLayers("config", "domain", "state", "translate", "deadletter")
                 .whereLayer("failover").mayOnlyAccessLayers("config", "domain", "state", "translate", "apply")
+                .whereLayer("adopt").mayOnlyAccessLayers("config", "domain", "state", "translate", "apply")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
                 .whereLayer("wiring").mayOnlyBeAccessedByLayers("cli")
                 .because("each layer is read, tested and changed without the ones above it (docs/architecture.md)"));
@@ -194,6 +199,25 @@ class ArchitectureTest {
                     }
                 })
                 .because("the source side only ever creates Sextant's own topics"));
+    }
+
+    /**
+     * One write path: a translated position becomes a planned destination write in one place, which keeps it inside
+     * the mirror partition's log and carries what the mark and the guards need; the sync and every command that
+     * writes ({@code failover} in all its modes, {@code adopt}) plan through it.
+     */
+    @Test
+    void onlyTranslatedPositionPlansADestinationWrite() {
+        check(noClasses().that().doNotBelongToAnyOf(TranslatedPosition.class)
+                .should().callConstructorWhere(new DescribedPredicate<>("a constructor of PlannedPartition") {
+                    @Override
+                    public boolean test(JavaConstructorCall call) {
+                        return call.getTargetOwner().isEquivalentTo(PlannedPartition.class);
+                    }
+                })
+                .because("a write planned elsewhere could skip the clamp into the mirror partition's log (as "
+                        + "failover --from-source --apply once did) or the mark's inputs: plan through "
+                        + "TranslatedPosition.within (DestinationSession.plan for a command)"));
     }
 
     @Test

@@ -3,11 +3,11 @@ package dev.sextant.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sextant.failover.DestinationFailover.GroupResult;
-import dev.sextant.failover.DestinationFailover.GroupState;
-import dev.sextant.failover.DestinationFailover.PartitionState;
-import dev.sextant.failover.DestinationFailover.PartitionStatus;
-import dev.sextant.failover.DestinationFailover.Report;
+import dev.sextant.failover.FailoverReport.GroupResult;
+import dev.sextant.failover.FailoverReport.GroupState;
+import dev.sextant.failover.FailoverReport.PartitionState;
+import dev.sextant.failover.FailoverReport.PartitionStatus;
+import dev.sextant.failover.FailoverReport.Report;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -2,10 +2,10 @@ package dev.sextant.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.sextant.failover.DestinationFailover.GroupResult;
-import dev.sextant.failover.DestinationFailover.GroupState;
-import dev.sextant.failover.DestinationFailover.PartitionState;
-import dev.sextant.failover.DestinationFailover.PartitionStatus;
+import dev.sextant.failover.FailoverReport.GroupResult;
+import dev.sextant.failover.FailoverReport.GroupState;
+import dev.sextant.failover.FailoverReport.PartitionState;
+import dev.sextant.failover.FailoverReport.PartitionStatus;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -190,7 +190,8 @@ class FailoverIT {
         assertTrue(applied.out().contains("Applied"), applied.out());
         OffsetAndMetadata there = destinationOffsets(clusters, group).get(mirror);
         assertEquals(destinationOffset, there.offset(), "the destination holds the shown translation");
-        assertTrue(there.metadata().matches("sextant/" + app + " t=\\d+ src=" + committed), there.metadata());
+        assertTrue(there.metadata().matches("sextant/" + app + " t=\\d+ b=" + shown.get("bound").asLong() + " src="
+                + committed), there.metadata());
 
         // a member on the destination: refused, nothing written
         Clients.commit(clusters.source(), group, topic, Map.of(0, committed + 1));
@@ -222,6 +223,34 @@ class FailoverIT {
                 .asText());
     }
 
+
+    /**
+     * {@code translation=identity} maps every offset one to one, including offsets the mirror has not copied yet:
+     * the write goes through the same plan as the sync's, so a lagging mirror is written at its end, never beyond
+     * (a consumer there would skip what producers append after the promotion).
+     */
+    @Test
+    void theFailoverCommandWritesALaggingMirrorAtItsEndNeverBeyond(LocalClusters clusters) throws Exception {
+        String topic = "failover-lagging";
+        String group = "failover-lagging-app";
+        clusters.createTopic(clusters.source(), topic, 1);
+        clusters.createTopic(clusters.destination(), topic, 1);
+        Clients.produceNumbered(clusters.source(), topic, 1, 100);
+        Clients.produceNumbered(clusters.destination(), topic, 1, 60); // the mirror copied 60 of the 100 so far
+        Clients.commit(clusters.source(), group, topic, Map.of(0, 100L));
+        Path config = Files.createTempFile("sextant-failover-lagging", ".properties");
+        Files.writeString(config, "source.bootstrap.servers=" + clusters.source().bootstrapServers()
+                + "\ndestination.bootstrap.servers=" + clusters.destination().bootstrapServers()
+                + "\napplication.id=sextant-it-failover-lagging\ntranslation=identity\nreplication.policy=identity\n");
+
+        Cli.Run applied = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", group, "--apply");
+
+        assertEquals(0, applied.exit(), applied.toString());
+        OffsetAndMetadata there = destinationOffsets(clusters, group).get(new TopicPartition(topic, 0));
+        assertEquals(60L, there.offset(), "written at the mirror's end, not at the source's 100");
+        assertTrue(there.metadata().contains(" b=40 "), "the 40 records not mirrored yet are replays once they are: "
+                + there.metadata());
+    }
 
     private static Map<TopicPartition, OffsetAndMetadata> destinationOffsets(LocalClusters clusters, String group)
             throws Exception {

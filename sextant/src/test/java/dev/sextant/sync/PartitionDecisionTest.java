@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView.PartitionPresence;
+import dev.sextant.apply.LogRange;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionStatus;
@@ -38,7 +39,7 @@ class PartitionDecisionTest {
 
     private static Result decide(PartitionPosition pos, Optional<OffsetTranslation> translation, Guard guard,
                                  PartitionPresence presence) {
-        return PartitionDecision.decide(pos, translation, guard, presence, 1_000_000_000L, NOW);
+        return PartitionDecision.decide(pos, translation, guard, presence, new LogRange(0, 1_000_000_000L), NOW);
     }
 
     @Test
@@ -54,7 +55,8 @@ class PartitionDecisionTest {
 
     @Test
     void aPartitionWhoseLogEndIsNotKnownYetWaitsRatherThanRiskWritingBeyondIt() {
-        Result result = PartitionDecision.decide(pending, exact(190), Guard.NONE, PartitionPresence.PRESENT, -1, NOW);
+        Result result = PartitionDecision.decide(pending, exact(190), Guard.NONE, PartitionPresence.PRESENT,
+                LogRange.UNKNOWN, NOW);
         assertEquals(Verdict.WAIT, result.verdict());
     }
 
@@ -65,11 +67,10 @@ class PartitionDecisionTest {
                 PositionStatus.APPLIED);
         assertTrue(clamped.clamped());
         assertEquals(Verdict.SETTLE, PartitionDecision.decide(clamped, exact(190), Guard.NONE,
-                PartitionPresence.PRESENT, 150, NOW).verdict(), "the end has not moved: nothing to write");
+                PartitionPresence.PRESENT, new LogRange(0, 150), NOW).verdict(),
+                "the end has not moved: nothing to write");
         assertEquals(Verdict.PLAN, PartitionDecision.decide(clamped, exact(190), Guard.NONE,
-                PartitionPresence.PRESENT, 170, NOW).verdict());
-        assertEquals(170, PartitionDecision.reach(190, 170));
-        assertEquals(190, PartitionDecision.reach(190, 400));
+                PartitionPresence.PRESENT, new LogRange(0, 170), NOW).verdict());
     }
 
     @Test

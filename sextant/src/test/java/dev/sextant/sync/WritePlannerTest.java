@@ -63,7 +63,7 @@ class WritePlannerTest {
         List<PlannedPartition> plan = plan();
 
         assertEquals(List.of(new PlannedPartition(orders0, new TopicPartition("source.orders", 0), 200, committedAt,
-                190, 4)), plan);
+                190, 4, -1, false)), plan);
         assertEquals(190, position(orders0).translatedOffset(), "the translation is recorded");
         assertEquals(PositionStatus.PENDING, position(orders0).status());
         assertTrue(pending(orders0), "pending until the destination's answer settles it");

@@ -44,7 +44,7 @@ class WriteSettlerTest {
             task.positions.put(key, task.positions.get(key).withTranslation(OffsetTranslation.bounded(200, 190,
                     bound)));
             plan.add(new PlannedPartition(key, new TopicPartition("source." + key.topic(), key.partition()), 200,
-                    task.now(), 190, bound));
+                    task.now(), 190, bound, -1, false));
         }
         task.pending.startFlight(GROUP, plan);
     }
@@ -172,7 +172,7 @@ class WriteSettlerTest {
         settle(Reason.GROUP_ACTIVE, "active", Map.of(orders0, new PartitionOutcome(PositionStatus.GROUP_ACTIVE, -1)));
         task.advance(Backoffs.GUARD_MS);
         task.pending.startFlight(GROUP, List.of(new PlannedPartition(orders0, new TopicPartition("source.orders", 0),
-                200, task.now(), 190, 0)));
+                200, task.now(), 190, 0, -1, false)));
 
         answer(orders0, PositionStatus.APPLIED, 190, true);
 

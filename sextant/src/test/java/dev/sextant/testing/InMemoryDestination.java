@@ -234,7 +234,9 @@ public final class InMemoryDestination implements DestinationClient {
         Map<String, CompletableFuture<Map<TopicPartition, Long>>> out = new HashMap<>();
         partitionsByGroup.forEach((group, partitions) -> {
             Map<TopicPartition, Long> there = new HashMap<>(shareOffsets.getOrDefault(group, Map.of()));
-            there.keySet().retainAll(partitions);
+            if (partitions != null) { // null: every partition of the group
+                there.keySet().retainAll(partitions);
+            }
             out.put(group, CompletableFuture.completedFuture(there));
         });
         return out;

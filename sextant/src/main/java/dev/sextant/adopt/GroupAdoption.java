@@ -1,11 +1,10 @@
-package dev.sextant.failover;
+package dev.sextant.adopt;
 
-import dev.sextant.apply.AdminDestinationClient;
-import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationGroup;
+import dev.sextant.apply.DestinationSession;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.OffsetOwnership;
-import dev.sextant.apply.PlannedPartition;
+import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
 import dev.sextant.config.RewindPolicy;
@@ -19,15 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -61,34 +52,25 @@ public final class GroupAdoption {
 
     /** @throws IllegalStateException when the destination cannot be read */
     public List<Group> run(Predicate<String> selected, SextantClient instance, boolean apply, Duration timeout) {
-        try (AdminDestinationClient destination = new AdminDestinationClient(config.destinationClientConfig());
-             Admin admin = Admin.create(config.destinationClientConfig())) {
+        OffsetOwnership ownership = new OffsetOwnership(config.applicationId());
+        try (DestinationSession destination = DestinationSession.open(config.destinationClientConfig(), timeout,
+                ownership, config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, true)) {
             Map<String, DestinationGroup> groups = new LinkedHashMap<>();
-            get(destination.listGroups(), timeout).values().stream()
+            destination.groups().values().stream()
                     .filter(g -> g.type() == GroupKind.CONSUMER && selected.test(g.groupId())
                             && config.includesGroup(g.groupId()))
                     .sorted(Comparator.comparing(DestinationGroup::groupId))
                     .forEach(g -> groups.put(g.groupId(), g));
-            OffsetOwnership ownership = new OffsetOwnership(config.applicationId());
-            List<Group> out = new ArrayList<>();
-            Map<String, List<PlannedPartition>> plans = new LinkedHashMap<>();
             // one batched read of every selected group's offsets, not a round trip per group
-            Map<String, ListConsumerGroupOffsetsSpec> specs = new LinkedHashMap<>();
-            groups.keySet().forEach(g -> specs.put(g, new ListConsumerGroupOffsetsSpec()));
-            var offsets = specs.isEmpty() ? null : admin.listConsumerGroupOffsets(specs);
+            Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets = destination.consumerOffsets(groups.keySet());
+            List<Group> out = new ArrayList<>();
+            Map<String, List<TranslatedPosition>> adoptable = new LinkedHashMap<>();
             for (DestinationGroup group : groups.values()) {
-                Map<TopicPartition, OffsetAndMetadata> there = new HashMap<>();
-                get(offsets.partitionsToOffsetAndMetadata(group.groupId()).toCompletionStage().toCompletableFuture(),
-                        timeout).forEach((tp, om) -> {
-                            if (om != null) {
-                                there.put(tp, om);
-                            }
-                        });
-                Group verdict = judge(group, there, ownership, instance, plans);
-                out.add(verdict);
+                out.add(judge(group, offsets.getOrDefault(group.groupId(), Map.of()), ownership, instance,
+                        adoptable));
             }
-            if (apply && !plans.isEmpty()) {
-                Map<String, GroupOutcome> outcomes = write(destination, plans, timeout);
+            if (apply && !adoptable.isEmpty()) {
+                Map<String, GroupOutcome> outcomes = destination.write(destination.plan(adoptable), Map.of());
                 out.replaceAll(g -> g.verdict() != Verdict.ADOPTABLE ? g : settle(g, outcomes.get(g.group())));
             }
             return out;
@@ -97,7 +79,7 @@ public final class GroupAdoption {
 
     private static Group judge(DestinationGroup group, Map<TopicPartition, OffsetAndMetadata> there,
                                OffsetOwnership ownership, SextantClient instance,
-                               Map<String, List<PlannedPartition>> plans) {
+                               Map<String, List<TranslatedPosition>> plans) {
         boolean foreign = there.values().stream().anyMatch(om -> !ownership.owns(om.metadata()));
         List<Partition> partitions = new ArrayList<>();
         if (!foreign) {
@@ -105,7 +87,7 @@ public final class GroupAdoption {
             return new Group(group.groupId(), Verdict.ALREADY_SEXTANT, null, sorted(partitions));
         }
         Map<TopicPartition, SextantClient.Partition> known = translations(instance, group.groupId());
-        List<PlannedPartition> plan = new ArrayList<>();
+        List<TranslatedPosition> plan = new ArrayList<>();
         List<String> below = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         there.forEach((tp, om) -> {
@@ -117,7 +99,9 @@ public final class GroupAdoption {
             } else if (!ownership.owns(om.metadata()) && translated < om.offset()) {
                 below.add(tp + " " + translated + " < " + om.offset());
             } else {
-                plan.add(planned(group.groupId(), tp, p));
+                plan.add(TranslatedPosition.of(new PositionKey(group.groupId(), p.topic(), p.partition()), tp,
+                        p.sourceOffset(), p.commitTimestamp() == null ? -1 : p.commitTimestamp(), translated,
+                        p.bound() == null ? -1 : p.bound()));
             }
         });
         if (group.active()) {
@@ -150,33 +134,9 @@ public final class GroupAdoption {
         return known;
     }
 
-    private static PlannedPartition planned(String group, TopicPartition destination, SextantClient.Partition p) {
-        return new PlannedPartition(new PositionKey(group, p.topic(), p.partition()), destination,
-                p.sourceOffset(), p.commitTimestamp() == null ? -1 : p.commitTimestamp(), p.translatedOffset(),
-                p.bound() == null ? -1 : p.bound());
-    }
-
     private static List<Partition> sorted(List<Partition> partitions) {
         partitions.sort(Comparator.comparing(Partition::topic).thenComparingInt(Partition::partition));
         return List.copyOf(partitions);
-    }
-
-    private Map<String, GroupOutcome> write(AdminDestinationClient destination,
-                                            Map<String, List<PlannedPartition>> plans, Duration timeout) {
-        ConsumerGroupApplier applier = new ConsumerGroupApplier(destination,
-                new OffsetOwnership(config.applicationId()), config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, true);
-        Map<String, GroupOutcome> outcomes = new ConcurrentHashMap<>();
-        CountDownLatch done = new CountDownLatch(plans.size());
-        applier.apply(plans, outcome -> {
-            outcomes.put(outcome.group(), outcome);
-            done.countDown();
-        });
-        try {
-            done.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return Map.copyOf(outcomes);
     }
 
     private static Group settle(Group group, GroupOutcome outcome) {
@@ -189,19 +149,5 @@ public final class GroupAdoption {
                     group.partitions());
         }
         return new Group(group.group(), Verdict.ADOPTED, null, group.partitions());
-    }
-
-    private static <T> T get(CompletableFuture<T> future, Duration timeout) {
-        try {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("reading the destination failed: " + e.getCause().getMessage(),
-                    e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the destination did not answer within " + timeout.toSeconds() + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }
