@@ -94,6 +94,18 @@ final class BrokerSecurity {
         return new BrokerSecurity(SecurityProtocol.SSL, newCertificates(tlsDirectory), Map.of());
     }
 
+    /**
+     * The security of a broker whose clients speak {@code protocol}: {@link #scram} for SASL_SSL (with
+     * {@code scramUsers}), {@link #mutualTls} for SSL, and {@link #plaintext()} for anything else.
+     */
+    static BrokerSecurity forProtocol(SecurityProtocol protocol, Path tlsDirectory, Map<String, String> scramUsers) {
+        return switch (protocol) {
+            case SASL_SSL -> scram(tlsDirectory, scramUsers);
+            case SSL -> mutualTls(tlsDirectory);
+            default -> plaintext();
+        };
+    }
+
     /** Rejects a user the builder must not accept (reserved, or not writable into the format tool's syntax). */
     static void checkScramUser(String name, String password) {
         if (name.equals(BROKER_PRINCIPAL) || name.equals(ADMIN)) {

@@ -3,7 +3,6 @@ package dev.sextant.testkit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,20 +10,11 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -304,22 +294,7 @@ public final class LocalClusters implements AutoCloseable {
      * partition count counts as created.
      */
     public void createTopic(LocalKafkaBroker cluster, String name, int partitions) {
-        try (Admin admin = admin(cluster)) {
-            try {
-                admin.createTopics(List.of(new NewTopic(name, partitions, (short) 1))).all()
-                        .get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException) || admin.describeTopics(List.of(name))
-                        .allTopicNames().get(30, TimeUnit.SECONDS).get(name).partitions().size() != partitions) {
-                    throw e;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while creating " + name, e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot create topic " + name + " on " + cluster.name(), e);
-        }
+        ClusterTopics.create(cluster, name, partitions);
     }
 
     /**
@@ -328,9 +303,7 @@ public final class LocalClusters implements AutoCloseable {
      * @throws UnknownTopicOrPartitionException if the topic does not exist
      */
     public Map<Integer, Long> endOffsets(LocalKafkaBroker cluster, String topic) {
-        try (Admin admin = admin(cluster)) {
-            return endOffsets(admin, topic);
-        }
+        return ClusterTopics.endOffsets(cluster, topic);
     }
 
     /**
@@ -340,30 +313,7 @@ public final class LocalClusters implements AutoCloseable {
      * @throws IllegalStateException with the last seen offsets if they did not match in time
      */
     public void awaitMirrored(String topic, Map<Integer, Long> expectedEndOffsets, Duration timeout) {
-        String mirrored = LocalMirrorMaker.mirroredTopic(topic);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        Object lastSeen = "nothing (topic " + mirrored + " not found)";
-        try (Admin admin = admin(destination)) {
-            while (true) {
-                try {
-                    Map<Integer, Long> actual = endOffsets(admin, mirrored);
-                    if (actual.equals(expectedEndOffsets)) {
-                        return;
-                    }
-                    lastSeen = actual;
-                } catch (UnknownTopicOrPartitionException e) {
-                    // MirrorMaker has not created the topic yet (it looks for new topics every few seconds)
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("destination " + mirrored + " did not reach end offsets "
-                            + expectedEndOffsets + " within " + timeout + "; last seen " + lastSeen);
-                }
-                Thread.sleep(200); // poll interval, not a wait for a condition
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for " + mirrored, e);
-        }
+        ClusterTopics.awaitMirrored(destination, topic, expectedEndOffsets, timeout);
     }
 
     /** Waits until the destination's {@code source.<topic>} has the source topic's current end offsets. */
@@ -373,34 +323,7 @@ public final class LocalClusters implements AutoCloseable {
 
     /** An Admin client for one of the clusters; the caller closes it. */
     public Admin admin(LocalKafkaBroker cluster) {
-        Map<String, Object> config = cluster.clientProperties();
-        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "sextant-local-" + cluster.name());
-        return Admin.create(config);
-    }
-
-    private static Map<Integer, Long> endOffsets(Admin admin, String topic) {
-        try {
-            TopicDescription description = admin.describeTopics(List.of(topic)).allTopicNames()
-                    .get(10, TimeUnit.SECONDS).get(topic);
-            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-            for (TopicPartitionInfo partition : description.partitions()) {
-                request.put(new TopicPartition(topic, partition.partition()), OffsetSpec.latest());
-            }
-            Map<Integer, Long> offsets = new HashMap<>();
-            admin.listOffsets(request).all().get(10, TimeUnit.SECONDS)
-                    .forEach((tp, info) -> offsets.put(tp.partition(), info.offset()));
-            return offsets;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof UnknownTopicOrPartitionException unknown) {
-                throw unknown;
-            }
-            throw new IllegalStateException("cannot read end offsets of " + topic, e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("timed out reading end offsets of " + topic, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading end offsets of " + topic, e);
-        }
+        return ClusterTopics.admin(cluster);
     }
 
     /** A few human-readable lines: what runs where, with pids and log files. */

@@ -2,24 +2,16 @@ package dev.sextant.testkit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.slf4j.Logger;
@@ -52,14 +44,6 @@ public final class LocalKafkaBroker implements AutoCloseable {
     /** The secured broker's own principal (its certificate's CN and SCRAM user); a super user too. */
     public static final String BROKER_USER = BrokerSecurity.BROKER_PRINCIPAL;
 
-    /** Small heap and C1 only: a test broker needs little memory, and C2 compilation costs seconds on 2 cores. */
-    static final List<String> BROKER_JVM_OPTIONS = List.of(
-            "-Xms128m", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseG1GC", "-XX:-UsePerfData",
-            "-XX:+ExitOnOutOfMemoryError", "-Djava.awt.headless=true");
-    /** The format tool runs ~1 s; the serial GC and C1 start fastest. */
-    static final List<String> FORMAT_JVM_OPTIONS = List.of(
-            "-Xmx128m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData");
-
     static final Duration STOP_GRACE = Duration.ofSeconds(20);
     /** Listener names the broker defines itself (client listener by protocol, and the controller's). */
     private static final List<String> RESERVED_LISTENERS = List.of("PLAINTEXT", "SSL", "SASL_SSL", "SASL_PLAINTEXT",
@@ -73,22 +57,14 @@ public final class LocalKafkaBroker implements AutoCloseable {
     private final int controllerPort;
     private final String clusterId;
     private final KafkaDistribution distribution;
-    private final List<String> jvmOptions;
-    private final List<Path> classpath;
-    private final Path configFile;
     private final BrokerSecurity security;
-    private volatile ChildJvm process;
-    private int restarts;
+    private final BrokerProcess process;
     private boolean closed;
 
     private LocalKafkaBroker(String name, Path directory, boolean ownsParentDirectory, int port, int controllerPort,
-                             String clusterId, KafkaDistribution distribution, ChildJvm process,
-                             List<String> jvmOptions, List<Path> classpath, Path configFile,
+                             String clusterId, KafkaDistribution distribution, BrokerProcess process,
                              BrokerSecurity security) {
         this.security = security;
-        this.jvmOptions = jvmOptions;
-        this.classpath = classpath;
-        this.configFile = configFile;
         this.name = name;
         this.directory = directory;
         this.ownsParentDirectory = ownsParentDirectory;
@@ -275,47 +251,26 @@ public final class LocalKafkaBroker implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot create " + dir, e);
             }
-            BrokerSecurity brokerSecurity = switch (security) {
-                case SASL_SSL -> BrokerSecurity.scram(dir.resolve("tls"), scramUsers);
-                case SSL -> BrokerSecurity.mutualTls(dir.resolve("tls"));
-                default -> BrokerSecurity.plaintext();
-            };
-            Map<String, String> config = serverProperties(port, controllerPort, dir.resolve("data"),
+            BrokerSecurity brokerSecurity = BrokerSecurity.forProtocol(security, dir.resolve("tls"), scramUsers);
+            Map<String, String> config = BrokerProperties.serverProperties(port, controllerPort, dir.resolve("data"),
                     offsetsTopicPartitions, brokerSecurity);
-            extraListeners.forEach((listener, bound) -> {
-                config.put("listeners", config.get("listeners") + "," + listener + "://127.0.0.1:" + bound[0]);
-                config.put("advertised.listeners", config.get("advertised.listeners") + "," + listener
-                        + "://127.0.0.1:" + bound[1]);
-                config.put("listener.security.protocol.map", config.get("listener.security.protocol.map") + ","
-                        + listener + ":" + brokerSecurity.protocol().name);
-                config.putAll(brokerSecurity.listenerProperties(listener));
-            });
+            extraListeners.forEach((listener, bound) ->
+                    BrokerProperties.addListener(config, listener, bound[0], bound[1], brokerSecurity));
             config.putAll(overrides);
             PropertiesFiles.write(configFile, "Kafka broker '" + name + "' (generated by Sextant's LocalKafkaBroker)",
                     config);
             PropertiesFiles.write(log4jFile, "Logging of broker '" + name + "'", PropertiesFiles.log4j2(logFile));
             List<String> logOptions = List.of("-Dlog4j2.configurationFile=" + log4jFile.toAbsolutePath());
 
-            List<String> formatArgs = new ArrayList<>(
-                    List.of("format", "-t", clusterId, "-c", configFile.toString(), "--standalone"));
-            formatArgs.addAll(brokerSecurity.formatArguments());
-            ChildJvm format = ChildJvm.start(name + "-format", concat(FORMAT_JVM_OPTIONS, logOptions), classpath,
-                    "kafka.tools.StorageTool", formatArgs, dir.resolve("format.out"));
-            int exit = format.awaitExit(remaining(deadline));
+            BrokerProcess.format(name, dir, classpath, configFile, clusterId, brokerSecurity, logOptions, deadline);
             long formatMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-            if (exit != 0) {
-                throw new IllegalStateException(name + ": formatting the storage failed (exit " + exit + "):\n"
-                        + LocalFiles.tail(format.outputFile(), 30));
-            }
 
-            List<String> jvmOptions = concat(BROKER_JVM_OPTIONS.stream()
-                    .map(option -> option.startsWith("-Xmx") ? "-Xmx" + heap : option).toList(), logOptions);
-            ChildJvm broker = ChildJvm.start(name, jvmOptions, classpath, "kafka.Kafka",
-                    List.of(configFile.toString()), dir.resolve(name + ".out"));
+            BrokerProcess broker = BrokerProcess.start(name, dir, port, BrokerProcess.jvmOptions(heap, logOptions),
+                    classpath, configFile);
             LocalKafkaBroker result = new LocalKafkaBroker(name, dir, ownsParent, port, controllerPort, clusterId,
-                    dist, broker, jvmOptions, classpath, configFile, brokerSecurity);
+                    dist, broker, brokerSecurity);
             try {
-                result.awaitReady(deadline);
+                broker.awaitReady(result.clientProperties(), deadline);
             } catch (RuntimeException e) {
                 broker.stop(Duration.ofSeconds(5));
                 String output = LocalFiles.tail(logFile, 40) + "\n" + LocalFiles.tail(broker.outputFile(), 20);
@@ -330,129 +285,6 @@ public final class LocalKafkaBroker implements AutoCloseable {
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), formatMillis, broker.pid());
             return result;
         }
-    }
-
-    /**
-     * The {@code server.properties} of a one-node combined broker+controller on 127.0.0.1 (settings verified on a
-     * 2-core machine; see the notes on local Kafka).
-     */
-    static Map<String, String> serverProperties(int port, int controllerPort, Path logDir, int offsetsPartitions) {
-        return serverProperties(port, controllerPort, logDir, offsetsPartitions, BrokerSecurity.plaintext());
-    }
-
-    /**
-     * As {@link #serverProperties(int, int, Path, int)}, with the client listener (named after its protocol) and the
-     * controller listener secured as {@code security} says.
-     */
-    static Map<String, String> serverProperties(int port, int controllerPort, Path logDir, int offsetsPartitions,
-                                                BrokerSecurity security) {
-        String clientListener = security.clientListener();
-        String client = clientListener + "://127.0.0.1:" + port;
-        String controller = BrokerSecurity.CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort;
-        Map<String, String> p = new LinkedHashMap<>();
-        p.put("process.roles", "broker,controller");
-        p.put("node.id", "1");
-        // with --standalone formatting: a dynamic quorum bootstrapped from this endpoint, no controller.quorum.voters
-        p.put("controller.quorum.bootstrap.servers", "127.0.0.1:" + controllerPort);
-        p.put("listeners", client + "," + controller);
-        p.put("advertised.listeners", client + "," + controller);
-        p.put("controller.listener.names", BrokerSecurity.CONTROLLER_LISTENER);
-        // inter-broker traffic (e.g. transaction markers a broker sends to itself) authenticates like a client
-        p.put("inter.broker.listener.name", clientListener);
-        p.put("listener.security.protocol.map", BrokerSecurity.CONTROLLER_LISTENER + ":"
-                + security.controllerProtocol().name + "," + clientListener + ":" + security.protocol().name);
-        p.put("log.dirs", logDir.toAbsolutePath().toString());
-        p.put("num.partitions", "1");
-        // tests create their topics explicitly; a typo must fail instead of creating a topic
-        p.put("auto.create.topics.enable", "false");
-        // one node: every internal topic must have replication factor 1 or it can never be created
-        p.put("offsets.topic.replication.factor", "1");
-        p.put("offsets.topic.num.partitions", Integer.toString(offsetsPartitions));
-        p.put("transaction.state.log.replication.factor", "1");
-        p.put("transaction.state.log.min.isr", "1");
-        p.put("transaction.state.log.num.partitions", "3");
-        p.put("share.coordinator.state.topic.replication.factor", "1");
-        p.put("share.coordinator.state.topic.min.isr", "1");
-        p.put("share.coordinator.state.topic.num.partitions", "3");
-        // no 3 s wait for more members before the first classic-group rebalance
-        p.put("group.initial.rebalance.delay.ms", "0");
-        // few threads: two brokers and MirrorMaker share 2 cores
-        p.put("num.network.threads", "2");
-        p.put("num.io.threads", "2");
-        p.put("background.threads", "2");
-        p.put("num.recovery.threads.per.data.dir", "1");
-        p.put("log.cleaner.threads", "1");
-        // the cleaner's dedupe buffer is allocated on the heap (128 MB by default, half of our 256 MB heap)
-        p.put("log.cleaner.dedupe.buffer.size", Integer.toString(16 * 1024 * 1024));
-        p.putAll(security.serverProperties(List.of(clientListener)));
-        return p;
-    }
-
-    /** Polls until {@code describeCluster()} lists a node, or fails if the process died or the deadline passed. */
-    private void awaitReady(long deadlineNanos) {
-        // wait for the port first: an Admin client against a closed port logs a warning per reconnect attempt
-        while (!portOpen()) {
-            checkAliveAndInTime(deadlineNanos);
-            pause();
-        }
-        Map<String, Object> config = new LinkedHashMap<>(clientProperties());
-        config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000);
-        config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5000);
-        config.put(AdminClientConfig.CLIENT_ID_CONFIG, "sextant-local-readiness-" + name);
-        try (Admin admin = Admin.create(config)) {
-            while (true) {
-                checkAliveAndInTime(deadlineNanos);
-                try {
-                    Collection<Node> nodes = admin.describeCluster().nodes().get(2, TimeUnit.SECONDS);
-                    if (!nodes.isEmpty()) {
-                        return;
-                    }
-                } catch (ExecutionException | TimeoutException e) {
-                    // not ready yet (still starting, or fenced): try again until the deadline
-                }
-                pause();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(name + ": interrupted while waiting for the broker", e);
-        }
-    }
-
-    private boolean portOpen() {
-        try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(FreePorts.LOOPBACK, port), 500);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    private void checkAliveAndInTime(long deadlineNanos) {
-        if (!process.isAlive()) {
-            throw new IllegalStateException(name + ": the broker process exited during startup");
-        }
-        if (System.nanoTime() > deadlineNanos) {
-            throw new IllegalStateException(name + ": the broker did not become ready in time");
-        }
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(100); // poll interval, not a wait for a condition
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
-    private static Duration remaining(long deadlineNanos) {
-        return Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime()));
-    }
-
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
     }
 
     /** The broker's name, e.g. {@code source}. */
@@ -562,11 +394,8 @@ public final class LocalKafkaBroker implements AutoCloseable {
             throw new IllegalStateException(name + " is closed");
         }
         long started = System.nanoTime();
-        process.stop(STOP_GRACE);
-        restarts++;
-        process = ChildJvm.start(name, jvmOptions, classpath, "kafka.Kafka", List.of(configFile.toString()),
-                directory.resolve(name + "-restart-" + restarts + ".out"));
-        awaitReady(System.nanoTime() + Duration.ofSeconds(60).toNanos());
+        process.restart(STOP_GRACE);
+        process.awaitReady(clientProperties(), System.nanoTime() + Duration.ofSeconds(60).toNanos());
         Duration down = Duration.ofNanos(System.nanoTime() - started);
         LOG.info("{}: restarted in {} ms (pid {})", name, down.toMillis(), process.pid());
         return down;

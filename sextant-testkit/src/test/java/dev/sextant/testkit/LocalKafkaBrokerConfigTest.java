@@ -16,7 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LocalKafkaBrokerConfigTest {
 
     private final Map<String, String> config =
-            LocalKafkaBroker.serverProperties(19092, 19093, Path.of("/tmp/b/data"), 5);
+            BrokerProperties.serverProperties(19092, 19093, Path.of("/tmp/b/data"), 5);
 
     @Test
     void combinedNodeListensOnLoopbackOnly() {
@@ -58,7 +58,7 @@ class LocalKafkaBrokerConfigTest {
     @Test
     void scramBrokerHasNoPlaintextListenerAndAuthorizesWithAcls(@TempDir Path tls) {
         BrokerSecurity security = BrokerSecurity.scram(tls, Map.of("alice", "alice-secret"));
-        Map<String, String> p = LocalKafkaBroker.serverProperties(19092, 19093, Path.of("/tmp/b/data"), 5, security);
+        Map<String, String> p = BrokerProperties.serverProperties(19092, 19093, Path.of("/tmp/b/data"), 5, security);
 
         assertEquals("SASL_SSL://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093", p.get("listeners"));
         assertEquals("CONTROLLER:SSL,SASL_SSL:SASL_SSL", p.get("listener.security.protocol.map"));
@@ -97,7 +97,7 @@ class LocalKafkaBrokerConfigTest {
     @Test
     void mutualTlsBrokerWantsCertificatesEverywhereAndMapsTheirCn(@TempDir Path tls) throws Exception {
         BrokerSecurity security = BrokerSecurity.mutualTls(tls);
-        Map<String, String> p = LocalKafkaBroker.serverProperties(19092, 19093, Path.of("/tmp/b/data"), 5, security);
+        Map<String, String> p = BrokerProperties.serverProperties(19092, 19093, Path.of("/tmp/b/data"), 5, security);
 
         assertEquals("SSL://127.0.0.1:19092,CONTROLLER://127.0.0.1:19093", p.get("listeners"));
         assertEquals("CONTROLLER:SSL,SSL:SSL", p.get("listener.security.protocol.map"));

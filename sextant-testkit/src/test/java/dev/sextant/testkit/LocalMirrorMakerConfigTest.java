@@ -16,7 +16,7 @@ class LocalMirrorMakerConfigTest {
 
     @Test
     void defaultsMirrorEverythingOneWayWithoutTouchingGroups() {
-        Map<String, String> p = LocalMirrorMaker.mm2Properties("127.0.0.1:1", "127.0.0.1:2",
+        Map<String, String> p = MirrorMakerProperties.mm2Properties("127.0.0.1:1", "127.0.0.1:2",
                 LocalMirrorMaker.Options.defaults());
 
         assertEquals("source, destination", p.get("clusters"));
@@ -35,7 +35,7 @@ class LocalMirrorMakerConfigTest {
 
     @Test
     void workerSettingsArePrefixedWithTheTargetAlias() {
-        Map<String, String> p = LocalMirrorMaker.mm2Properties("a:1", "b:2", LocalMirrorMaker.Options.defaults());
+        Map<String, String> p = MirrorMakerProperties.mm2Properties("a:1", "b:2", LocalMirrorMaker.Options.defaults());
 
         assertEquals("service_load", p.get("destination.plugin.discovery"));
         assertEquals("1000", p.get("destination.offset.flush.interval.ms"));
@@ -43,7 +43,7 @@ class LocalMirrorMakerConfigTest {
 
     @Test
     void everyCreatedTopicHasReplicationFactorOne() {
-        Map<String, String> p = LocalMirrorMaker.mm2Properties("a:1", "b:2", LocalMirrorMaker.Options.defaults());
+        Map<String, String> p = MirrorMakerProperties.mm2Properties("a:1", "b:2", LocalMirrorMaker.Options.defaults());
 
         for (String key : new String[] {"replication.factor", "checkpoints.topic.replication.factor",
                 "heartbeats.topic.replication.factor", "offset-syncs.topic.replication.factor",
@@ -67,7 +67,7 @@ class LocalMirrorMakerConfigTest {
                 .property("tasks.max", "2")
                 .build();
 
-        Map<String, String> p = LocalMirrorMaker.mm2Properties("a:1", "b:2", options);
+        Map<String, String> p = MirrorMakerProperties.mm2Properties("a:1", "b:2", options);
 
         assertEquals("orders|payments", p.get("source->destination.topics"));
         assertEquals("g.*", p.get("source->destination.groups"));
@@ -104,7 +104,7 @@ class LocalMirrorMakerConfigTest {
         Map<String, Object> destination = Map.of("bootstrap.servers", "127.0.0.1:2", "security.protocol", "SSL",
                 "ssl.keystore.location", "/tmp/admin.p12");
 
-        Map<String, String> p = LocalMirrorMaker.mm2Properties(source, destination,
+        Map<String, String> p = MirrorMakerProperties.mm2Properties(source, destination,
                 LocalMirrorMaker.Options.defaults());
 
         assertEquals("127.0.0.1:1", p.get("source.bootstrap.servers"));
@@ -119,7 +119,7 @@ class LocalMirrorMakerConfigTest {
         Properties loaded = new Properties();
         assertDoesNotThrow(() -> loaded.load(new StringReader(PropertiesFiles.render("", p))));
         assertEquals(p.get("source.sasl.jaas.config"), loaded.getProperty("source.sasl.jaas.config"));
-        assertThrows(IllegalArgumentException.class, () -> LocalMirrorMaker.mm2Properties(Map.of(), destination,
+        assertThrows(IllegalArgumentException.class, () -> MirrorMakerProperties.mm2Properties(Map.of(), destination,
                 LocalMirrorMaker.Options.defaults()));
     }
 
