@@ -1,5 +1,6 @@
 package dev.sextant.query;
 
+import dev.sextant.config.ConfigKeys;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.SextantConfig;
 import java.io.IOException;
@@ -110,7 +111,7 @@ public final class QueryServer implements AutoCloseable {
 
         /** Plain HTTP, no token: tests and tools. */
         public static Settings plain(HostAndPort listen) {
-            return new Settings(listen, SextantConfig.QUERY_THREADS_DEFAULT, Optional.empty(), "none",
+            return new Settings(listen, ConfigKeys.QUERY_THREADS_DEFAULT, Optional.empty(), "none",
                     Optional.empty(), List.of());
         }
 
