@@ -1,5 +1,6 @@
 package dev.sextant;
 
+import dev.sextant.config.ConfigKeys;
 import dev.sextant.config.InvalidConfigurationException;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.source.SourceTopicCreator;
@@ -48,7 +49,7 @@ final class OwnTopics {
             Map<String, SourceTopicCreator.Existing> existing = creator.describe(
                     wanted.stream().map(NewTopic::name).collect(Collectors.toSet()));
             check(settings, wanted, existing).ifPresent(problem -> {
-                throw new InvalidConfigurationException(SextantConfig.APPLICATION_ID_CONFIG,
+                throw new InvalidConfigurationException(ConfigKeys.APPLICATION_ID_CONFIG,
                         config.applicationId(), problem);
             });
         }

@@ -84,6 +84,6 @@ final class AdoptCommand implements Callable<Integer> {
         boolean clean = result.stream().allMatch(g -> g.verdict() == GroupAdoption.Verdict.ADOPTABLE
                 || g.verdict() == GroupAdoption.Verdict.ADOPTED
                 || g.verdict() == GroupAdoption.Verdict.ALREADY_SEXTANT);
-        return clean ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
+        return clean ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 }

@@ -25,6 +25,6 @@ final class CompletionCommand implements Callable<Integer> {
         }
         spec.commandLine().getOut().print(AutoComplete.bash("sextant", SextantCommand.commandLine()));
         spec.commandLine().getOut().flush();
-        return SextantCommand.EXIT_OK;
+        return ExitCodes.OK;
     }
 }

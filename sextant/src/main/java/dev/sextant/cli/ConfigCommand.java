@@ -74,15 +74,15 @@ final class ConfigCommand implements Callable<Integer> {
                 out.printf("%s: valid (application.id %s, %s -> %s, translation %s)%n",
                         config.file, loaded.applicationId(), loaded.sourceAlias(), loaded.destinationAlias(),
                         loaded.translation().configValue());
-                return SextantCommand.EXIT_OK;
+                return ExitCodes.OK;
             }
             String file = config.file.toString();
             try {
                 out.println(Json.write(VerdictJson.valid(file, config.load())));
-                return SextantCommand.EXIT_OK;
+                return ExitCodes.OK;
             } catch (InvalidConfigurationException e) {
                 out.println(Json.write(VerdictJson.invalid(file, e)));
-                return SextantCommand.EXIT_USAGE;
+                return ExitCodes.USAGE;
             } finally {
                 out.flush();
             }
@@ -207,7 +207,7 @@ final class ConfigCommand implements Callable<Integer> {
             }
             out.flush();
             spec.commandLine().getErr().flush();
-            return SextantCommand.EXIT_OK;
+            return ExitCodes.OK;
         }
 
         /** {@code --format}, {@code --json} as {@code --format json}; the Strimzi options with strimzi only. */
@@ -345,7 +345,7 @@ final class ConfigCommand implements Callable<Integer> {
         public Integer call() {
             spec.commandLine().getOut().print(reference());
             spec.commandLine().getOut().flush();
-            return SextantCommand.EXIT_OK;
+            return ExitCodes.OK;
         }
     }
 

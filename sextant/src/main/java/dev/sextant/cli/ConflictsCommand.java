@@ -78,7 +78,7 @@ final class ConflictsCommand implements Callable<Integer> {
                 }
             }
         }
-        return SextantCommand.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     private boolean matches(DeadLetterRecord r) {

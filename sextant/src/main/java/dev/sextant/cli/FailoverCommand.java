@@ -171,7 +171,7 @@ final class FailoverCommand implements Callable<Integer> {
         if (report.instanceProblem() != null) {
             err.println("warning: " + report.instanceProblem());
         }
-        int exit = report.clean() ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
+        int exit = report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
         if (output == Format.CSV) {
             exit = printCsv(selection.group, report, out, err);
         } else if (json) {
@@ -214,14 +214,14 @@ final class FailoverCommand implements Callable<Integer> {
         if (found.isEmpty()) {
             err.println("sextant failover: no offsets for group '" + name + "' on the destination, and no "
                     + "instance knows it: the CSV is empty");
-            return report.clean() ? SextantCommand.EXIT_OK : SextantCommand.EXIT_FAILURE;
+            return report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
         }
         FailoverReport.GroupState group = found.get();
         if (GroupKind.SHARE.label().equals(group.groupType())) {
             err.println("sextant failover: '" + group.group() + "' is a share group: kafka-consumer-groups "
                     + "--from-file resets consumer groups only (kafka-share-groups takes no plan file); use --format "
                     + "text or json");
-            return SextantCommand.EXIT_USAGE;
+            return ExitCodes.USAGE;
         }
         ResetPlanCsv plan = ResetPlanCsv.of(group);
         out.print(plan.text());
@@ -235,9 +235,9 @@ final class FailoverCommand implements Callable<Integer> {
         if (!group.clean()) {
             err.println("sextant failover: group '" + group.group() + "' cannot be failed over cleanly: "
                     + group.result() + (group.detail() == null ? "" : ": " + group.detail()));
-            return SextantCommand.EXIT_FAILURE;
+            return ExitCodes.FAILURE;
         }
-        return SextantCommand.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     /** The groups {@code --group} or {@code --groups} selects; every group without either. */
@@ -353,20 +353,20 @@ final class FailoverCommand implements Callable<Integer> {
         out.flush();
         int exit;
         if (result == null) {
-            exit = SextantCommand.EXIT_OK;
+            exit = ExitCodes.OK;
             if (!json) {
                 out.println(plan.complete()
                         ? "Nothing written (dry run). Run again with --apply to write these offsets to the destination."
                         : "Nothing written (dry run); --apply would refuse: not every partition translates.");
             }
         } else if (result.status() == ManualFailover.Status.APPLIED) {
-            exit = SextantCommand.EXIT_OK;
+            exit = ExitCodes.OK;
             if (!json) {
                 out.println("Applied: " + result.message() + ". Consumers of group '" + group + "' can start on the "
                         + "destination now.");
             }
         } else {
-            exit = SextantCommand.EXIT_FAILURE;
+            exit = ExitCodes.FAILURE;
             err.println("sextant failover: "
                     + (result.status() == ManualFailover.Status.REFUSED ? "refused: " : "failed: ") + result.message());
         }

@@ -1,6 +1,7 @@
 package dev.sextant.cli;
 
 import dev.sextant.client.SextantClient;
+import dev.sextant.config.ConfigKeys;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.SextantConfigLoader;
@@ -19,7 +20,7 @@ import picocli.CommandLine;
 final class InstanceConnection {
 
     static final String TOKEN_VARIABLE =
-            SextantConfigLoader.environmentVariable(SextantConfig.QUERY_AUTH_TOKEN_CONFIG);
+            SextantConfigLoader.environmentVariable(ConfigKeys.QUERY_AUTH_TOKEN_CONFIG);
 
     private InstanceConnection() {
     }

@@ -39,6 +39,6 @@ final class OffsetsCommand implements Callable<Integer> {
             offsets.offsets().forEach(o -> out.printf("%-40s %9d %14d%n", o.topic(), o.partition(), o.offset()));
         }
         out.flush();
-        return SextantCommand.EXIT_OK;
+        return ExitCodes.OK;
     }
 }

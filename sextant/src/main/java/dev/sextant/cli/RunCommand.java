@@ -37,12 +37,12 @@ final class RunCommand implements Callable<Integer> {
         app.close();
         if (failure instanceof NotAuthorizedException) {
             spec.commandLine().getErr().println("Not authorized: " + failure.getMessage());
-            return SextantCommand.EXIT_NOT_AUTHORIZED;
+            return ExitCodes.NOT_AUTHORIZED;
         }
         if (failure != null) {
             spec.commandLine().getErr().println("sextant: " + failure.getMessage());
-            return SextantCommand.EXIT_FAILURE;
+            return ExitCodes.FAILURE;
         }
-        return SextantCommand.EXIT_OK;
+        return ExitCodes.OK;
     }
 }

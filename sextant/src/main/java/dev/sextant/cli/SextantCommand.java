@@ -9,9 +9,9 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code sextant}: the command line. Exit codes, the same for every command and listed in every command's help (the
- * root's {@code exitCodeList}, given to each subcommand by {@link #commandLine()}): 0 success, 1 runtime failure,
- * 2 bad usage or configuration, 3 not authorized. {@code sextant} without a command is bad usage, as with Kafka's
- * tools: the usage on stderr, exit 2.
+ * root's {@code exitCodeList}, given to each subcommand by {@link #commandLine()}; the values in {@link ExitCodes}):
+ * 0 success, 1 runtime failure, 2 bad usage or configuration, 3 not authorized. {@code sextant} without a command is
+ * bad usage, as with Kafka's tools: the usage on stderr, exit 2.
  */
 @Command(name = "sextant",
         mixinStandardHelpOptions = true,
@@ -31,12 +31,6 @@ import picocli.CommandLine.Command;
                 ConfigCommand.class, CompletionCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})
 public final class SextantCommand implements Callable<Integer> {
 
-    static final int EXIT_OK = 0;
-    static final int EXIT_FAILURE = 1;
-    static final int EXIT_USAGE = 2;
-    /** A cluster refused Sextant's principal something it needs; the message names the ACL to grant. */
-    static final int EXIT_NOT_AUTHORIZED = 3;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -52,7 +46,7 @@ public final class SextantCommand implements Callable<Integer> {
         commandLine.getErr().println(spec.qualifiedName() + ": no command given");
         commandLine.usage(commandLine.getErr());
         commandLine.getErr().flush();
-        return EXIT_USAGE;
+        return ExitCodes.USAGE;
     }
 
     public static void main(String[] args) {
@@ -66,17 +60,17 @@ public final class SextantCommand implements Callable<Integer> {
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof InvalidConfigurationException) {
                 commandLine.getErr().println("Invalid configuration: " + e.getMessage());
-                return EXIT_USAGE;
+                return ExitCodes.USAGE;
             }
             if (e instanceof NotAuthorizedException) {
                 commandLine.getErr().println("Not authorized: " + e.getMessage());
-                return EXIT_NOT_AUTHORIZED;
+                return ExitCodes.NOT_AUTHORIZED;
             }
             commandLine.getErr().println("sextant: " + e.getMessage());
             if (System.getenv("SEXTANT_DEBUG") != null) {
                 e.printStackTrace(commandLine.getErr());
             }
-            return EXIT_FAILURE;
+            return ExitCodes.FAILURE;
         });
         return cli;
     }

@@ -70,7 +70,7 @@ final class StatusCommand implements Callable<Integer> {
             print(out, status);
         }
         out.flush();
-        return SextantCommand.EXIT_OK;
+        return ExitCodes.OK;
     }
 
     private static void print(PrintWriter out, Status s) {

@@ -46,6 +46,6 @@ final class TranslateCommand implements Callable<Integer> {
                     t.destinationTopic(), t.partition(), t.destinationOffset(), t.precision(), t.bound());
         }
         out.flush();
-        return SextantCommand.EXIT_OK;
+        return ExitCodes.OK;
     }
 }

@@ -28,6 +28,6 @@ final class VersionCommand implements Callable<Integer> {
                     .println("sextant " + Version.current() + " (Kafka clients " + Version.kafka() + ")");
         }
         spec.commandLine().getOut().flush();
-        return SextantCommand.EXIT_OK;
+        return ExitCodes.OK;
     }
 }

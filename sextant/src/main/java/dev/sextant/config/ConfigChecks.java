@@ -1,16 +1,16 @@
 package dev.sextant.config;
 
-import static dev.sextant.config.SextantConfig.APPLICATION_ID_CONFIG;
-import static dev.sextant.config.SextantConfig.DESTINATION_BOOTSTRAP_SERVERS_CONFIG;
-import static dev.sextant.config.SextantConfig.DESTINATION_PREFIX;
-import static dev.sextant.config.SextantConfig.QUERY_ADVERTISED_CONFIG;
-import static dev.sextant.config.SextantConfig.QUERY_TLS_CLIENT_AUTH_CONFIG;
-import static dev.sextant.config.SextantConfig.QUERY_TLS_KEYSTORE_LOCATION_CONFIG;
-import static dev.sextant.config.SextantConfig.QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG;
-import static dev.sextant.config.SextantConfig.SOURCE_BOOTSTRAP_SERVERS_CONFIG;
-import static dev.sextant.config.SextantConfig.SOURCE_PREFIX;
-import static dev.sextant.config.SextantConfig.STATE_DIR_CONFIG;
-import static dev.sextant.config.SextantConfig.STREAMS_PREFIX;
+import static dev.sextant.config.ConfigKeys.APPLICATION_ID_CONFIG;
+import static dev.sextant.config.ConfigKeys.DESTINATION_BOOTSTRAP_SERVERS_CONFIG;
+import static dev.sextant.config.ConfigKeys.DESTINATION_PREFIX;
+import static dev.sextant.config.ConfigKeys.QUERY_ADVERTISED_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_CLIENT_AUTH_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_KEYSTORE_LOCATION_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG;
+import static dev.sextant.config.ConfigKeys.SOURCE_BOOTSTRAP_SERVERS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SOURCE_PREFIX;
+import static dev.sextant.config.ConfigKeys.STATE_DIR_CONFIG;
+import static dev.sextant.config.ConfigKeys.STREAMS_PREFIX;
 
 import java.io.File;
 import java.util.ArrayList;

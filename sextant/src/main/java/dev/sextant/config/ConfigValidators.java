@@ -208,10 +208,10 @@ final class ConfigValidators {
             throw new ConfigException(name, value, "must not be empty");
         }
         String keyword = value.toLowerCase(Locale.ROOT);
-        if (keyword.equals(SextantConfig.REPLICATION_POLICY_DEFAULT)) {
+        if (keyword.equals(ConfigKeys.REPLICATION_POLICY_DEFAULT)) {
             return DefaultReplicationPolicy.class;
         }
-        if (keyword.equals(SextantConfig.REPLICATION_POLICY_IDENTITY)) {
+        if (keyword.equals(ConfigKeys.REPLICATION_POLICY_IDENTITY)) {
             return IdentityReplicationPolicy.class;
         }
         Class<?> c = loadPolicyClass(name, value);
@@ -235,8 +235,8 @@ final class ConfigValidators {
         if (value.indexOf('.') >= 0) {
             return " (is its jar on the classpath?)";
         }
-        List<String> keywords = List.of(SextantConfig.REPLICATION_POLICY_DEFAULT,
-                SextantConfig.REPLICATION_POLICY_IDENTITY);
+        List<String> keywords = List.of(ConfigKeys.REPLICATION_POLICY_DEFAULT,
+                ConfigKeys.REPLICATION_POLICY_IDENTITY);
         return Suggestions.closest(value, keywords)
                 .map(s -> " (did you mean '" + s + "'?)").orElse(" (a class name must be fully qualified)");
     }

@@ -1,9 +1,9 @@
 package dev.sextant.config;
 
-import static dev.sextant.config.SextantConfig.DESTINATION_ALIAS_CONFIG;
-import static dev.sextant.config.SextantConfig.OFFSET_SYNCS_TOPIC_CONFIG;
-import static dev.sextant.config.SextantConfig.REPLICATION_POLICY_CONFIG;
-import static dev.sextant.config.SextantConfig.REPLICATION_POLICY_INTERNAL_TOPIC_SEPARATOR_ENABLED_CONFIG;
+import static dev.sextant.config.ConfigKeys.DESTINATION_ALIAS_CONFIG;
+import static dev.sextant.config.ConfigKeys.OFFSET_SYNCS_TOPIC_CONFIG;
+import static dev.sextant.config.ConfigKeys.REPLICATION_POLICY_CONFIG;
+import static dev.sextant.config.ConfigKeys.REPLICATION_POLICY_INTERNAL_TOPIC_SEPARATOR_ENABLED_CONFIG;
 
 import java.util.HashMap;
 import java.util.Map;

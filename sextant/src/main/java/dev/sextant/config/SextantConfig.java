@@ -1,6 +1,51 @@
 package dev.sextant.config;
 
-import java.io.File;
+import static dev.sextant.config.ConfigKeys.APPLICATION_ID_CONFIG;
+import static dev.sextant.config.ConfigKeys.DESTINATION_ALIAS_CONFIG;
+import static dev.sextant.config.ConfigKeys.DESTINATION_PREFIX;
+import static dev.sextant.config.ConfigKeys.DLQ_TOPIC_CONFIG;
+import static dev.sextant.config.ConfigKeys.DLQ_TOPIC_PARTITIONS_CONFIG;
+import static dev.sextant.config.ConfigKeys.DLQ_TOPIC_REPLICATION_FACTOR_CONFIG;
+import static dev.sextant.config.ConfigKeys.EMIT_CHECKPOINTS_ENABLED_CONFIG;
+import static dev.sextant.config.ConfigKeys.GROUPS_EXCLUDE_CONFIG;
+import static dev.sextant.config.ConfigKeys.GROUPS_INCLUDE_CONFIG;
+import static dev.sextant.config.ConfigKeys.HEALTH_DESTINATION_TIMEOUT_MS_CONFIG;
+import static dev.sextant.config.ConfigKeys.OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG;
+import static dev.sextant.config.ConfigKeys.OFFSET_SYNCS_TOPIC_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_ADVERTISED_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_AUTH_OPEN_PATHS_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_AUTH_TOKEN_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_LISTEN_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_THREADS_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_CLIENT_AUTH_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_KEYSTORE_LOCATION_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_KEYSTORE_PASSWORD_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_KEYSTORE_TYPE_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_KEY_PASSWORD_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_TRUSTSTORE_PASSWORD_CONFIG;
+import static dev.sextant.config.ConfigKeys.QUERY_TLS_TRUSTSTORE_TYPE_CONFIG;
+import static dev.sextant.config.ConfigKeys.REPLICATION_POLICY_SEPARATOR_CONFIG;
+import static dev.sextant.config.ConfigKeys.SOURCE_ALIAS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SOURCE_PREFIX;
+import static dev.sextant.config.ConfigKeys.STATE_DIR_CONFIG;
+import static dev.sextant.config.ConfigKeys.STATE_MEMORY_BYTES_CONFIG;
+import static dev.sextant.config.ConfigKeys.STREAMS_PREFIX;
+import static dev.sextant.config.ConfigKeys.SYNC_CONSUMER_GROUPS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SYNC_FOREIGN_OFFSETS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SYNC_INTERVAL_MS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SYNC_OFFSETS_REFRESH_MS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SYNC_PENDING_TIMEOUT_MS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SYNC_REWIND_CONFIG;
+import static dev.sextant.config.ConfigKeys.SYNC_SHARE_GROUPS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SYNC_UNTRANSLATABLE_CONFIG;
+import static dev.sextant.config.ConfigKeys.SYNC_WRITE_PARALLELISM_CONFIG;
+import static dev.sextant.config.ConfigKeys.TOPICS_EXCLUDE_CONFIG;
+import static dev.sextant.config.ConfigKeys.TOPICS_INCLUDE_CONFIG;
+import static dev.sextant.config.ConfigKeys.TRANSLATION_CONFIG;
+import static dev.sextant.config.ConfigKeys.TRANSLATION_INTERPOLATION_CONFIG;
+import static dev.sextant.config.ConfigKeys.TRANSLATION_VERIFY_MAX_RECORDS_CONFIG;
+
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
@@ -14,109 +59,23 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.types.Password;
-import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
 import org.apache.kafka.connect.mirror.ReplicationPolicy;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
- * Sextant's configuration: the name of every key, and typed accessors for the values of a configuration that passed
- * every check.
+ * Sextant's configuration: typed accessors for the values of a configuration that passed every check.
  *
- * <p>Besides the keys defined here, three prefixes pass configuration through:
- * <ul>
- *   <li>{@code source.<client config>}: to every client of the source cluster (the Kafka Streams application runs
- *       there), e.g. {@code source.security.protocol}, {@code source.sasl.jaas.config};</li>
- *   <li>{@code destination.<client config>}: to the Admin client that writes offsets on the destination;</li>
- *   <li>{@code streams.<Kafka Streams config>}: to Kafka Streams, e.g. {@code streams.num.stream.threads}.</li>
- * </ul>
- *
- * <p>Each key's type, default, validator and documentation are in {@link ConfigDefinitions}; the checks and their
- * messages in {@link ConfigChecks}; the generated reference in {@link ConfigDocs}; the Kafka Streams configuration in
- * {@link StreamsProperties}. {@link SextantConfigLoader} reads a properties file and environment variables.
+ * <p>The name of every key, the pass-through prefixes ({@code source.}, {@code destination.}, {@code streams.}) and
+ * the defaults are in {@link ConfigKeys}. Each key's type, default, validator and documentation are in
+ * {@link ConfigDefinitions}; the checks and their messages in {@link ConfigChecks}; the generated reference in
+ * {@link ConfigDocs}; the Kafka Streams configuration in {@link StreamsProperties}. {@link SextantConfigLoader} reads
+ * a properties file and environment variables.
  *
  * <p>Invariants: constructing a {@code SextantConfig} validates everything and throws
  * {@link InvalidConfigurationException} with a message that names the key; once constructed, the replication policy,
  * the offset-syncs topic and the filters are fixed. {@link #toString()} hides secrets.
  */
 public class SextantConfig extends AbstractConfig {
-
-    public static final String SOURCE_PREFIX = "source.";
-    public static final String DESTINATION_PREFIX = "destination.";
-    public static final String STREAMS_PREFIX = "streams.";
-
-    public static final String SOURCE_ALIAS_CONFIG = "source.alias";
-    public static final String DESTINATION_ALIAS_CONFIG = "destination.alias";
-    public static final String SOURCE_BOOTSTRAP_SERVERS_CONFIG = "source.bootstrap.servers";
-    public static final String DESTINATION_BOOTSTRAP_SERVERS_CONFIG = "destination.bootstrap.servers";
-    public static final String TRANSLATION_CONFIG = "translation";
-    public static final String OFFSET_SYNCS_TOPIC_CONFIG = "offset.syncs.topic";
-    public static final String TRANSLATION_INTERPOLATION_CONFIG = "translation.interpolation";
-    public static final String TRANSLATION_VERIFY_MAX_RECORDS_CONFIG = "translation.verify.max.records";
-    public static final int TRANSLATION_VERIFY_MAX_RECORDS_DEFAULT = 10_000;
-    public static final String REPLICATION_POLICY_CONFIG = "replication.policy";
-    public static final String REPLICATION_POLICY_SEPARATOR_CONFIG = "replication.policy.separator";
-    public static final String REPLICATION_POLICY_INTERNAL_TOPIC_SEPARATOR_ENABLED_CONFIG =
-            "replication.policy.internal.topic.separator.enabled";
-    public static final String GROUPS_INCLUDE_CONFIG = "groups.include";
-    public static final String GROUPS_EXCLUDE_CONFIG = "groups.exclude";
-    public static final String TOPICS_INCLUDE_CONFIG = "topics.include";
-    public static final String TOPICS_EXCLUDE_CONFIG = "topics.exclude";
-    public static final String SYNC_CONSUMER_GROUPS_CONFIG = "sync.consumer.groups";
-    public static final String SYNC_SHARE_GROUPS_CONFIG = "sync.share.groups";
-    public static final String SYNC_INTERVAL_MS_CONFIG = "sync.interval.ms";
-    public static final String SYNC_REWIND_CONFIG = "sync.rewind";
-    public static final String SYNC_UNTRANSLATABLE_CONFIG = "sync.untranslatable";
-    public static final String SYNC_FOREIGN_OFFSETS_CONFIG = "sync.foreign.offsets";
-    public static final String SYNC_PENDING_TIMEOUT_MS_CONFIG = "sync.pending.timeout.ms";
-    public static final String SYNC_OFFSETS_REFRESH_MS_CONFIG = "sync.offsets.refresh.ms";
-    public static final String EMIT_CHECKPOINTS_ENABLED_CONFIG = "emit.checkpoints.enabled";
-    public static final String SYNC_WRITE_PARALLELISM_CONFIG = "sync.write.parallelism";
-    public static final String OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG = "offset.syncs.prune.interval.ms";
-    public static final String DLQ_TOPIC_CONFIG = "dlq.topic";
-    public static final String DLQ_TOPIC_PARTITIONS_CONFIG = "dlq.topic.partitions";
-    public static final String DLQ_TOPIC_REPLICATION_FACTOR_CONFIG = "dlq.topic.replication.factor";
-    public static final String QUERY_LISTEN_CONFIG = "query.listen";
-    public static final String HEALTH_DESTINATION_TIMEOUT_MS_CONFIG = "health.destination.timeout.ms";
-    public static final long HEALTH_DESTINATION_TIMEOUT_MS_DEFAULT = 15_000L;
-    public static final String QUERY_ADVERTISED_CONFIG = "query.advertised";
-    public static final String QUERY_THREADS_CONFIG = "query.threads";
-    public static final int QUERY_THREADS_DEFAULT = 16;
-    public static final String QUERY_AUTH_TOKEN_CONFIG = "query.auth.token";
-    public static final String QUERY_AUTH_OPEN_PATHS_CONFIG = "query.auth.open.paths";
-    public static final String QUERY_AUTH_OPEN_PATHS_DEFAULT = "/health/live,/health/ready,/metrics";
-    public static final String QUERY_TLS_KEYSTORE_LOCATION_CONFIG = "query.tls.keystore.location";
-    public static final String QUERY_TLS_KEYSTORE_PASSWORD_CONFIG = "query.tls.keystore.password";
-    public static final String QUERY_TLS_KEYSTORE_TYPE_CONFIG = "query.tls.keystore.type";
-    public static final String QUERY_TLS_KEY_PASSWORD_CONFIG = "query.tls.key.password";
-    public static final String QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG = "query.tls.truststore.location";
-    public static final String QUERY_TLS_TRUSTSTORE_PASSWORD_CONFIG = "query.tls.truststore.password";
-    public static final String QUERY_TLS_TRUSTSTORE_TYPE_CONFIG = "query.tls.truststore.type";
-    public static final String QUERY_TLS_CLIENT_AUTH_CONFIG = "query.tls.client.auth";
-    /** Store types the HTTP API's TLS accepts, in any case (Kafka's own loader: PEM as well as the JDK's). */
-    public static final List<String> QUERY_TLS_STORE_TYPES = List.of("pkcs12", "jks", "pem");
-    public static final List<String> QUERY_TLS_CLIENT_AUTH_VALUES = List.of("none", "requested", "required");
-    public static final String APPLICATION_ID_CONFIG = "application.id";
-    public static final String STATE_DIR_CONFIG = "state.dir";
-    public static final String STATE_MEMORY_BYTES_CONFIG = "state.memory.bytes";
-
-    public static final String SOURCE_ALIAS_DEFAULT = "source";
-    public static final String DESTINATION_ALIAS_DEFAULT = "destination";
-    public static final String REPLICATION_POLICY_DEFAULT = "default";
-    public static final String REPLICATION_POLICY_IDENTITY = "identity";
-    public static final String REPLICATION_POLICY_SEPARATOR_DEFAULT = DefaultReplicationPolicy.SEPARATOR_DEFAULT;
-    public static final String GROUPS_INCLUDE_DEFAULT = ".*";
-    public static final String GROUPS_EXCLUDE_DEFAULT = "__.*|connect-.*|console-consumer-.*";
-    public static final String TOPICS_INCLUDE_DEFAULT = ".*";
-    public static final String TOPICS_EXCLUDE_DEFAULT = ".*[-.]internal|.*\\.replica|__.*";
-    public static final long SYNC_INTERVAL_MS_DEFAULT = 250L;
-    public static final long SYNC_PENDING_TIMEOUT_MS_DEFAULT = 60_000L;
-    public static final int SYNC_WRITE_PARALLELISM_DEFAULT = 16;
-    public static final long OFFSET_SYNCS_PRUNE_INTERVAL_MS_DEFAULT = 300_000L;
-    public static final String DLQ_TOPIC_DEFAULT = "sextant.conflicts";
-    public static final String QUERY_LISTEN_DEFAULT = "127.0.0.1:8080";
-    public static final String APPLICATION_ID_DEFAULT = "sextant";
-    /** {@code ${java.io.tmpdir}/sextant}, computed when the class loads. */
-    public static final String STATE_DIR_DEFAULT = System.getProperty("java.io.tmpdir") + File.separator + "sextant";
 
     private final ReplicationPolicy replicationPolicy;
     private final String offsetSyncsTopic;

@@ -41,7 +41,7 @@ public final class SextantConfigLoader {
 
     private static final Map<String, String> ENV_TO_KEY;
     private static final List<String> PASS_THROUGH_PREFIXES = List.of(
-            SextantConfig.SOURCE_PREFIX, SextantConfig.DESTINATION_PREFIX, SextantConfig.STREAMS_PREFIX);
+            ConfigKeys.SOURCE_PREFIX, ConfigKeys.DESTINATION_PREFIX, ConfigKeys.STREAMS_PREFIX);
 
     static {
         Map<String, String> map = new TreeMap<>();

@@ -1,5 +1,6 @@
 package dev.sextant.query;
 
+import dev.sextant.config.ConfigKeys;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.SextantConfig;
 import java.io.IOException;
@@ -21,19 +22,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLContext;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.Handler;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
-import org.eclipse.jetty.server.SecureRequestCustomizer;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.util.Callback;
-import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,7 +105,7 @@ public final class QueryServer implements AutoCloseable {
 
         /** Plain HTTP, no token: tests and tools. */
         public static Settings plain(HostAndPort listen) {
-            return new Settings(listen, SextantConfig.QUERY_THREADS_DEFAULT, Optional.empty(), "none",
+            return new Settings(listen, ConfigKeys.QUERY_THREADS_DEFAULT, Optional.empty(), "none",
                     Optional.empty(), List.of());
         }
 
@@ -134,23 +129,7 @@ public final class QueryServer implements AutoCloseable {
         jetty.setName("sextant-http");
         jetty.setDaemon(true);
         server = new Server(jetty);
-        HttpConfiguration http = new HttpConfiguration();
-        http.setSendServerVersion(false);
-        http.setRequestHeaderSize(MAX_HEADER_BYTES);
-        // group names may hold any character, '/' and '%' included: the API decodes segments itself
-        http.setUriCompliance(UriCompliance.UNSAFE);
-        HttpConnectionFactory httpFactory = new HttpConnectionFactory(http);
-        if (settings.tls().isPresent()) {
-            SslContextFactory.Server ssl = new SslContextFactory.Server();
-            ssl.setSslContext(settings.tls().get());
-            ssl.setNeedClientAuth(settings.clientAuth().equals("required"));
-            ssl.setWantClientAuth(settings.clientAuth().equals("requested"));
-            ssl.setSniRequired(false);
-            http.addCustomizer(new SecureRequestCustomizer(false));
-            connector = new ServerConnector(server, 1, 1, new SslConnectionFactory(ssl, "http/1.1"), httpFactory);
-        } else {
-            connector = new ServerConnector(server, 1, 1, httpFactory);
-        }
+        connector = QueryConnectors.create(server, settings.tls(), settings.clientAuth(), MAX_HEADER_BYTES);
         connector.setHost(settings.listen().host());
         connector.setPort(settings.listen().port());
         connector.setIdleTimeout(IDLE_TIMEOUT_MS);

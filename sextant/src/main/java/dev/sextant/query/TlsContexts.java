@@ -1,5 +1,6 @@
 package dev.sextant.query;
 
+import dev.sextant.config.ConfigKeys;
 import dev.sextant.config.InvalidConfigurationException;
 import dev.sextant.config.SextantConfig;
 import java.util.HashMap;
@@ -28,7 +29,7 @@ public final class TlsContexts {
         if (!config.queryTls()) {
             return Optional.empty();
         }
-        return Optional.of(load(config.queryTlsSslConfigs(), SextantConfig.QUERY_TLS_KEYSTORE_LOCATION_CONFIG));
+        return Optional.of(load(config.queryTlsSslConfigs(), ConfigKeys.QUERY_TLS_KEYSTORE_LOCATION_CONFIG));
     }
 
     static SSLContext load(Map<String, Object> sslConfigs, String keyForErrors) {

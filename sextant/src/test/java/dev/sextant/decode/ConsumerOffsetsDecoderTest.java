@@ -5,6 +5,19 @@ import static dev.sextant.decode.Bytes.hex;
 import static dev.sextant.decode.Bytes.key;
 import static dev.sextant.decode.Bytes.value;
 import static dev.sextant.decode.Bytes.withVersion;
+import static dev.sextant.decode.ConsumerOffsetsMessages.classicKey;
+import static dev.sextant.decode.ConsumerOffsetsMessages.classicValue;
+import static dev.sextant.decode.ConsumerOffsetsMessages.commitKey;
+import static dev.sextant.decode.ConsumerOffsetsMessages.commitValue;
+import static dev.sextant.decode.ConsumerOffsetsMessages.consumerGroupKey;
+import static dev.sextant.decode.ConsumerOffsetsMessages.legacyCommitKey;
+import static dev.sextant.decode.ConsumerOffsetsMessages.legacyCommitValue;
+import static dev.sextant.decode.ConsumerOffsetsMessages.shareGroupKey;
+import static dev.sextant.decode.ConsumerOffsetsMessages.shareGroupTopicsKey;
+import static dev.sextant.decode.ConsumerOffsetsMessages.shareGroupTopicsValue;
+import static dev.sextant.decode.ConsumerOffsetsMessages.simpleGroupValue;
+import static dev.sextant.decode.ConsumerOffsetsMessages.streamsGroupKey;
+import static dev.sextant.decode.ConsumerOffsetsMessages.streamsGroupValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -18,6 +31,7 @@ import dev.sextant.decode.ConsumerOffsetsRecord.OffsetCommit;
 import dev.sextant.decode.ConsumerOffsetsRecord.OffsetDeleted;
 import dev.sextant.decode.ConsumerOffsetsRecord.ShareGroupTopics;
 import dev.sextant.decode.UndecodableRecordException.Problem;
+import dev.sextant.testing.CoordinatorRecords;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -27,46 +41,20 @@ import java.util.Random;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.protocol.ApiMessage;
-import org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataKey;
-import org.apache.kafka.coordinator.group.generated.ConsumerGroupMetadataValue;
 import org.apache.kafka.coordinator.group.generated.CoordinatorRecordType;
-import org.apache.kafka.coordinator.group.generated.GroupMetadataKey;
 import org.apache.kafka.coordinator.group.generated.GroupMetadataValue;
-import org.apache.kafka.coordinator.group.generated.LegacyOffsetCommitKey;
-import org.apache.kafka.coordinator.group.generated.LegacyOffsetCommitValue;
-import org.apache.kafka.coordinator.group.generated.OffsetCommitKey;
-import org.apache.kafka.coordinator.group.generated.OffsetCommitValue;
-import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataKey;
-import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataValue;
-import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataKey;
-import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue;
-import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue.TopicInfo;
-import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue.TopicPartitionsInfo;
-import org.apache.kafka.coordinator.group.generated.StreamsGroupMetadataKey;
-import org.apache.kafka.coordinator.group.generated.StreamsGroupMetadataValue;
+import org.apache.kafka.streams.KeyValue;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ConsumerOffsetsDecoderTest {
 
-    private static final Uuid TOPIC_ID = Uuid.fromString("AAAAAAAAAAAAAAAAAAAAAQ");
-
     /**
      * Bytes as Kafka 4.4.0's own serializer writes them (docs/kafka-internals.md): type 1, group "g1", topic "t",
      * partition 3.
      */
     private static final String RECORDED_KEY = "0001 0002 6731 0001 74 00000003";
-
-    private static OffsetCommitKey commitKey() {
-        return new OffsetCommitKey().setGroup("g1").setTopic("t").setPartition(3);
-    }
-
-    /** Every field set; writing at an older version drops the ignorable ones it does not have. */
-    private static OffsetCommitValue commitValue() {
-        return new OffsetCommitValue().setOffset(42).setLeaderEpoch(7).setMetadata("m").setCommitTimestamp(1000)
-                .setExpireTimestamp(5000).setTopicId(TOPIC_ID);
-    }
 
     private static UndecodableRecordException undecodable(byte[] key, byte[] value) {
         return assertThrows(UndecodableRecordException.class, () -> ConsumerOffsetsDecoder.decode(key, value));
@@ -106,8 +94,8 @@ class ConsumerOffsetsDecoderTest {
 
     @Test
     void legacyOffsetCommit() throws Exception {
-        byte[] k = key(new LegacyOffsetCommitKey().setGroup("g").setTopic("orders").setPartition(0));
-        byte[] v = value(0, new LegacyOffsetCommitValue().setOffset(9).setMetadata("").setCommitTimestamp(77));
+        byte[] k = legacyCommitKey("g", "orders", 0);
+        byte[] v = legacyCommitValue(9, "", 77);
         assertEquals(0, k[1], "legacy type id");
 
         assertEquals(new OffsetCommit("g", "orders", 0, 9, -1, "", 77), ConsumerOffsetsDecoder.decode(k, v));
@@ -116,25 +104,16 @@ class ConsumerOffsetsDecoderTest {
     @Test
     void offsetTombstones() throws Exception {
         assertEquals(new OffsetDeleted("g1", "t", 3), ConsumerOffsetsDecoder.decode(hex(RECORDED_KEY), null));
-        byte[] legacy = key(new LegacyOffsetCommitKey().setGroup("g").setTopic("t").setPartition(1));
+        byte[] legacy = legacyCommitKey("g", "t", 1);
         assertEquals(new OffsetDeleted("g", "t", 1), ConsumerOffsetsDecoder.decode(legacy, null));
     }
 
     // ---- group-defining records --------------------------------------------------------------------------------
 
-    private static GroupMetadataValue classicValue(String protocolType) {
-        return new GroupMetadataValue().setProtocolType(protocolType).setGeneration(3).setProtocol("range")
-                .setLeader("m-1").setCurrentStateTimestamp(123)
-                .setMembers(List.of(new GroupMetadataValue.MemberMetadata().setMemberId("m-1")
-                        .setGroupInstanceId(null).setClientId("c").setClientHost("/127.0.0.1")
-                        .setRebalanceTimeout(300000).setSessionTimeout(45000)
-                        .setSubscription(new byte[] {1, 2}).setAssignment(new byte[] {3})));
-    }
-
     @ParameterizedTest
     @ValueSource(ints = {0, 1, 2, 3, 4})
     void classicGroupMetadataKeepsProtocolType(int version) throws Exception {
-        byte[] k = key(new GroupMetadataKey().setGroup("cg"));
+        byte[] k = classicKey("cg");
         for (String protocolType : List.of("consumer", "", "connect")) {
             assertEquals(new GroupTypeSeen("cg", GroupType.CLASSIC, protocolType),
                     ConsumerOffsetsDecoder.decode(k, value(version, classicValue(protocolType))));
@@ -143,35 +122,30 @@ class ConsumerOffsetsDecoderTest {
 
     @Test
     void simpleGroupWithoutMembers() throws Exception {
-        GroupMetadataValue empty = new GroupMetadataValue().setProtocolType("").setGeneration(0).setProtocol(null)
-                .setLeader(null).setMembers(List.of());
         assertEquals(new GroupTypeSeen("s", GroupType.CLASSIC, ""),
-                ConsumerOffsetsDecoder.decode(key(new GroupMetadataKey().setGroup("s")), value(3, empty)));
+                ConsumerOffsetsDecoder.decode(classicKey("s"), value(3, simpleGroupValue())));
     }
 
     @Test
     void modernGroupMetadataRevealsKind() throws Exception {
-        assertEquals(new GroupTypeSeen("c", GroupType.CONSUMER, "consumer"), ConsumerOffsetsDecoder.decode(
-                key(new ConsumerGroupMetadataKey().setGroupId("c")),
-                value(0, new ConsumerGroupMetadataValue().setEpoch(5).setMetadataHash(99))));
-        assertEquals(new GroupTypeSeen("s", GroupType.SHARE, "share"), ConsumerOffsetsDecoder.decode(
-                key(new ShareGroupMetadataKey().setGroupId("s")),
-                value(0, new ShareGroupMetadataValue().setEpoch(2).setMetadataHash(7))));
-        assertEquals(new GroupTypeSeen("st", GroupType.STREAMS, "streams"), ConsumerOffsetsDecoder.decode(
-                key(new StreamsGroupMetadataKey().setGroupId("st")),
-                value(0, new StreamsGroupMetadataValue().setEpoch(1).setMetadataHash(3))));
+        KeyValue<byte[], byte[]> consumer = CoordinatorRecords.consumerGroup("c");
+        assertEquals(new GroupTypeSeen("c", GroupType.CONSUMER, "consumer"),
+                ConsumerOffsetsDecoder.decode(consumer.key, consumer.value));
+        KeyValue<byte[], byte[]> share = CoordinatorRecords.shareGroup("s");
+        assertEquals(new GroupTypeSeen("s", GroupType.SHARE, "share"),
+                ConsumerOffsetsDecoder.decode(share.key, share.value));
+        assertEquals(new GroupTypeSeen("st", GroupType.STREAMS, "streams"),
+                ConsumerOffsetsDecoder.decode(streamsGroupKey("st"), streamsGroupValue()));
     }
 
     @Test
     void groupDefiningTombstonesAreGroupDeletes() throws Exception {
-        assertEquals(new GroupDeleted("cg", GroupType.CLASSIC),
-                ConsumerOffsetsDecoder.decode(key(new GroupMetadataKey().setGroup("cg")), null));
+        assertEquals(new GroupDeleted("cg", GroupType.CLASSIC), ConsumerOffsetsDecoder.decode(classicKey("cg"), null));
         assertEquals(new GroupDeleted("c", GroupType.CONSUMER),
-                ConsumerOffsetsDecoder.decode(key(new ConsumerGroupMetadataKey().setGroupId("c")), null));
-        assertEquals(new GroupDeleted("s", GroupType.SHARE),
-                ConsumerOffsetsDecoder.decode(key(new ShareGroupMetadataKey().setGroupId("s")), null));
+                ConsumerOffsetsDecoder.decode(consumerGroupKey("c"), null));
+        assertEquals(new GroupDeleted("s", GroupType.SHARE), ConsumerOffsetsDecoder.decode(shareGroupKey("s"), null));
         assertEquals(new GroupDeleted("st", GroupType.STREAMS),
-                ConsumerOffsetsDecoder.decode(key(new StreamsGroupMetadataKey().setGroupId("st")), null));
+                ConsumerOffsetsDecoder.decode(streamsGroupKey("st"), null));
     }
 
     // ---- share group topics ------------------------------------------------------------------------------------
@@ -181,23 +155,18 @@ class ConsumerOffsetsDecoderTest {
         Uuid initializing = Uuid.randomUuid();
         Uuid initialized = Uuid.randomUuid();
         Uuid deleting = Uuid.randomUuid();
-        ShareGroupStatePartitionMetadataValue v = new ShareGroupStatePartitionMetadataValue()
-                .setInitializingTopics(List.of(new TopicPartitionsInfo().setTopicId(initializing)
-                        .setTopicName("new").setPartitions(List.of(0, 1))))
-                .setInitializedTopics(List.of(new TopicPartitionsInfo().setTopicId(initialized)
-                        .setTopicName("orders").setPartitions(List.of(0))))
-                .setDeletingTopics(List.of(new TopicInfo().setTopicId(deleting).setTopicName("old")));
+        byte[] v = shareGroupTopicsValue(Map.of(initializing, "new"), Map.of(initialized, "orders"),
+                Map.of(deleting, "old"));
 
-        ConsumerOffsetsRecord r = ConsumerOffsetsDecoder.decode(
-                key(new ShareGroupStatePartitionMetadataKey().setGroupId("sg")), value(0, v));
+        ConsumerOffsetsRecord r = ConsumerOffsetsDecoder.decode(shareGroupTopicsKey("sg"), v);
 
         assertEquals(new ShareGroupTopics("sg", Map.of(initializing, "new", initialized, "orders")), r);
     }
 
     @Test
     void shareGroupTopicsTombstoneIsEmptyMap() throws Exception {
-        assertEquals(new ShareGroupTopics("sg", Map.of()), ConsumerOffsetsDecoder.decode(
-                key(new ShareGroupStatePartitionMetadataKey().setGroupId("sg")), null));
+        assertEquals(new ShareGroupTopics("sg", Map.of()),
+                ConsumerOffsetsDecoder.decode(shareGroupTopicsKey("sg"), null));
     }
 
     // ---- every other known type --------------------------------------------------------------------------------
@@ -277,9 +246,8 @@ class ConsumerOffsetsDecoderTest {
         assertEquals(Problem.UNKNOWN_VERSION,
                 undecodable(hex(RECORDED_KEY), withVersion(value(4, commitValue()), -1)).problem());
 
-        byte[] consumerKey = key(new ConsumerGroupMetadataKey().setGroupId("c"));
-        assertEquals(Problem.UNKNOWN_VERSION,
-                undecodable(consumerKey, withVersion(value(0, new ConsumerGroupMetadataValue()), 1)).problem());
+        KeyValue<byte[], byte[]> consumer = CoordinatorRecords.consumerGroup("c");
+        assertEquals(Problem.UNKNOWN_VERSION, undecodable(consumer.key, withVersion(consumer.value, 1)).problem());
 
         // the version is checked even where the value itself is not decoded
         byte[] memberKey = keyOf(CoordinatorRecordType.CONSUMER_GROUP_MEMBER_METADATA);
@@ -309,9 +277,8 @@ class ConsumerOffsetsDecoderTest {
             assertEquals(Optional.of("g1"), e.group());
         }
         byte[] classic = value(3, classicValue("consumer"));
-        byte[] classicKey = key(new GroupMetadataKey().setGroup("cg"));
         for (int n = 0; n < classic.length; n++) {
-            assertEquals(Problem.MALFORMED, undecodable(classicKey, Arrays.copyOf(classic, n)).problem());
+            assertEquals(Problem.MALFORMED, undecodable(classicKey("cg"), Arrays.copyOf(classic, n)).problem());
         }
     }
 
@@ -331,7 +298,7 @@ class ConsumerOffsetsDecoderTest {
     @Test
     void garbageNeverEscapesAsAnotherException() {
         Random random = new Random(20261129);
-        List<byte[]> validKeys = List.of(key(commitKey()), key(new GroupMetadataKey().setGroup("cg")));
+        List<byte[]> validKeys = List.of(key(commitKey()), classicKey("cg"));
         List<byte[]> validValues = List.of(value(4, commitValue()), value(1, commitValue()),
                 value(4, classicValue("consumer")), value(0, classicValue("")));
         for (int i = 0; i < 50_000; i++) {
