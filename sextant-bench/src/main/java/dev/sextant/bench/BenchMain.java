@@ -319,7 +319,7 @@ public final class BenchMain implements Callable<Integer> {
                     timings.put("sync_" + n, round1(Bench.seconds(System.nanoTime() - ts)));
                 }
             } catch (RuntimeException e) { // the sync scenario as a whole (its shared set-up): throughput may still run
-                stops.add("The sync scenario stopped early: " + SyncScenario.describe(e) + " (figures of the scales "
+                stops.add("The sync scenario stopped early: " + FailureText.describe(e) + " (figures of the scales "
                         + "that ran are kept).");
                 Bench.log("the sync scenario stopped early: %s", e);
             }
@@ -408,7 +408,7 @@ public final class BenchMain implements Callable<Integer> {
         try {
             scenario.prefill();
         } catch (Exception e) {
-            String reason = "the harness failed while pre-filling: " + SyncScenario.describe(e);
+            String reason = "the harness failed while pre-filling: " + FailureText.describe(e);
             Bench.log("throughput: %s", e);
             for (int threads : cfg.sextantThreadCounts()) {
                 tp.add(failedThroughput(scenario.outcome(threads), reason, e));
@@ -424,7 +424,7 @@ public final class BenchMain implements Callable<Integer> {
             } catch (Exception e) {
                 Bench.log("throughput with %s: %s", threads(threads), e);
                 tp.add(failedThroughput(scenario.outcome(threads), "the harness failed during the run: "
-                        + SyncScenario.describe(e), e));
+                        + FailureText.describe(e), e));
             }
             timings.put("throughput_" + threads + "_threads", round1(Bench.seconds(System.nanoTime() - tt)));
         }
