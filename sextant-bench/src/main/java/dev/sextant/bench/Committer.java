@@ -96,4 +96,11 @@ final class Committer {
     Throwable firstFailure() {
         return firstFailure.get();
     }
+
+    /** Throws if a commit issued so far failed; {@code what}: what the commits were for, for the message. */
+    void throwIfAnyFailed(String what) {
+        if (failed() > 0) {
+            throw new IllegalStateException(failed() + " commits failed while " + what, firstFailure());
+        }
+    }
 }

@@ -197,10 +197,10 @@ final class Targets {
         }
         StringBuilder measured = new StringBuilder(Double.isNaN(tp.overallCommitsPerSec) ? "n/a"
                 : String.format(Locale.ROOT, "%,.0f commits/s with %s (%,d of %,d read in %.0f s)",
-                tp.overallCommitsPerSec, BenchMain.threads(tp.threads), tp.reached, tp.commits, tp.readSeconds));
+                tp.overallCommitsPerSec, BenchResults.threads(tp.threads), tp.reached, tp.commits, tp.readSeconds));
         for (ThroughputScenario.Outcome other : throughput) {
             if (other != tp) {
-                measured.append(String.format(Locale.ROOT, "; %s: %s", BenchMain.threads(other.threads),
+                measured.append(String.format(Locale.ROOT, "; %s: %s", BenchResults.threads(other.threads),
                         Double.isNaN(other.overallCommitsPerSec) ? "n/a"
                                 : String.format(Locale.ROOT, "%,.0f commits/s", other.overallCommitsPerSec)));
             }

@@ -16,7 +16,7 @@ class BenchSettingsTest {
     static BenchSettings settings(String... args) {
         BenchMain main = new BenchMain();
         new CommandLine(main).parseArgs(args);
-        return main.settings();
+        return main.options.settings();
     }
 
     @Test

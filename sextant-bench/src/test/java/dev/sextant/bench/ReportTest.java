@@ -105,7 +105,7 @@ class ReportTest {
     void markdownShowsSextantsHeapAndADeadSextant() {
         Report.Results r = sample();
         Map<String, Object> d = new LinkedHashMap<>(r.runs().get(1).details());
-        BenchMain.heapDetails(d, new SextantChild.Heap(200.4, 120.6, 180.0, 256), false, true);
+        BenchResults.heapDetails(d, new SextantChild.Heap(200.4, 120.6, 180.0, 256), false, true);
         String md = Report.markdown(new Report.Results(r.date(), r.command(), r.machine(), r.settings(),
                 List.of(r.runs().get(0), withDetails(r.runs().get(1), d)), r.targets(), r.timingsS(), r.notes()),
                 List.of("sextant"));
@@ -191,7 +191,7 @@ class ReportTest {
         d.put("caught_up_groups", 8000);
         d.put("lagging_groups", 2000);
         d.put("lag_partitions", 1);
-        BenchMain.heapDetails(d, heap, alive, oom);
+        BenchResults.heapDetails(d, heap, alive, oom);
         return new Report.Run("sextant", "sync", 10_000, partitions, null, null, null, null, null, null, null, null,
                 null, null, null, d);
     }
@@ -203,7 +203,7 @@ class ReportTest {
         d.put("commits_read", 1_000_000L);
         d.put("read_timeout_s", 90);
         d.put("drained", true);
-        BenchMain.heapDetails(d, new SextantChild.Heap(200, afterGc, 190, 256), true, false);
+        BenchResults.heapDetails(d, new SextantChild.Heap(200, afterGc, 190, 256), true, false);
         return new Report.Run("sextant", "throughput", 1000, 100, null, null, null, null, null, perSec, threads, 160.0,
                 null, 100.0, 700.0, d);
     }

@@ -155,7 +155,7 @@ class TargetsTest {
         d.put("caught_up_groups", groups * 4 / 5);
         d.put("lagging_groups", groups / 5);
         d.put("lag_partitions", 1);
-        BenchMain.heapDetails(d, new SextantChild.Heap(afterGc + 100, afterGc, afterGc + 50, 512), true, false);
+        BenchResults.heapDetails(d, new SextantChild.Heap(afterGc + 100, afterGc, afterGc + 50, 512), true, false);
         Report.Latency l = p99 == null ? null : new Report.Latency(500.0, p99, p99 + 100);
         return new Report.Run("sextant", "sync", groups, partitions, failed, l, l, initialS, lower, null, null, null,
                 null, null, rss, d);
