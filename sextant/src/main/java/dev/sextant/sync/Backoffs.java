@@ -7,12 +7,19 @@ import java.util.concurrent.ThreadLocalRandom;
  * the pauses, so the planner (what stands in the way before a write) and the settler (what the destination answered)
  * agree on them.
  *
- * <p>Three kinds of wait: a <em>backoff</em> holds a whole group (a guard refused it, the destination showed foreign
+ * <p>Four kinds of wait: a <em>backoff</em> holds a whole group (a guard refused it, the destination showed foreign
  * offsets, a write failed); a <em>park</em> holds one partition waiting on something outside Sextant (a mirror topic,
- * an offset sync); a <em>retry delay</em> grows with consecutive failed writes and is jittered.
+ * an offset sync); a <em>retry delay</em> grows with consecutive failed writes and is jittered; and while a task
+ * reads a backlog of commits, a group is planned at most once per {@link #BACKLOG_GROUP_INTERVAL_MS}.
  */
-final class Backoffs {
+public final class Backoffs {
 
+    /**
+     * While the task reads a backlog of commits, a group is planned at most this often: its write then carries the
+     * newest of the commits read meanwhile instead of one write per commit, and the stream thread spends its time
+     * reading. A backlog that never ends still writes every group this often.
+     */
+    public static final long BACKLOG_GROUP_INTERVAL_MS = 5_000;
     /** Pause after a guard refused a group (type conflict, members on the destination). */
     static final long GUARD_MS = 1_000;
     /** Pause after the destination showed offsets Sextant did not write. */

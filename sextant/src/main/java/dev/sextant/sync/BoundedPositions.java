@@ -25,7 +25,7 @@ import org.apache.kafka.common.TopicPartition;
  * and dropped by a compaction once a list holds more than {@link #MAX_ENTRIES_PER_CURRENT} entries per current
  * position.
  */
-final class BoundedPositions {
+final class BoundedPositions implements ReplanTrigger {
 
     /** A position's committed offset when it was tracked. */
     private record Entry(PositionKey key, long offset) {
@@ -172,6 +172,12 @@ final class BoundedPositions {
     boolean hasHistory(PositionKey key) {
         return newestUpstream == null
                 || newestUpstream.apply(new TopicPartition(key.topic(), key.partition())) != null;
+    }
+
+    /** A sync received since the last flush may bring bounded positions closer: those it can are planned again. */
+    @Override
+    public void markDue(long now, PendingGroups pending) {
+        improvable().forEach(pending::mark);
     }
 
     /**

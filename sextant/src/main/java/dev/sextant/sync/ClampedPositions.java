@@ -20,10 +20,22 @@ import org.apache.kafka.common.TopicPartition;
  * and the store's clamped positions are tracked again on recovery); a position leaves when {@link #due} hands it to
  * the planner, which clamps it anew if the end is still short.
  */
-final class ClampedPositions {
+final class ClampedPositions implements ReplanTrigger {
 
     private final Map<TopicPartition, Map<PositionKey, Long>> byDestination = new HashMap<>();
     private final Map<PositionKey, TopicPartition> destinationOf = new HashMap<>();
+    private final ToLongFunction<TopicPartition> endOffset;
+
+    /** @param endOffset a destination partition's log end as the view knows it, -1 when not known */
+    ClampedPositions(ToLongFunction<TopicPartition> endOffset) {
+        this.endOffset = endOffset;
+    }
+
+    /** Written at the mirror's end: planned again, closer, once the view shows the end past them. */
+    @Override
+    public void markDue(long now, PendingGroups pending) {
+        due(endOffset).forEach(pending::mark);
+    }
 
     /** Tracks {@code pos} if it is clamped, forgets it otherwise. */
     void track(PositionKey key, TopicPartition destination, PartitionPosition pos) {

@@ -7,15 +7,12 @@ import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.WriteLease;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.GroupKind;
-import dev.sextant.metrics.GroupStateCounts;
-import dev.sextant.metrics.OldestPending;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
-import dev.sextant.state.PartitionPosition;
+import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionKey;
-import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.OffsetTranslator;
-import java.util.Collection;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,23 +51,6 @@ final class GroupSyncFlusher {
     static final int MAX_GROUPS_IN_FLIGHT = 2_000;
     /** A flush runs on the stream thread: past this much planning it yields to processing until the next one. */
     private static final long FLUSH_BUDGET_NANOS = 100_000_000L;
-    /**
-     * Finding the oldest unwritten commit walks every unsettled partition: once a second is enough for a gauge, and
-     * once more per {@link #OLDEST_PENDING_WALK_STEP} of them, up to {@link #OLDEST_PENDING_CHECK_MAX_MS} (the walk
-     * every second took 6% of the stream thread while 100,000 groups were first written).
-     */
-    private static final long OLDEST_PENDING_CHECK_MS = 1_000;
-    private static final int OLDEST_PENDING_WALK_STEP = 1_000;
-    private static final long OLDEST_PENDING_CHECK_MAX_MS = 10_000;
-    /**
-     * Counting groups by state reads the task's group store: every few seconds is enough for a gauge, and 5 s more per
-     * {@link #STATE_COUNT_STEP} groups, up to {@link #STATE_COUNT_MAX_MS} (every 5 s it took 6% of the stream thread
-     * at 100,000 groups).
-     */
-    private static final long STATE_COUNT_MS = 5_000;
-    private static final int STATE_COUNT_STEP = 1_000;
-    private static final long STATE_COUNT_MAX_MS = 30_000;
-
     private final SyncSettings settings;
     private final SyncRuntime runtime;
     private final IndexedPositions positions;
@@ -79,28 +59,24 @@ final class GroupSyncFlusher {
     private final SextantMetrics metrics;
     private final PendingGroups pending = new PendingGroups();
     private final BoundedPositions bounded;
-    private final ClampedPositions clamped = new ClampedPositions();
-    private final UncoveredPositions uncovered;
-    private final OffsetRefresh refresh;
+    private final ClampedPositions clamped;
+    private final List<ReplanTrigger> triggers;
     private final WritePlanner planner;
     private final WriteSettler settler;
     private final UnansweredLimit unansweredLimit = new UnansweredLimit();
     private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
-    private final OldestPending oldestPending;
-    private final GroupStateCounts stateCounts;
-    private long nextStateCount;
-    private final TakeoverAudit audit;
+    private final TaskGauges gauges;
     /** Set when the task is closed, read by Admin threads before they send a write this task planned. */
     private volatile boolean closed;
-    private long nextOldestCheck;
     /** While the task reads a backlog: when each group was last planned. Emptied once the backlog is read. */
     private final Map<String, Long> plannedInBacklog = new HashMap<>();
 
+    /**
+     * @param history the offset-sync history (the global store), or null with identity translation
+     */
     GroupSyncFlusher(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
-                     OffsetTranslator translator, BoundedPositions bounded, OldestPending oldestPending,
-                     GroupStateCounts stateCounts, Consumer<DeadLetterRecord> deadLetters) {
-        this.oldestPending = oldestPending;
-        this.stateCounts = stateCounts;
+                     OffsetSyncStore history, OffsetTranslator translator, BoundedPositions bounded,
+                     SyncGauges gauges, Consumer<DeadLetterRecord> deadLetters) {
         this.settings = settings;
         this.runtime = runtime;
         this.positions = positions;
@@ -108,15 +84,42 @@ final class GroupSyncFlusher {
         this.bounded = bounded;
         this.view = runtime.view();
         this.metrics = runtime.metrics();
+        this.gauges = new TaskGauges(this, positions, groups, pending, gauges);
+        this.clamped = new ClampedPositions(tp -> view.endOffset(tp.topic(), tp.partition()));
         GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics, deadLetters);
-        this.uncovered = new UncoveredPositions(bounded.newestUpstream(), translator);
+        UncoveredPositions uncovered = new UncoveredPositions(bounded.newestUpstream(), translator);
         this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, uncovered, pending,
                 reasons);
         this.settler = new WriteSettler(positions, groups, bounded, clamped, pending, reasons, metrics,
                 runtime.checkpoints());
-        this.audit = new TakeoverAudit(settings.clock().millis());
-        this.refresh = new OffsetRefresh(settings.offsetsRefreshMs(), view::offsetsRetentionMs,
-                settings.clock().millis());
+        this.triggers = triggers(history, uncovered);
+    }
+
+    /**
+     * What plans positions again besides new commits, in the order the flush asks: what the history and the proofs
+     * say of translations first, then what the destination holds.
+     */
+    private List<ReplanTrigger> triggers(OffsetSyncStore history, UncoveredPositions uncovered) {
+        long now = settings.clock().millis();
+        List<ReplanTrigger> all = new ArrayList<>();
+        if (history != null) {
+            all.add(new HistoryResets(history, positions, settler));
+        }
+        all.add(new ProvenIntervals(runtime.evidence(), bounded));
+        // new offset syncs, looked for at every flush rather than on a slower timer: with none this is a comparison
+        // per source partition, and a bounded position is re-planned at the first flush after a closer sync
+        all.add(bounded);
+        all.add(uncovered);
+        all.add(clamped);
+        if (settings.syncConsumerGroups()) {
+            all.add(new OffsetRefresh(settings.offsetsRefreshMs(), view::offsetsRetentionMs, now, positions,
+                    groups::kindOf, metrics));
+        }
+        if (settings.syncConsumerGroups() || settings.syncShareGroups()) {
+            all.add(new TakeoverAudit(now, positions, groups::kindOf, settings::destinationTopic,
+                    this::auditedApplier, metrics));
+        }
+        return List.copyOf(all);
     }
 
     /** Rebuilds the in-memory pending set from the store (after a restart or a rebalance). */
@@ -133,45 +136,15 @@ final class GroupSyncFlusher {
         });
     }
 
-    /**
-     * The time of the oldest source commit this task has still to write (the first commit since a partition was last
-     * settled, for partitions still {@code PENDING}), or -1.
-     */
-    private long oldestPendingCommit() {
-        long[] oldest = {Long.MAX_VALUE};
-        pending.forEachPendingSince((key, since) -> {
-            if (since < oldest[0]) {
-                PartitionPosition pos = positions.get(key);
-                if (pos != null && pos.status() == PositionStatus.PENDING) {
-                    oldest[0] = since;
-                }
-            }
-        });
-        return oldest[0] == Long.MAX_VALUE ? -1 : oldest[0];
-    }
-
     /** The task is closed (revoked, or the instance stops): its positions are no longer this instance's to write. */
     void close() {
         closed = true; // writes planned but not sent yet are not sent
-        oldestPending.remove(this);
-        stateCounts.remove(this);
-    }
-
-    /** Positions worth planning again (their translation may have improved). */
-    void replan(Collection<PositionKey> keys) {
-        keys.forEach(pending::mark);
+        gauges.remove();
     }
 
     /** A new source commit at {@code commitTimestamp} for the partition. */
     void markPending(PositionKey key, long commitTimestamp) {
         pending.mark(key, commitTimestamp);
-    }
-
-    /** The partition's history was forgotten: a write of it in flight is planned again once answered. */
-    void reopenWhenAnswered(PositionKey key) {
-        if (pending.inFlight(key.group())) {
-            settler.reopenWhenAnswered(key);
-        }
     }
 
     void forget(String group) {
@@ -183,28 +156,17 @@ final class GroupSyncFlusher {
      * offset-sync history are complete) plan what is due and hand it to the appliers, one phase per group kind.
      *
      * @param backlog the task reads commits made a while ago: a group is planned at most every
-     *                {@link TaskSync#BACKLOG_GROUP_INTERVAL_MS}
+     *                {@link Backoffs#BACKLOG_GROUP_INTERVAL_MS}
      */
     void flush(boolean backlog) {
         long now = settings.clock().millis();
         settleAnswers(now);
-        updateGauges(now);
+        gauges.update(now);
         if (!view.ready() || !runtime.catchUp().caughtUp()) {
             return; // nothing is planned from a partial view of the destination or of the offset-sync history
         }
-        // new offset syncs, looked for at every flush rather than on a slower timer: with none this is a comparison
-        // per source partition, and a bounded position is re-planned at the first flush after a closer sync
-        bounded.improvable().forEach(pending::mark);
-        // offsets no sync covered: planned again as soon as one does, not when their park runs out
-        uncovered.covered().forEach(pending::mark);
-        // positions written at the mirror's log end: again, closer, once the view shows the end past them
-        clamped.due(tp -> view.endOffset(tp.topic(), tp.partition())).forEach(pending::mark);
-        if (settings.syncConsumerGroups() && refresh.due(now)) {
-            refreshStanding(now);
-        }
-        if (audit.due(now) && (settings.syncConsumerGroups() || settings.syncShareGroups())) {
-            audit.read(now, positions::forEachStored, pending::inFlight, groups::kindOf,
-                    settings::destinationTopic, this::auditedApplier);
+        for (ReplanTrigger trigger : triggers) {
+            trigger.markDue(now, pending);
         }
         Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
         Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
@@ -233,30 +195,13 @@ final class GroupSyncFlusher {
         sharePlans.keySet().forEach(group -> outcomes.add(GroupOutcome.retry(group, cause)));
     }
 
-    /** The outcomes of earlier writes, parked partitions whose time came, and what the takeover audit found. */
+    /** The outcomes of earlier writes, and parked partitions whose time came. */
     private void settleAnswers(long now) {
         GroupOutcome outcome;
         while ((outcome = outcomes.poll()) != null) {
             settler.settle(outcome, now);
         }
         pending.unpark(now);
-        for (PositionKey key : audit.overwritten()) {
-            rewrite(key, now);
-        }
-    }
-
-    private void updateGauges(long now) {
-        if (now >= nextOldestCheck) {
-            oldestPending.update(this, oldestPendingCommit());
-            nextOldestCheck = now + Math.min(OLDEST_PENDING_CHECK_MAX_MS,
-                    OLDEST_PENDING_CHECK_MS * (1 + pending.unsettledPositions() / OLDEST_PENDING_WALK_STEP));
-        }
-        if (now >= nextStateCount) {
-            GroupStateCounts.Snapshot counts = countStates();
-            stateCounts.update(this, counts);
-            nextStateCount = now + Math.min(STATE_COUNT_MAX_MS,
-                    STATE_COUNT_MS * (1 + counts.total() / STATE_COUNT_STEP));
-        }
     }
 
     /**
@@ -266,21 +211,20 @@ final class GroupSyncFlusher {
     private void planDue(long now, boolean backlog, Map<String, List<PlannedPartition>> consumerPlans,
                          Map<String, List<PlannedPartition>> sharePlans) {
         long budgetEnd = System.nanoTime() + FLUSH_BUDGET_NANOS;
-        int unanswered = unansweredWrites();
-        int limit = unansweredLimit.limit(now, answeredWrites());
+        int unanswered = runtime.unansweredWrites();
+        int limit = unansweredLimit.limit(now, runtime.answeredWrites());
         int room = Math.min(Math.min(MAX_GROUPS_PER_FLUSH, MAX_GROUPS_IN_FLIGHT - pending.inFlightCount()),
                 limit - unanswered);
         // re-plans stop at half the instance's unanswered writes (but one per flush, so none starves): the other half
         // stays for new commits, whichever task reads them; the tasks flush one after another, and the first ones'
-        // re-plans took all the room while a later task's new commits waited (at 100,000 groups the initial sync
-        // went from 94 to 76 s with this)
+        // re-plans would otherwise take all the room while a later task's new commits wait
         int replanRoom = Math.max(1, limit / 2 - unanswered);
         if (!backlog && !plannedInBacklog.isEmpty()) {
             plannedInBacklog.clear();
         }
         Predicate<String> eligible = !backlog ? group -> true : group -> {
             Long last = plannedInBacklog.get(group);
-            return last == null || now - last >= TaskSync.BACKLOG_GROUP_INTERVAL_MS;
+            return last == null || now - last >= Backoffs.BACKLOG_GROUP_INTERVAL_MS;
         };
         for (String group : pending.due(now, Math.max(0, room), replanRoom, eligible)) {
             if (System.nanoTime() > budgetEnd) {
@@ -302,18 +246,6 @@ final class GroupSyncFlusher {
         }
     }
 
-    private int unansweredWrites() {
-        GroupApplier consumer = runtime.consumerApplier();
-        GroupApplier share = runtime.shareApplier();
-        return consumer.unanswered() + (share == consumer ? 0 : share.unanswered());
-    }
-
-    private long answeredWrites() {
-        GroupApplier consumer = runtime.consumerApplier();
-        GroupApplier share = runtime.shareApplier();
-        return consumer.answered() + (share == consumer ? 0 : share.answered());
-    }
-
     private boolean synced(GroupKind kind) {
         return kind == GroupKind.CONSUMER ? settings.syncConsumerGroups() : settings.syncShareGroups();
     }
@@ -333,16 +265,6 @@ final class GroupSyncFlusher {
         }
     }
 
-    private GroupStateCounts.Snapshot countStates() {
-        GroupStateCounts.Snapshot counts = GroupStateCounts.Snapshot.empty();
-        groups.forEach((group, record) -> {
-            GroupStateCounts.State state = record.openReason() != null ? GroupStateCounts.State.REFUSED
-                    : pending.isPending(group) ? GroupStateCounts.State.PENDING : GroupStateCounts.State.IN_SYNC;
-            counts.groups()[record.type().ordinal()][state.ordinal()]++;
-        });
-        return new GroupStateCounts.Snapshot(counts.groups(), pending.unsettledPositions());
-    }
-
     /** Valid while this task is open and no longer than the write lease after {@code plannedAt}. */
     private WriteLease lease(long plannedAt) {
         long leaseMs = settings.writeLeaseMs();
@@ -355,44 +277,5 @@ final class GroupSyncFlusher {
             case CONSUMER -> settings.syncConsumerGroups() ? runtime.consumerApplier() : null;
             case SHARE -> settings.syncShareGroups() ? runtime.shareApplier() : null;
         };
-    }
-
-    /**
-     * Applied offsets that have stood for the refresh interval are written again, so the destination's offsets
-     * retention never deletes them ({@link OffsetRefresh}). Not counted as waiting commits: nothing new is late.
-     */
-    private void refreshStanding(long now) {
-        int refreshed = 0;
-        for (PositionKey key : refresh.due(now, positions::forEachStored, groups::kindOf)) {
-            PartitionPosition pos = positions.get(key);
-            if (pos != null && pos.status() == PositionStatus.APPLIED && !pos.needsApply()) {
-                positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
-                pending.mark(key);
-                refreshed++;
-            }
-        }
-        if (refreshed > 0) {
-            metrics.offsetsRefreshed(refreshed);
-            log.debug("Writing {} applied offsets again before the destination's offsets retention deletes them",
-                    refreshed);
-        }
-    }
-
-    /**
-     * The destination holds an older commit than the one applied for the partition (found by the takeover audit):
-     * unless a newer commit is on its way anyway, the partition is written again.
-     */
-    private void rewrite(PositionKey key, long now) {
-        PartitionPosition pos = positions.get(key);
-        if (pos == null || pos.needsApply() || pos.status() != PositionStatus.APPLIED) {
-            return;
-        }
-        log.atWarn().addKeyValue("group", key.group()).log("The destination does not hold the commit Sextant "
-                + "applied for group {} partition {}-{}: an older one (a late write of the instance that owned it "
-                + "before, or, under adopt-forward, of the tool Sextant took the group over from), or none (it "
-                + "expired or was deleted); writing it again", key.group(), key.topic(), key.partition());
-        metrics.staleWriteRepaired();
-        positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
-        pending.mark(key, pos.commitTimestamp());
     }
 }

@@ -1,6 +1,7 @@
 package dev.sextant.sync;
 
 import dev.sextant.domain.GroupKind;
+import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
@@ -10,6 +11,8 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Which applied consumer-group positions are due to be written again though nothing changed. The destination deletes
@@ -26,25 +29,61 @@ import java.util.function.LongSupplier;
  * ten minutes), on the stream thread, without any request; only the due ones cost a write. Share-group start
  * offsets are kept in the share-group state, which does not expire: only consumer groups are refreshed.
  */
-final class OffsetRefresh {
+final class OffsetRefresh implements ReplanTrigger {
 
     /** Kafka's default {@code offsets.retention.minutes}: 7 days. */
     static final long DEFAULT_RETENTION_MS = 7L * 24 * 3_600_000;
     private static final long MIN_SCAN_MS = 1_000;
     private static final long MAX_SCAN_MS = 600_000;
 
+    private static final Logger log = LoggerFactory.getLogger(OffsetRefresh.class);
+
     private final long configuredMs;
     private final LongSupplier retentionMs;
+    private final IndexedPositions positions;
+    private final Function<String, GroupKind> kindOf;
+    private final SextantMetrics metrics;
     private long nextScan;
 
     /**
      * @param configuredMs {@code sync.offsets.refresh.ms}, 0 to follow the destination's retention
      * @param retentionMs  the destination's offsets retention in ms, -1 while not known
+     * @param positions    the task's positions
+     * @param kindOf       a group's kind (only consumer groups are refreshed)
      */
-    OffsetRefresh(long configuredMs, LongSupplier retentionMs, long now) {
+    OffsetRefresh(long configuredMs, LongSupplier retentionMs, long now, IndexedPositions positions,
+                  Function<String, GroupKind> kindOf, SextantMetrics metrics) {
         this.configuredMs = configuredMs;
         this.retentionMs = retentionMs;
         this.nextScan = now; // a position that stood long while this instance was down is due at once
+        this.positions = positions;
+        this.kindOf = kindOf;
+        this.metrics = metrics;
+    }
+
+    /**
+     * Applied offsets that have stood for the refresh interval are written again. Not counted as waiting commits:
+     * nothing new is late.
+     */
+    @Override
+    public void markDue(long now, PendingGroups pending) {
+        if (!due(now)) {
+            return;
+        }
+        int refreshed = 0;
+        for (PositionKey key : due(now, positions::forEachStored, kindOf)) {
+            PartitionPosition pos = positions.get(key);
+            if (pos != null && applied(pos)) {
+                positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
+                pending.mark(key);
+                refreshed++;
+            }
+        }
+        if (refreshed > 0) {
+            metrics.offsetsRefreshed(refreshed);
+            log.debug("Writing {} applied offsets again before the destination's offsets retention deletes them",
+                    refreshed);
+        }
     }
 
     /** How long an applied position stands before it is written again. */

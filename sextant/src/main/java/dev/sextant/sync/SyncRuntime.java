@@ -5,6 +5,7 @@ import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.GroupApplier;
 import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.OpenTransactionWatch;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.CatchingUpPartitions;
@@ -29,6 +30,19 @@ public record SyncRuntime(DestinationView view, GroupApplier consumerApplier, Gr
         this(view, consumerApplier, shareApplier, source, topicNames, metrics, CheckpointEmitter.NONE,
                 OffsetSyncCatchUp.notNeeded(), OpenTransactionWatch.none(), new CatchingUpPartitions(),
                 IntervalEvidence.NONE);
+    }
+
+    /**
+     * Groups handed to the destination writers and not answered yet, by every task of the instance: both phases, once
+     * when one applier writes both.
+     */
+    public int unansweredWrites() {
+        return consumerApplier.unanswered() + (shareApplier == consumerApplier ? 0 : shareApplier.unanswered());
+    }
+
+    /** Groups answered so far by the destination writers, both phases: the rate the destination absorbs writes. */
+    public long answeredWrites() {
+        return consumerApplier.answered() + (shareApplier == consumerApplier ? 0 : shareApplier.answered());
     }
 
     /** The same, translating with {@code evidence} about intervals between offset syncs. */

@@ -4,6 +4,7 @@ import dev.sextant.apply.GroupApplier;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
  * window is stretched so that every slice is read at least once after the 60 s an old write can live. Reading every
  * group at every round would cost this process and the destination's coordinators in proportion to the task's groups.
  */
-public final class TakeoverAudit {
+public final class TakeoverAudit implements ReplanTrigger {
 
     private static final Logger log = LoggerFactory.getLogger(TakeoverAudit.class);
 
@@ -64,8 +65,8 @@ public final class TakeoverAudit {
     /**
      * At most this many groups' destination offsets are read per round: a round costs the same in any task. An
      * instance runs up to one task per {@code __consumer_offsets} partition (50 by default), so after a rebalance it
-     * reads at most 50 &times; 200 groups every 5 s. At 2,000 a round, 100,000 groups were read every 5 s for two
-     * minutes (20,000 a second): the destination's coordinators spent more on those reads than on the writes.
+     * reads at most 50 &times; 200 groups every 5 s; reading every group of a large task at every round would cost
+     * the destination's coordinators more than the writes.
      */
     static final int GROUPS_PER_ROUND = 200;
 
@@ -77,11 +78,55 @@ public final class TakeoverAudit {
     private long next;
     private final AtomicInteger reading = new AtomicInteger();
     private final Queue<List<PositionKey>> found = new ConcurrentLinkedQueue<>();
+    private final IndexedPositions positions;
+    private final Function<String, GroupKind> kindOf;
+    private final Function<String, String> destinationTopic;
+    private final Function<GroupKind, GroupApplier> applierOf;
+    private final SextantMetrics metrics;
 
-    TakeoverAudit(long assignedAt) {
+    /**
+     * @param applierOf the phase whose destination offsets are read for a group of a kind; null for a kind not synced
+     */
+    TakeoverAudit(long assignedAt, IndexedPositions positions, Function<String, GroupKind> kindOf,
+                  Function<String, String> destinationTopic, Function<GroupKind, GroupApplier> applierOf,
+                  SextantMetrics metrics) {
         this.assignedAt = assignedAt;
         this.until = assignedAt + WINDOW_MS;
         this.next = assignedAt + INTERVAL_MS;
+        this.positions = positions;
+        this.kindOf = kindOf;
+        this.destinationTopic = destinationTopic;
+        this.applierOf = applierOf;
+        this.metrics = metrics;
+    }
+
+    /** What the last reads found overwritten is written again; the next read is made when due. */
+    @Override
+    public void markDue(long now, PendingGroups pending) {
+        for (PositionKey key : overwritten()) {
+            rewrite(key, now, pending);
+        }
+        if (due(now)) {
+            read(now, pending::inFlight);
+        }
+    }
+
+    /**
+     * The destination holds an older commit than the one applied for the partition: unless a newer commit is on its
+     * way anyway, the partition is written again.
+     */
+    private void rewrite(PositionKey key, long now, PendingGroups pending) {
+        PartitionPosition pos = positions.get(key);
+        if (pos == null || pos.needsApply() || pos.status() != PositionStatus.APPLIED) {
+            return;
+        }
+        log.atWarn().addKeyValue("group", key.group()).log("The destination does not hold the commit Sextant "
+                + "applied for group {} partition {}-{}: an older one (a late write of the instance that owned it "
+                + "before, or, under adopt-forward, of the tool Sextant took the group over from), or none (it "
+                + "expired or was deleted); writing it again", key.group(), key.topic(), key.partition());
+        metrics.staleWriteRepaired();
+        positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
+        pending.mark(key, pos.commitTimestamp());
     }
 
     /** The positions found overwritten since the last call. */
@@ -103,9 +148,8 @@ public final class TakeoverAudit {
      * Reads the destination offsets of the given applied positions (the caller's stream thread collected them);
      * the answer comes back through {@link #overwritten()}.
      */
-    void read(long now, Consumer<BiConsumer<PositionKey, PartitionPosition>> stored, Predicate<String> inFlight,
-              Function<String, GroupKind> kindOf, Function<String, String> destinationTopic,
-              Function<GroupKind, GroupApplier> applierOf) {
+    void read(long now, Predicate<String> inFlight) {
+        Consumer<BiConsumer<PositionKey, PartitionPosition>> stored = positions::forEachStored;
         next = now + INTERVAL_MS;
         // a cycle's slices are sized by the groups applied when it starts, counted in a pass of its own: the same
         // slices through the cycle, so each group is read once per cycle

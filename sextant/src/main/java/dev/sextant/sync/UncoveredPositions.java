@@ -27,7 +27,7 @@ import org.apache.kafka.common.TopicPartition;
  * <p>Invariant: a key is held here from its park until its partition's history changes; it is never the only way
  * back to the pending set (its park expires too), so dropping an entry can delay a position, never lose it.
  */
-final class UncoveredPositions {
+final class UncoveredPositions implements ReplanTrigger {
 
     /** One source partition's waiting positions and its newest sync when they were last checked. */
     private static final class Waiting {
@@ -64,6 +64,12 @@ final class UncoveredPositions {
         }
         waiting.keys.add(key);
         waiting.highestOffset = Math.max(waiting.highestOffset, offset);
+    }
+
+    /** Offsets no sync covered are planned again as soon as one does, not when their park runs out. */
+    @Override
+    public void markDue(long now, PendingGroups pending) {
+        covered().forEach(pending::mark);
     }
 
     /** The waiting positions a sync received since the last call covers; they stop waiting here. */

@@ -41,7 +41,7 @@ final class WriteSettler {
 
     WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, PendingGroups pending,
                  GroupReasonReporter reasons, SextantMetrics metrics, CheckpointEmitter checkpoints) {
-        this(positions, groups, bounded, new ClampedPositions(), pending, reasons, metrics, checkpoints);
+        this(positions, groups, bounded, new ClampedPositions(tp -> -1), pending, reasons, metrics, checkpoints);
     }
 
     WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, ClampedPositions clamped,

@@ -1,9 +1,6 @@
 package dev.sextant.topology;
 
 import dev.sextant.deadletter.DeadLetterSerde;
-import dev.sextant.domain.GroupKind;
-import dev.sextant.metrics.GroupStateCounts;
-import dev.sextant.metrics.OldestPending;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.CoordinatorPartitioner;
 import dev.sextant.state.GroupStore;
@@ -13,6 +10,7 @@ import dev.sextant.state.PositionStore;
 import dev.sextant.state.ShareStateKeys;
 import dev.sextant.state.SyncHolds;
 import dev.sextant.state.WriteBehindStoreBuilder;
+import dev.sextant.sync.SyncGauges;
 import dev.sextant.sync.SyncRuntime;
 import dev.sextant.sync.SyncSettings;
 import java.util.ArrayList;
@@ -56,15 +54,7 @@ public final class SextantTopology {
         DeadLetterSerde deadLetters = new DeadLetterSerde();
         NewestSyncs newestSyncs = new NewestSyncs(); // one per instance, like the global store it mirrors
         UndecodableRecords undecodable = new UndecodableRecords(settings, metrics); // one per instance too
-        OldestPending oldestPending = new OldestPending();
-        metrics.oldestPendingAge(() -> oldestPending.ageSeconds(settings.clock().millis()));
-        GroupStateCounts stateCounts = new GroupStateCounts();
-        for (GroupKind kind : GroupKind.values()) {
-            for (GroupStateCounts.State state : GroupStateCounts.State.values()) {
-                metrics.groupsInState(kind, state.label(), () -> stateCounts.groups(kind, state));
-            }
-        }
-        metrics.positionsPending(stateCounts::pendingPositions);
+        SyncGauges gauges = SyncGauges.registered(metrics, settings.clock());
         metrics.destinationUp(() -> runtime.view().reachable());
 
         if (!settings.identityTranslation()) {
@@ -109,8 +99,7 @@ public final class SextantTopology {
             groupInputs.add("share-positions-source");
         }
         topology.addProcessor(TopologyNames.GROUP_PROCESSOR,
-                () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable, oldestPending,
-                        stateCounts),
+                () -> new GroupSyncProcessor(settings, runtime, newestSyncs, undecodable, gauges),
                 groupInputs.toArray(String[]::new));
         // Written behind: a position is written on commit, plan and settle, often within one Streams commit
         // interval; those become one RocksDB write and one changelog record at the commit (the owning task reads

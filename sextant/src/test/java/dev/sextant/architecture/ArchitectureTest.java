@@ -93,7 +93,7 @@ class ArchitectureTest {
                 .whereLayer("decode").mayOnlyAccessLayers("domain")
                 .whereLayer("translate").mayOnlyAccessLayers("domain")
                 .whereLayer("state").mayOnlyAccessLayers("domain", "translate", "decode")
-                .whereLayer("source").mayNotAccessAnyLayer()
+                .whereLayer("source").mayOnlyAccessLayers("domain", "decode", "metrics")
                 .whereLayer("acl").mayOnlyAccessLayers("config")
                 .whereLayer("apply").mayOnlyAccessLayers("domain", "state", "acl")
                 .whereLayer("deadletter").mayOnlyAccessLayers("domain")

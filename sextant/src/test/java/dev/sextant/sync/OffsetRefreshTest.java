@@ -24,16 +24,16 @@ class OffsetRefreshTest {
     @Test
     void theIntervalIsHalfTheDestinationsRetentionOrTheConfiguredOne() {
         AtomicLong retention = new AtomicLong(-1);
-        OffsetRefresh derived = new OffsetRefresh(0, retention::get, 0);
+        OffsetRefresh derived = new OffsetRefresh(0, retention::get, 0, null, null, null);
         assertEquals(OffsetRefresh.DEFAULT_RETENTION_MS / 2, derived.intervalMs(), "7 days assumed while unknown");
         retention.set(10 * MINUTE);
         assertEquals(5 * MINUTE, derived.intervalMs());
-        assertEquals(42_000, new OffsetRefresh(42_000, retention::get, 0).intervalMs());
+        assertEquals(42_000, new OffsetRefresh(42_000, retention::get, 0, null, null, null).intervalMs());
     }
 
     @Test
     void appliedConsumerPositionsAreDueBetweenThreeQuartersOfTheIntervalAndAllOfIt() {
-        OffsetRefresh refresh = new OffsetRefresh(0, () -> 2 * 40 * MINUTE, 0); // interval 40 min
+        OffsetRefresh refresh = new OffsetRefresh(0, () -> 2 * 40 * MINUTE, 0, null, null, null); // interval 40 min
         Map<PositionKey, PartitionPosition> stored = new LinkedHashMap<>();
         for (int g = 0; g < 200; g++) {
             stored.put(new PositionKey("g" + g, "orders", 0), applied(0));

@@ -9,12 +9,15 @@ import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.WriteLease;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.InMemoryStores;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import dev.sextant.state.PositionStore;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,31 +43,37 @@ class TakeoverAuditTest {
         }
     }
 
-    private static Map<PositionKey, PartitionPosition> applied(int groups) {
-        Map<PositionKey, PartitionPosition> positions = new LinkedHashMap<>();
+    private final IndexedPositions positions = new IndexedPositions(PositionStore.of(
+            InMemoryStores.bytesStore("positions")));
+    private final RecordingApplier applier = new RecordingApplier();
+
+    /** The task's positions: {@code groups} groups of two partitions, each applied. */
+    private void applied(int groups) {
         for (int g = 0; g < groups; g++) {
             for (int p = 0; p < 2; p++) {
                 positions.put(new PositionKey("g" + g, "orders", p), PartitionPosition.committed(100, 1_000)
                         .settled(100, 100, PositionStatus.APPLIED, 2_000));
             }
         }
-        return positions;
     }
 
-    private static void round(TakeoverAudit audit, long now, Map<PositionKey, PartitionPosition> positions,
-                              RecordingApplier applier) {
+    private TakeoverAudit audit() {
+        return new TakeoverAudit(0, positions, g -> GroupKind.CONSUMER, t -> "source." + t, k -> applier,
+                new SextantMetrics(new SimpleMeterRegistry()));
+    }
+
+    private static void round(TakeoverAudit audit, long now) {
         assertTrue(audit.due(now), "due at " + now);
-        audit.read(now, positions::forEach, g -> false, g -> GroupKind.CONSUMER, t -> "source." + t, k -> applier);
+        audit.read(now, g -> false);
     }
 
     @Test
     void aSmallTaskIsReadWholeEveryRoundUntilTheWindowEnds() {
-        TakeoverAudit audit = new TakeoverAudit(0);
-        RecordingApplier applier = new RecordingApplier();
-        Map<PositionKey, PartitionPosition> positions = applied(10);
+        TakeoverAudit audit = audit();
+        applied(10);
         assertFalse(audit.due(0), "the first round comes one interval after the assignment");
-        round(audit, TakeoverAudit.INTERVAL_MS, positions, applier);
-        round(audit, 2 * TakeoverAudit.INTERVAL_MS, positions, applier);
+        round(audit, TakeoverAudit.INTERVAL_MS);
+        round(audit, 2 * TakeoverAudit.INTERVAL_MS);
         assertEquals(2, applier.rounds.size());
         assertEquals(10, applier.rounds.get(0).size());
         assertEquals(applier.rounds.get(0), applier.rounds.get(1));
@@ -73,12 +82,11 @@ class TakeoverAuditTest {
 
     @Test
     void aLargeTaskIsReadInSlicesThatTogetherCoverEveryGroup() {
-        TakeoverAudit audit = new TakeoverAudit(0);
-        RecordingApplier applier = new RecordingApplier();
+        TakeoverAudit audit = audit();
         int groups = 5 * TakeoverAudit.GROUPS_PER_ROUND;
-        Map<PositionKey, PartitionPosition> positions = applied(groups);
+        applied(groups);
         for (int r = 1; r <= 5; r++) {
-            round(audit, r * TakeoverAudit.INTERVAL_MS, positions, applier);
+            round(audit, r * TakeoverAudit.INTERVAL_MS);
         }
         Set<String> seen = new HashSet<>();
         for (Set<String> read : applier.rounds) {
@@ -93,10 +101,10 @@ class TakeoverAuditTest {
 
     @Test
     void theWindowStretchesSoEverySliceIsReadAfterAnOldWriteCanNoLongerLand() {
-        TakeoverAudit audit = new TakeoverAudit(0);
-        RecordingApplier applier = new RecordingApplier();
+        TakeoverAudit audit = audit();
         int slices = 20; // 20 x 5 s = 100 s a cycle
-        round(audit, TakeoverAudit.INTERVAL_MS, applied(slices * TakeoverAudit.GROUPS_PER_ROUND), applier);
+        applied(slices * TakeoverAudit.GROUPS_PER_ROUND);
+        round(audit, TakeoverAudit.INTERVAL_MS);
         long end = 60_000 + slices * TakeoverAudit.INTERVAL_MS;
         assertTrue(end > TakeoverAudit.WINDOW_MS);
         assertTrue(audit.due(end - 1), "still running after the usual window");

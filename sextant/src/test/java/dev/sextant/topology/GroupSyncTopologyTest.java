@@ -25,6 +25,7 @@ import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.state.PositionStore;
+import dev.sextant.sync.Backoffs;
 import dev.sextant.sync.SyncRuntime;
 import dev.sextant.sync.SyncSettings;
 import dev.sextant.sync.SyncSettings.OffsetRules;
@@ -32,7 +33,6 @@ import dev.sextant.sync.SyncSettings.Scope;
 import dev.sextant.sync.SyncSettings.Timing;
 import dev.sextant.sync.SyncSettings.Topics;
 import dev.sextant.sync.TakeoverAudit;
-import dev.sextant.sync.TaskSync;
 import dev.sextant.sync.UnansweredLimit;
 import dev.sextant.testing.CoordinatorRecords;
 import dev.sextant.testing.FakeRecordRanges;
@@ -274,10 +274,10 @@ class GroupSyncTopologyTest {
 
         for (long offset = 11; offset <= 30; offset++) { // more of the backlog, over most of the interval
             pipeCommit("billing", 0, offset, madeAt + offset);
-            tick(TaskSync.BACKLOG_GROUP_INTERVAL_MS / 25);
+            tick(Backoffs.BACKLOG_GROUP_INTERVAL_MS / 25);
         }
         assertEquals(writes, destination.alterCalls.get(), "nothing more within the interval");
-        tick(TaskSync.BACKLOG_GROUP_INTERVAL_MS);
+        tick(Backoffs.BACKLOG_GROUP_INTERVAL_MS);
         flush();
         assertEquals(30L, destination.committed("billing", "source.orders", 0), "the newest, in one write");
         assertEquals(writes + 1, destination.alterCalls.get());

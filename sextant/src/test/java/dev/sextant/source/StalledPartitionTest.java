@@ -1,4 +1,4 @@
-package dev.sextant.sync;
+package dev.sextant.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,12 +1,10 @@
-package dev.sextant.sync;
+package dev.sextant.source;
 
 import dev.sextant.decode.ConsumerOffsetsDecoder;
 import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.metrics.SextantMetrics;
-import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceOffsets.StableEnd;
-import dev.sextant.source.UncommittedRecords;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * carries. The coordinator applies a plain commit at once and a transactional one only when its transaction commits,
  * so an open transaction's offsets are not taken (the group keeps its committed ones), and an aborted one's never.
  * Each commit keeps its place in the log: when the transaction ends and the task reads the stretch itself, the same
- * commits change nothing and older ones do not move a position back ({@link TaskSync}).
+ * commits change nothing and older ones do not move a position back (the sync engine's rule).
  *
  * <p>One per instance, on its own thread, one round every {@link #ROUND_MS}: one ListOffsets request for the last
  * stable offsets and one for the high watermarks of the partitions this instance's tasks read, and for a held-back

@@ -1,11 +1,9 @@
-package dev.sextant.sync;
+package dev.sextant.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.metrics.SextantMetrics;
-import dev.sextant.source.SourceOffsets;
-import dev.sextant.source.UncommittedRecords;
 import dev.sextant.testing.CoordinatorRecords;
 import dev.sextant.testing.MutableClock;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

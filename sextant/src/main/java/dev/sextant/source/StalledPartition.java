@@ -1,4 +1,4 @@
-package dev.sextant.sync;
+package dev.sextant.source;
 
 import java.util.Optional;
 
