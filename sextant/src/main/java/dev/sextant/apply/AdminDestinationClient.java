@@ -1,50 +1,34 @@
 package dev.sextant.apply;
 
-import dev.sextant.domain.GroupKind;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
-import org.apache.kafka.clients.admin.GroupListing;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsResult;
-import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
-import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.GroupState;
-import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -66,7 +50,6 @@ public final class AdminDestinationClient implements DestinationClient {
     static final int READ_TIMEOUT_MS = 10_000;
     /** Clients the reads before writes take turns on (with {@code sync.write.parallelism} 1: the main client). */
     static final int PLAN_READERS = 4;
-    private static final String OFFSETS_RETENTION_MINUTES = "offsets.retention.minutes";
 
     private final Admin admin;
     /**
@@ -200,42 +183,7 @@ public final class AdminDestinationClient implements DestinationClient {
     public CompletableFuture<Map<String, DestinationGroup>> listGroups() {
         // bounded well below Admin's default 60 s: a destination that hangs must show as unreachable soon
         return toCompletable(admin.listGroups(new ListGroupsOptions().timeoutMs(READ_TIMEOUT_MS)).all())
-                .thenApply(AdminDestinationClient::toGroups);
-    }
-
-    /** "classic", "consumer", "share", ...: how a group's type is shown. */
-    private static final Map<GroupType, String> KIND_LABELS = new EnumMap<>(GroupType.class);
-
-    static {
-        for (GroupType kind : GroupType.values()) {
-            KIND_LABELS.put(kind, kind.toString().toLowerCase(Locale.ROOT));
-        }
-    }
-
-    private static Map<String, DestinationGroup> toGroups(Collection<GroupListing> listings) {
-        // runs for every group of the destination at each listing: no per-group string building
-        Map<String, DestinationGroup> groups = new HashMap<>(Math.max(16, listings.size() * 4 / 3 + 1));
-        Map<String, String> classicLabels = new HashMap<>();
-        for (GroupListing listing : listings) {
-            GroupType kind = listing.type().orElse(GroupType.UNKNOWN);
-            String protocol = listing.protocol();
-            GroupKind phase = switch (kind) {
-                case CONSUMER -> GroupKind.CONSUMER;
-                // classic groups with another protocol type (connect, ...) are not consumer groups
-                case CLASSIC -> protocol == null || protocol.isEmpty() || protocol.equals("consumer")
-                        ? GroupKind.CONSUMER : null;
-                case SHARE -> GroupKind.SHARE;
-                default -> null;
-            };
-            GroupState state = listing.groupState().orElse(GroupState.UNKNOWN);
-            boolean active = state != GroupState.EMPTY && state != GroupState.DEAD && state != GroupState.UNKNOWN;
-            String label = kind == GroupType.CLASSIC && protocol != null && !protocol.isEmpty()
-                    ? classicLabels.computeIfAbsent(protocol, p -> KIND_LABELS.get(GroupType.CLASSIC) + "/" + p)
-                    : KIND_LABELS.get(kind);
-            groups.put(listing.groupId(),
-                    new DestinationGroup(listing.groupId(), phase, label, active, state.toString()));
-        }
-        return groups;
+                .thenApply(GroupListings::toGroups);
     }
 
     @Override
@@ -262,21 +210,7 @@ public final class AdminDestinationClient implements DestinationClient {
 
     @Override
     public CompletableFuture<Long> offsetsRetentionMs() {
-        return toCompletable(admin.describeCluster(new DescribeClusterOptions().timeoutMs(READ_TIMEOUT_MS)).nodes())
-                .thenCompose(nodes -> {
-                    if (nodes.isEmpty()) {
-                        return CompletableFuture.completedFuture(-1L);
-                    }
-                    ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER,
-                            Integer.toString(nodes.iterator().next().id()));
-                    return toCompletable(admin.describeConfigs(List.of(broker),
-                            new DescribeConfigsOptions().timeoutMs(READ_TIMEOUT_MS)).values().get(broker))
-                            .thenApply(config -> {
-                                ConfigEntry entry = config.get(OFFSETS_RETENTION_MINUTES);
-                                return entry == null || entry.value() == null ? -1L
-                                        : Long.parseLong(entry.value()) * 60_000L;
-                            });
-                });
+        return OffsetsRetention.read(admin, READ_TIMEOUT_MS);
     }
 
     @Override
@@ -311,67 +245,20 @@ public final class AdminDestinationClient implements DestinationClient {
             Set<String> groups) {
         Map<String, Set<TopicPartition>> whole = new HashMap<>();
         groups.forEach(g -> whole.put(g, null)); // no partitions named: all of the group's
-        return groupOffsets(planReaders.get(Math.floorMod(nextPlanReader.getAndIncrement(), planReaders.size())),
-                whole);
+        Admin reader = planReaders.get(Math.floorMod(nextPlanReader.getAndIncrement(), planReaders.size()));
+        return GroupOffsetReads.committed(reader, whole);
     }
 
     @Override
     public Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> auditGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup) {
-        return groupOffsets(auditor, partitionsByGroup);
+        return GroupOffsetReads.committed(auditor, partitionsByGroup);
     }
 
     @Override
     public Map<String, CompletableFuture<Map<TopicPartition, Long>>> auditShareGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup) {
-        if (partitionsByGroup.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, ListShareGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue() == null
-                        ? new ListShareGroupOffsetsSpec()
-                        : new ListShareGroupOffsetsSpec().topicPartitions(e.getValue())));
-        var result = auditor.listShareGroupOffsets(specs);
-        Map<String, CompletableFuture<Map<TopicPartition, Long>>> out = new HashMap<>();
-        for (String group : partitionsByGroup.keySet()) {
-            out.put(group, toCompletable(result.partitionsToOffsetInfo(group)).thenApply(infos -> {
-                Map<TopicPartition, Long> present = new HashMap<>();
-                // partitions without a start offset come back with a null value
-                infos.forEach((tp, info) -> {
-                    if (info != null && info.startOffset() >= 0) {
-                        present.put(tp, info.startOffset());
-                    }
-                });
-                return present;
-            }));
-        }
-        return out;
-    }
-
-    private static Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> groupOffsets(
-            Admin client, Map<String, Set<TopicPartition>> partitionsByGroup) {
-        if (partitionsByGroup.isEmpty()) {
-            return Map.of();
-        }
-        Map<String, ListConsumerGroupOffsetsSpec> specs = partitionsByGroup.entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey,
-                        e -> e.getValue() == null ? new ListConsumerGroupOffsetsSpec()
-                                : new ListConsumerGroupOffsetsSpec().topicPartitions(e.getValue())));
-        ListConsumerGroupOffsetsResult result = client.listConsumerGroupOffsets(specs);
-        Map<String, CompletableFuture<Map<TopicPartition, OffsetAndMetadata>>> out = new HashMap<>();
-        for (String group : partitionsByGroup.keySet()) {
-            out.put(group, toCompletable(result.partitionsToOffsetAndMetadata(group)).thenApply(offsets -> {
-                Map<TopicPartition, OffsetAndMetadata> present = new HashMap<>();
-                // partitions without a commit come back with a null value
-                offsets.forEach((tp, om) -> {
-                    if (om != null) {
-                        present.put(tp, om);
-                    }
-                });
-                return present;
-            }));
-        }
-        return out;
+        return GroupOffsetReads.shareStarts(auditor, partitionsByGroup);
     }
 
     @Override
@@ -379,7 +266,7 @@ public final class AdminDestinationClient implements DestinationClient {
             String group, Map<TopicPartition, OffsetAndMetadata> offsets, WriteLease lease) {
         return dispatcher.submit(lease, writer -> {
             AlterConsumerGroupOffsetsResult result = writer.alterConsumerGroupOffsets(group, offsets);
-            return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
+            return PartitionResults.collect(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
         });
     }
 
@@ -390,10 +277,10 @@ public final class AdminDestinationClient implements DestinationClient {
         long readAt = System.nanoTime(); // the read's answer came just before: the applier writes on it at once
         return dispatcher.submit(lease, writer -> FreshRead.send(
                 (System.nanoTime() - readAt) / 1_000_000, group, readBefore,
-                () -> groupOffsets(writer, Collections.singletonMap(group, null)).get(group),
+                () -> GroupOffsetReads.committed(writer, Collections.singletonMap(group, null)).get(group),
                 () -> {
                     AlterConsumerGroupOffsetsResult result = writer.alterConsumerGroupOffsets(group, offsets);
-                    return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
+                    return PartitionResults.collect(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
                 }));
     }
 
@@ -402,37 +289,7 @@ public final class AdminDestinationClient implements DestinationClient {
             String group, Map<TopicPartition, Long> offsets, WriteLease lease) {
         return dispatcher.submit(lease, writer -> {
             var result = writer.alterShareGroupOffsets(group, offsets);
-            return perPartition(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
-        });
-    }
-
-    /**
-     * Collects per-partition results. A group-level error (active group, another group type) fails every partition
-     * the same way: that becomes the failure of the whole call.
-     */
-    private static CompletableFuture<Map<TopicPartition, Throwable>> perPartition(
-            Set<TopicPartition> partitions,
-            Function<TopicPartition, CompletableFuture<Void>> resultOf) {
-        Map<TopicPartition, Throwable> errors = new ConcurrentHashMap<>();
-        CompletableFuture<?>[] perPartition = partitions.stream()
-                .map(tp -> resultOf.apply(tp).handle((ok, err) -> {
-                    if (err != null) {
-                        errors.put(tp, unwrap(err));
-                    }
-                    return null;
-                }))
-                .toArray(CompletableFuture[]::new);
-        return CompletableFuture.allOf(perPartition).thenCompose(v -> {
-            if (!errors.isEmpty() && errors.size() == partitions.size()) {
-                Throwable first = errors.values().iterator().next();
-                boolean same = errors.values().stream().allMatch(e -> e.getClass() == first.getClass());
-                if (same && !(first instanceof UnknownTopicOrPartitionException)) {
-                    return CompletableFuture.failedFuture(first);
-                }
-            }
-            Map<TopicPartition, Throwable> outcome = new HashMap<>();
-            partitions.forEach(tp -> outcome.put(tp, errors.get(tp)));
-            return CompletableFuture.completedFuture(outcome);
+            return PartitionResults.collect(offsets.keySet(), tp -> toCompletable(result.partitionResult(tp)));
         });
     }
 
@@ -470,15 +327,13 @@ public final class AdminDestinationClient implements DestinationClient {
         closing.forEach(CompletableFuture::join);
     }
 
+    /** {@link KafkaFutures#toCompletable}. */
     static <T> CompletableFuture<T> toCompletable(KafkaFuture<T> future) {
-        return future.toCompletionStage().toCompletableFuture();
+        return KafkaFutures.toCompletable(future);
     }
 
+    /** {@link KafkaFutures#unwrap}, where the appliers, the view and the session of this package call it. */
     static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException
-                || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
+        return KafkaFutures.unwrap(t);
     }
 }

@@ -1,0 +1,30 @@
+package dev.sextant.apply;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.common.KafkaFuture;
+
+/**
+ * Kafka's futures as {@link CompletableFuture}s, and the failure inside the wrappers they complete with. A holder of
+ * their own, so that {@link AdminDestinationClient} and the classes it hands reads and results to share them without
+ * depending on each other.
+ */
+final class KafkaFutures {
+
+    private KafkaFutures() {
+    }
+
+    static <T> CompletableFuture<T> toCompletable(KafkaFuture<T> future) {
+        return future.toCompletionStage().toCompletableFuture();
+    }
+
+    /** The failure inside any {@link CompletionException} and {@link ExecutionException} wrapping it. */
+    static Throwable unwrap(Throwable t) {
+        while ((t instanceof CompletionException
+                || t instanceof ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}
