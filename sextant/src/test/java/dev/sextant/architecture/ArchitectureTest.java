@@ -1,7 +1,9 @@
 package dev.sextant.architecture;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
@@ -19,6 +21,13 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import dev.sextant.SextantApplication;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.TranslatedPosition;
+import dev.sextant.history.HistorySink;
+import dev.sextant.history.OffsetSyncCatchUp;
+import dev.sextant.history.OffsetSyncIntake;
+import dev.sextant.sync.SyncGauges;
+import dev.sextant.sync.SyncRuntime;
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.sync.TaskSync;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.regex.Pattern;
@@ -99,7 +108,7 @@ class ArchitectureTest {
                 .whereLayer("deadletter").mayOnlyAccessLayers("domain")
                 .whereLayer("metrics").mayOnlyAccessLayers("domain")
                 .whereLayer("history").mayOnlyAccessLayers("domain", "decode", "translate", "state", "source", "apply",
-                        "metrics")
+                        "deadletter", "metrics")
                 .whereLayer("sync").mayOnlyAccessLayers("config", "domain", "decode", "translate", "state", "source",
                         "apply", "deadletter", "metrics", "history")
                 .whereLayer("topology").mayOnlyAccessLayers("config", "domain", "decode", "translate", "state",
@@ -118,6 +127,23 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAPackage("org.apache.kafka.streams..")
                 .because("one task's sync and the offset-sync checks are plain code, tested without a topology; "
                         + "the Kafka Streams shells around them live in dev.sextant.topology"));
+    }
+
+    /**
+     * The Kafka Streams processors are shells: what a task does with its records is the sync engine's, behind
+     * {@code TaskSync} (built from {@code SyncSettings}, {@code SyncRuntime} and {@code SyncGauges}); what becomes of
+     * an offset sync is the history intake's, behind {@code OffsetSyncIntake} (and {@code OffsetSyncCatchUp}, which
+     * the history's readers report to). A processor that reached further in would decide again what the engine
+     * decides, untested without a topology.
+     */
+    @Test
+    void topologyReachesTheEnginesOnlyThroughTheirEntryPoints() {
+        check(noClasses().that().resideInAPackage("dev.sextant.topology..")
+                .should().dependOnClassesThat(resideInAnyPackage("dev.sextant.sync..", "dev.sextant.history..")
+                        .and(not(belongToAnyOf(TaskSync.class, SyncSettings.class, SyncRuntime.class,
+                                SyncGauges.class, OffsetSyncIntake.class, HistorySink.class, OffsetSyncCatchUp.class))))
+                .because("the sync engine and the offset-sync intake are entered through TaskSync and "
+                        + "OffsetSyncIntake; their insides change without the shells"));
     }
 
     /**

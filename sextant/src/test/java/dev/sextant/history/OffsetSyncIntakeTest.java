@@ -1,0 +1,225 @@
+package dev.sextant.history;
+
+import static dev.sextant.testing.CoordinatorRecords.offsetSync;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.sextant.apply.DestinationView;
+import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.decode.UndecodableRecordException;
+import dev.sextant.domain.Reason;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.SourceOffsets;
+import dev.sextant.state.HistoryRecords;
+import dev.sextant.state.InMemoryStores;
+import dev.sextant.state.OffsetSyncKeys;
+import dev.sextant.state.OffsetSyncStore;
+import dev.sextant.state.SyncHolds;
+import dev.sextant.testing.InMemoryDestination;
+import dev.sextant.testing.MutableClock;
+import dev.sextant.translate.OffsetSyncPoint;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The offset-sync intake without Kafka Streams: syncs in, the history topic's records and dead letters out through
+ * its sink, which here plays the global store too (what the intake writes is read back into the store it consults).
+ */
+class OffsetSyncIntakeTest {
+
+    private static final String SYNCS = "mm2-offset-syncs.destination.internal";
+    private static final TopicPartition ORDERS0 = new TopicPartition("orders", 0);
+
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-12-04T10:00:00Z"));
+    private final InMemoryDestination destination = new InMemoryDestination();
+    private final SextantMetrics metrics = new SextantMetrics(new SimpleMeterRegistry());
+    private final OffsetSyncStore history = OffsetSyncStore.writer(InMemoryStores.bytesStore(OffsetSyncStore.NAME));
+    /** What the sink got, in order, as "sync orders-0 100->100", "forget orders-0 100", "reset orders-0", ... */
+    private final List<String> out = new ArrayList<>();
+    private final List<DeadLetterRecord> deadLetters = new ArrayList<>();
+    private final Map<String, Uuid> topicIds = new HashMap<>(Map.of("orders", Uuid.randomUuid()));
+    private final Map<TopicPartition, Long> floors = new HashMap<>();
+    private int commits;
+
+    private final SourceOffsets source = new SourceOffsets() {
+        @Override
+        public CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions) {
+            return CompletableFuture.completedFuture(Map.copyOf(floors));
+        }
+
+        @Override
+        public CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions) {
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            partitions.forEach(tp -> ends.put(tp, 1_000L));
+            return CompletableFuture.completedFuture(ends);
+        }
+
+        @Override
+        public CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics) {
+            Map<String, Uuid> ids = new HashMap<>();
+            topics.stream().filter(topicIds::containsKey).forEach(t -> ids.put(t, topicIds.get(t)));
+            return CompletableFuture.completedFuture(ids);
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    private final HistorySink sink = new HistorySink() {
+        @Override
+        public void sync(OffsetSyncPoint sync, long timestamp) {
+            out.add("sync " + sync.topic() + "-" + sync.partition() + " " + sync.upstreamOffset() + "->"
+                    + sync.downstreamOffset());
+            readBack(OffsetSyncKeys.key(sync.topic(), sync.partition(), sync.upstreamOffset()),
+                    OffsetSyncKeys.value(sync.downstreamOffset()));
+        }
+
+        @Override
+        public void forget(String topic, int partition, long upstreamOffset, long timestamp) {
+            out.add("forget " + topic + "-" + partition + " " + upstreamOffset);
+            readBack(OffsetSyncKeys.key(topic, partition, upstreamOffset), null);
+        }
+
+        @Override
+        public void reset(String topic, int partition, long timestamp) {
+            out.add("reset " + topic + "-" + partition);
+            readBack(OffsetSyncKeys.resetMarker(topic, partition), new byte[0]);
+        }
+
+        @Override
+        public void incarnation(String topic, Uuid id, long timestamp) {
+            out.add("incarnation " + topic + " " + id);
+            readBack(OffsetSyncKeys.incarnationKey(topic), OffsetSyncKeys.incarnationValue(id));
+        }
+
+        @Override
+        public void deadLetter(DeadLetterRecord record, long timestamp) {
+            deadLetters.add(record);
+        }
+
+        @Override
+        public void commitSoon() {
+            commits++;
+        }
+    };
+
+    private OffsetSyncIntake intake() {
+        destination.topic("source.orders", 1);
+        destination.ends.put(new TopicPartition("source.orders", 0), 1_000L);
+        DestinationView view = new DestinationView(destination, clock);
+        view.refreshNow();
+        return new OffsetSyncIntake(new OffsetSyncIntake.Settings(t -> "source." + t, t -> !t.equals("internal"),
+                60_000, "test:8080", clock), source, view, metrics, OffsetSyncCatchUp.notNeeded(), history,
+                SyncHolds.of(InMemoryStores.bytesStore(SyncHolds.NAME)), sink);
+    }
+
+    /** The global store reading the history topic back. */
+    private void readBack(Bytes key, byte[] value) {
+        HistoryRecords.replay(key, value, history);
+    }
+
+    private static void offer(OffsetSyncIntake intake, String topic, long upstream, long downstream)
+            throws UndecodableRecordException {
+        KeyValue<byte[], byte[]> sync = offsetSync(topic, 0, upstream, downstream);
+        intake.record(sync.key, sync.value, 0, new TopicPartition(SYNCS, 0), upstream);
+        intake.decideHeld();
+    }
+
+    @Test
+    void aSyncTheLogEndsCoverIsKeptWithTheIncarnationItDescribes() throws Exception {
+        OffsetSyncIntake intake = intake();
+        offer(intake, "orders", 100, 100);
+        offer(intake, "orders", 200, 200);
+
+        assertEquals(List.of("incarnation orders " + topicIds.get("orders"), "sync orders-0 100->100",
+                "sync orders-0 200->200"), out);
+        assertEquals(200, history.newest("orders", 0).orElseThrow().upstreamOffset());
+        offer(intake, "orders", 100, 100);
+        assertEquals(3, out.size(), "read again after a restart: already known, nothing written");
+    }
+
+    @Test
+    void aSyncOfATopicNotSyncedIsIgnoredAndAnUndecodableRecordIsThrownBack() throws Exception {
+        OffsetSyncIntake intake = intake();
+        offer(intake, "internal", 100, 100);
+        assertEquals(List.of(), out);
+        byte[] garbage = "not a sync".getBytes(StandardCharsets.UTF_8);
+        assertThrows(UndecodableRecordException.class, () -> intake.record(garbage, garbage, 0,
+                new TopicPartition(SYNCS, 0), 7));
+        assertEquals(List.of(), out);
+    }
+
+    @Test
+    void aSyncBeyondTheMirrorsEndIsRefusedAsADeadLetterOnceAMinutePerPartition() throws Exception {
+        OffsetSyncIntake intake = intake();
+        offer(intake, "orders", 100, 5_000);
+        offer(intake, "orders", 101, 5_001);
+
+        assertEquals(List.of(), out, "nothing kept");
+        assertEquals(1, deadLetters.size(), "the second within a minute is counted, not written");
+        assertEquals(Reason.INVALID_OFFSET_SYNC, deadLetters.get(0).reason());
+        assertTrue(deadLetters.get(0).detail().contains("upstream 100 -> downstream 5000"),
+                deadLetters.get(0).detail());
+    }
+
+    @Test
+    void aSyncThatMovesTheMirrorBackForgetsTheSyncsItContradicts() throws Exception {
+        OffsetSyncIntake intake = intake();
+        offer(intake, "orders", 100, 500);
+        offer(intake, "orders", 200, 600);
+        out.clear();
+
+        offer(intake, "orders", 300, 550); // the mirror was truncated and copied again from 500
+
+        assertEquals(List.of("forget orders-0 200", "sync orders-0 300->550"), out);
+    }
+
+    @Test
+    void pruningForgetsWhatNoGroupCanNeedOnceItsIntervalCame() throws Exception {
+        OffsetSyncIntake intake = intake();
+        offer(intake, "orders", 100, 100);
+        offer(intake, "orders", 200, 200);
+        offer(intake, "orders", 300, 300);
+        floors.put(ORDERS0, 250L);
+        out.clear();
+
+        intake.tick();
+        assertEquals(List.of(), out, "not due before offset.syncs.prune.interval.ms");
+        clock.advance(Duration.ofMinutes(1));
+        intake.tick();
+
+        assertEquals(List.of("forget orders-0 100"), out, "the newest sync at or below the floor stays");
+    }
+
+    @Test
+    void aRecreatedSourceTopicForgetsTheHistoryOfItsOldIncarnation() throws Exception {
+        OffsetSyncIntake intake = intake();
+        offer(intake, "orders", 100, 100);
+        intake.tick();
+        Uuid recreated = Uuid.randomUuid();
+        topicIds.put("orders", recreated);
+        out.clear();
+
+        clock.advance(Duration.ofMillis(IncarnationCheck.INTERVAL_MS));
+        intake.tick();
+
+        assertEquals(List.of("reset orders-0", "incarnation orders " + recreated), out);
+        assertTrue(history.newest("orders", 0).isEmpty(), "nothing of the old incarnation translates");
+        assertEquals(0, commits);
+    }
+}
