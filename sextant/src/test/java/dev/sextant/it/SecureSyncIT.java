@@ -10,6 +10,7 @@ import dev.sextant.acl.RequiredAcl;
 import dev.sextant.acl.RequiredAcls;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.SextantConfigLoader;
+import dev.sextant.testing.AclGrants;
 import dev.sextant.testing.Cli;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testing.SextantProcess;
@@ -18,7 +19,6 @@ import dev.sextant.testkit.ChildJvm;
 import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.FreePorts;
 import dev.sextant.testkit.LocalClusters;
-import dev.sextant.testkit.LocalKafkaBroker;
 import dev.sextant.testkit.TestCertificates;
 import java.io.IOException;
 import java.net.URI;
@@ -34,16 +34,12 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
-import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.acl.AclBinding;
-import org.apache.kafka.common.acl.AclBindingFilter;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.AfterAll;
@@ -71,10 +67,13 @@ class SecureSyncIT {
     static LocalClusters clusters;
     static TestCertificates apiCertificates;
     static Path secrets;
+    /** Sextant's principal's ACLs, granted and revoked as the admin. */
+    static AclGrants acls;
 
     @BeforeAll
     static void start() throws Exception {
         clusters = LocalClusters.builder().secured().scramUser("sextant", SCRAM_PASSWORD).start();
+        acls = new AclGrants(clusters, PRINCIPAL);
         clusters.createTopic(clusters.source(), TOPIC, 2);
         Clients.produceNumbered(clusters.source(), TOPIC, 2, 500);
         clusters.awaitMirrored(TOPIC, Duration.ofSeconds(90));
@@ -142,44 +141,6 @@ class SecureSyncIT {
         return SextantConfigLoader.load(new HashMap<>(config), Map.of());
     }
 
-    /** Grants {@code acls} to Sextant's principal, each on its cluster, and waits until the brokers list them. */
-    private static void grant(List<RequiredAcl> acls) throws Exception {
-        change(acls, true);
-    }
-
-    private static void revoke(List<RequiredAcl> acls) throws Exception {
-        change(acls, false);
-    }
-
-    private static void change(List<RequiredAcl> acls, boolean grant) throws Exception {
-        for (RequiredAcl.Cluster cluster : RequiredAcl.Cluster.values()) {
-            List<AclBinding> bindings = new ArrayList<>();
-            acls.stream().filter(a -> a.cluster() == cluster).forEach(a -> bindings.addAll(a.bindings(PRINCIPAL)));
-            if (bindings.isEmpty()) {
-                continue;
-            }
-            LocalKafkaBroker broker = cluster == RequiredAcl.Cluster.SOURCE ? clusters.source()
-                    : clusters.destination();
-            try (Admin admin = clusters.admin(broker)) {
-                if (grant) {
-                    admin.createAcls(bindings).all().get(30, TimeUnit.SECONDS);
-                } else {
-                    admin.deleteAcls(bindings.stream().map(AclBinding::toFilter).toList()).all()
-                            .get(30, TimeUnit.SECONDS);
-                }
-                Await.until(Duration.ofSeconds(60), (grant ? "granted " : "revoked ") + bindings, () -> {
-                    try {
-                        var present = admin.describeAcls(AclBindingFilter.ANY).values().get(10, TimeUnit.SECONDS);
-                        return grant ? present.containsAll(bindings)
-                                : bindings.stream().noneMatch(present::contains);
-                    } catch (Exception e) {
-                        return false;
-                    }
-                });
-            }
-        }
-    }
-
     private static SSLContext apiClientContext() throws Exception {
         TestCertificates.KeyMaterial tool = apiCertificates.client("failover-tool");
         KeyStore keys = KeyStore.getInstance("PKCS12");
@@ -228,7 +189,7 @@ class SecureSyncIT {
         String app = "sextant-secure";
         List<Integer> ports = FreePorts.pick(2);
         List<Map<String, String>> configs = List.of(config(app, ports.get(0), true), config(app, ports.get(1), true));
-        grant(RequiredAcls.of(load(configs.get(0))));
+        acls.grant(RequiredAcls.of(load(configs.get(0))));
 
         List<ChildJvm> instances = new ArrayList<>();
         List<Path> logs = new ArrayList<>();
@@ -287,7 +248,7 @@ class SecureSyncIT {
         for (Path log : logs) {
             assertNoSecretIn(log);
         }
-        revoke(RequiredAcls.of(load(configs.get(0))));
+        acls.revoke(RequiredAcls.of(load(configs.get(0))));
     }
 
     private static void awaitReady(HttpClient http, String base) {
@@ -300,7 +261,6 @@ class SecureSyncIT {
         });
     }
 
-    /** secure-billing's offsets, once the API gives for both partitions what the destination has committed. */
     /**
      * secure-billing's offsets, once the API gives what the destination's group has, settled: a commit between two
      * syncs is written bounded first and again exact once its interval is proven, and the comparisons after this must
@@ -380,7 +340,7 @@ class SecureSyncIT {
         Map<String, String> config = new HashMap<>(config(app, 0, false));
         config.put("translation.interpolation", "off");
         List<RequiredAcl> all = RequiredAcls.of(load(config));
-        grant(all);
+        acls.grant(all);
         Path file = SextantProcess.writeConfig(dir.resolve("denied.properties"), config);
         try {
             // __consumer_offsets exists once a group committed: then its Read is checked before Kafka Streams starts
@@ -401,7 +361,7 @@ class SecureSyncIT {
                 for (RequiredAcl acl : List.of(find(all, ResourceType.GROUP, "*", RequiredAcl.Cluster.DESTINATION),
                         find(all, ResourceType.TOPIC, "*", RequiredAcl.Cluster.DESTINATION))) {
                     RequiredAcl readOnly = only(acl, AclOperation.READ);
-                    revoke(List.of(readOnly));
+                    acls.revoke(List.of(readOnly));
                     String group = "secure-denied-" + round++;
                     long offset = 200 + round;
                     Clients.commit(clusters.source(), group, TOPIC, Map.of(0, offset));
@@ -424,7 +384,7 @@ class SecureSyncIT {
                         }
                     });
                     assertTrue(problem.contains(acl.resourceType() == ResourceType.GROUP ? "group" : "topic"), problem);
-                    grant(List.of(readOnly));
+                    acls.grant(List.of(readOnly));
                     Await.until(Duration.ofSeconds(90), group + " applied once granted", () -> {
                         Map<Integer, OffsetAndMetadata> there = Clients.committed(clusters, clusters.destination(),
                                 group, "source." + TOPIC);
@@ -435,14 +395,14 @@ class SecureSyncIT {
                 }
             }
         } finally {
-            revoke(all);
+            acls.revoke(all);
         }
     }
 
     private static void assertRunRefused(Path file, RequiredAcl acl, AclOperation operation, String named)
             throws Exception {
         RequiredAcl one = only(acl, operation);
-        revoke(List.of(one));
+        acls.revoke(List.of(one));
         try {
             long start = System.nanoTime();
             Cli.Run run = Cli.run("run", "-c", file.toString());
@@ -452,7 +412,7 @@ class SecureSyncIT {
             System.out.printf("missing source %s: exit 3 after %d ms: %s%n", one.describe(),
                     (System.nanoTime() - start) / 1_000_000, run.err().lines().limit(3).toList());
         } finally {
-            grant(List.of(one));
+            acls.grant(List.of(one));
         }
     }
 

@@ -6,9 +6,13 @@ import dev.sextant.sync.SyncSettings.Scope;
 import dev.sextant.sync.SyncSettings.Timing;
 import dev.sextant.sync.SyncSettings.Topics;
 import java.time.Clock;
+import java.util.regex.Pattern;
 import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
 
-/** The topology's settings for unit tests of single processors and handlers (application id "app"). */
+/**
+ * The topology's settings for unit tests: of single processors and handlers (application id "app"), and of the whole
+ * group sync ({@link GroupSyncFixture}).
+ */
 final class TestSettings {
 
     private TestSettings() {
@@ -23,5 +27,21 @@ final class TestSettings {
                 new OffsetRules(false, true),
                 "test:8080",
                 Clock.systemUTC());
+    }
+
+    /**
+     * The group sync's settings in {@link GroupSyncFixture}: application {@code app}, MirrorMaker 2's offset syncs read
+     * from {@code offsetSyncs}; left out as by default: internal, Connect, console-consumer and Sextant's own groups,
+     * internal and replica topics.
+     */
+    static SyncSettings groupSync(String app, String offsetSyncs, Timing timing, OffsetRules rules, Clock clock) {
+        return new SyncSettings(
+                new Topics(app, "source", new DefaultReplicationPolicy(), offsetSyncs, "sextant.conflicts"),
+                new Scope(g -> !Pattern.matches("__.*|connect-.*|console-consumer-.*|" + app, g),
+                        t -> !Pattern.matches(".*[-.]internal|.*\\.replica|__.*", t), true, true),
+                timing,
+                rules,
+                "test:8080",
+                clock);
     }
 }
