@@ -3,40 +3,23 @@ package dev.sextant;
 import dev.sextant.acl.AccessDenials;
 import dev.sextant.acl.SourceRefusal;
 import dev.sextant.apply.AdminDestinationClient;
-import dev.sextant.apply.CheckpointEmitter;
-import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationClient;
 import dev.sextant.apply.DestinationView;
-import dev.sextant.apply.KafkaCheckpointEmitter;
-import dev.sextant.apply.OffsetOwnership;
-import dev.sextant.apply.ShareGroupApplier;
-import dev.sextant.config.ForeignOffsetPolicy;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.StreamsProperties;
-import dev.sextant.history.IntervalProofs;
-import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.metrics.ProcessMeters;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.query.QueryServer;
-import dev.sextant.source.AdminSourceOffsets;
-import dev.sextant.source.AdminSourceTopicNames;
-import dev.sextant.source.KafkaRecordRanges;
-import dev.sextant.source.KafkaUncommittedRecords;
-import dev.sextant.source.OpenTransactionWatch;
-import dev.sextant.source.SourceOffsets;
-import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.BoundedStoreMemory;
 import dev.sextant.state.CatchingUpPartitions;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
 import dev.sextant.state.StoreMemoryBudget;
-import dev.sextant.sync.SyncRuntime;
 import dev.sextant.sync.SyncSettings;
 import dev.sextant.topology.HistoryRestoreListener;
 import dev.sextant.topology.SextantTopology;
 import dev.sextant.topology.StreamsErrorHandlers;
-import dev.sextant.translate.IntervalEvidence;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import java.time.Clock;
@@ -72,8 +55,6 @@ public final class SextantApplication implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SextantApplication.class);
     /** How long a planned stop waits for the Streams client to close and leave the group. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
-    /** The most time one read of an interval may take on one cluster; a read cut short is tried again later. */
-    private static final Duration INTERVAL_READ_TIMEOUT = Duration.ofSeconds(10);
     /** The destination view is refreshed every sync interval, but not more often than this. */
     private static final long MIN_VIEW_REFRESH_MS = 500;
 
@@ -89,15 +70,9 @@ public final class SextantApplication implements AutoCloseable {
     private final StreamsSupervisor supervisor;
     private final ProcessMeters processMeters;
     private volatile KafkaStreams streams;
-    private SourceOffsets source;
-    private SourceTopicNames topicNames;
-    private OpenTransactionWatch openTransactions;
-    /** Interval proofs for interpolation; null unless {@code translation.interpolation=verified}. */
-    private IntervalProofs proofs;
-    private IntervalEvidence evidence = IntervalEvidence.NONE;
+    private SyncResources sync;
     /** Shared by the tasks (which write it) and the query API (which reads it). */
     private final CatchingUpPartitions catchingUp = new CatchingUpPartitions();
-    private CheckpointEmitter checkpoints = CheckpointEmitter.NONE;
     private KafkaStreamsMetrics streamsMetrics;
     private QueryServer query;
     private InstanceQueryApi queryApi;
@@ -194,12 +169,8 @@ public final class SextantApplication implements AutoCloseable {
         refresher.scheduleWithFixedDelay(view::refresh, 0, Math.max(MIN_VIEW_REFRESH_MS, config.syncIntervalMs()),
                 TimeUnit.MILLISECONDS);
 
-        OffsetSyncCatchUp catchUp = startSync();
-        Topology topology = SextantTopology.build(settings, new SyncRuntime(view, new ConsumerGroupApplier(
-                destination, new OffsetOwnership(config.applicationId()), settings.followRewinds(),
-                config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials),
-                new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
-                openTransactions, catchingUp, evidence));
+        sync = new SyncResources(config, settings, destination, view, denials, metrics, catchingUp);
+        Topology topology = SextantTopology.build(settings, sync.runtime());
         log.debug("Topology:\n{}", topology.describe());
         Map<String, Object> defaults = new HashMap<>(StreamsErrorHandlers.configs(settings, metrics));
         // one memory budget for every RocksDB store (an operator's own setter wins, as handlers do)
@@ -208,55 +179,18 @@ public final class SextantApplication implements AutoCloseable {
                 ? config.stateMemoryBytes() : StoreMemoryBudget.defaultBytes());
         Properties properties = StreamsProperties.of(config, advertised, defaults);
         streams = new KafkaStreams(topology, properties);
-        streams.setGlobalStateRestoreListener(new HistoryRestoreListener(catchUp));
+        streams.setGlobalStateRestoreListener(new HistoryRestoreListener(sync.runtime().catchUp()));
         streams.setUncaughtExceptionHandler(supervisor);
         streams.setStateListener(supervisor);
         streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics.registry());
         queryApi = new InstanceQueryApi(config, settings, () -> streams, advertised, querySettings, view,
-                threadFailures, denials, metrics, catchingUp, evidence);
+                threadFailures, denials, metrics, catchingUp, sync.evidence());
         query.start(queryApi.api());
         streams.start();
         log.info("Sextant {} started: {} -> {}, translation {}, application.id {}, HTTP API on {} (advertised {})",
                 Version.current(), config.sourceAlias(), config.destinationAlias(), config.translation(),
                 config.applicationId(), config.queryListen().withPort(query.port()), advertised);
-    }
-
-    /** Opens the source readers and the checkpoint writer the sync shares; returns its start-up wait. */
-    private OffsetSyncCatchUp startSync() {
-        source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
-        topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
-        openTransactions = new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()),
-                metrics, settings.clock());
-        openTransactions.start();
-        evidence = intervalEvidence();
-        if (config.emitCheckpoints()) {
-            checkpoints = new KafkaCheckpointEmitter(config.destinationClientConfig(), config.checkpointsTopic());
-        }
-        return settings.identityTranslation() ? OffsetSyncCatchUp.notNeeded()
-                : new OffsetSyncCatchUp(source, settings.offsetSyncsTopic(), settings.historyTopic(),
-                        settings.applicationId(), config.exactlyOnce(), settings.clock());
-    }
-
-    /**
-     * What translation may take as proof that an interval between two offset syncs was copied one for one
-     * ({@code translation.interpolation}): the records themselves, read on both clusters; equal deltas alone; or
-     * nothing (MirrorMaker 2's rule).
-     */
-    private IntervalEvidence intervalEvidence() {
-        if (settings.identityTranslation()) {
-            return IntervalEvidence.NONE;
-        }
-        return switch (config.interpolation()) {
-            case OFF -> IntervalEvidence.NONE;
-            case UNVERIFIED -> IntervalEvidence.TRUSTED;
-            case VERIFIED -> proofs = new IntervalProofs(
-                    new KafkaRecordRanges(config.sourceClientConfig(), "sextant-interval-reader-source", "none",
-                            INTERVAL_READ_TIMEOUT),
-                    new KafkaRecordRanges(config.destinationClientConfig(), "sextant-interval-reader-destination",
-                            "none", INTERVAL_READ_TIMEOUT),
-                    settings::destinationTopic, config.verifyMaxRecords(), metrics);
-        };
     }
 
     /** Blocks until the Streams client stops; returns the failure that stopped it, or null. */
@@ -284,20 +218,10 @@ public final class SextantApplication implements AutoCloseable {
         }
         refresher.shutdownNow();
         processMeters.close();
-        checkpoints.close();
+        if (sync != null) {
+            sync.close();
+        }
         destination.close();
-        if (proofs != null) {
-            proofs.close();
-        }
-        if (openTransactions != null) {
-            openTransactions.close();
-        }
-        if (source != null) {
-            source.close();
-        }
-        if (topicNames != null) {
-            topicNames.close();
-        }
         supervisor.stoppedAnyway();
     }
 }

@@ -19,7 +19,7 @@ final class MirrorMakerProperties {
 
     /**
      * The {@code mm2.properties}: one flow source->destination, replication factor 1 everywhere, and the worker
-     * settings that make it start in ~2 s instead of ~13 s and flush offset syncs every second.
+     * settings that make it start without Connect's default rebalance delays and flush offset syncs every second.
      */
     static Map<String, String> mm2Properties(String sourceBootstrap, String destinationBootstrap,
                                              LocalMirrorMaker.Options o) {

@@ -55,13 +55,13 @@ public final class AdminDestinationClient implements DestinationClient {
     /**
      * The takeover audit's reads (every applied partition of a task, every few seconds after an assignment): on a
      * client of their own, because a client has one request in flight per broker, and the reads that precede each
-     * write must not wait behind a read of 100,000 partitions.
+     * write must not wait behind a read of every applied partition.
      */
     private final Admin auditor;
     /**
      * The reads writes are planned on (every partition of the groups a task's flush planned), on clients of their
      * own, taken in turn: a client has one request in flight per broker, and on the main client these reads waited
-     * behind each other and behind the listing of every destination group, so at 100,000 groups the writers idled.
+     * behind each other and behind the listing of every destination group, and the writers idled.
      */
     private final List<Admin> planReaders;
     private final AtomicInteger nextPlanReader = new AtomicInteger();

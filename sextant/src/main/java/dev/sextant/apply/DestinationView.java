@@ -21,11 +21,10 @@ import org.slf4j.LoggerFactory;
  * and the applier maps those errors to the same outcomes.
  *
  * <p>Listing the groups costs the destination and this process in proportion to every group the destination has,
- * Sextant's or not (at 33,000 groups, 75 ms of an Admin thread each time, 15% of a core at one list per 500 ms). So
- * the groups are listed at most once per {@link #LIST_COST_FACTOR} times what the last listing took (but at least
- * every {@link #MAX_LIST_INTERVAL_MS}), and at every refresh otherwise; topics and end offsets keep the refresh's
- * pace. After a failed refresh, and on
- * {@link #refreshNow()}, they are listed regardless.
+ * Sextant's or not: at every refresh, a large destination would keep an Admin thread busy listing. So the groups are
+ * listed at most once per {@link #LIST_COST_FACTOR} times what the last listing took (but at least every
+ * {@link #MAX_LIST_INTERVAL_MS}), and at every refresh otherwise; topics and both ends of their logs keep the
+ * refresh's pace. After a failed refresh, and on {@link #refreshNow()}, they are listed regardless.
  */
 public final class DestinationView {
 

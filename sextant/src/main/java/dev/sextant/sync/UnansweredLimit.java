@@ -7,12 +7,12 @@ package dev.sextant.sync;
  *
  * <p>Why a rate and not a fixed number: a write that waits longer than half a second reads its group again before it
  * is sent (two more requests), so what waits should wait as pending groups (where a newer commit joins the group's
- * one write) rather than in the writers' queue; but too few handed out leaves the destination idle between flushes. A
- * fixed 256 did both at 100,000 groups: the tasks flush every {@code sync.interval.ms}, the first of them took the
- * room, and writes answered in a tenth of a second waited a quarter of one for the next flush (at most 1,024 groups a
- * second); at 512, a slower destination queued writes past the half second. Sized by the answer rate, what is handed
- * out drains in under half a second however fast the destination is; the limit grows by at most
- * {@code 4 x QUEUED_MS / 1000} (1.6 at four flushes a second) per second while the destination keeps up.
+ * one write) rather than in the writers' queue; but too few handed out leaves the destination idle between flushes.
+ * A fixed number does one or the other, depending on how fast the destination answers: too low, writes answered
+ * quickly wait for the next flush while the first tasks to flush take the room; too high, a slower destination
+ * queues writes past the half second. Sized by the answer rate, what is handed out drains in under half a second
+ * however fast the destination is; the limit grows by at most {@code 4 x QUEUED_MS / 1000} per second (at four
+ * flushes a second) while the destination keeps up.
  *
  * <p>Not thread-safe: one per task, on its stream thread; every task samples the same instance-wide count.
  */

@@ -1,23 +1,13 @@
 package dev.sextant.sync;
 
-import dev.sextant.apply.CheckpointEmitter;
-import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationView;
-import dev.sextant.apply.OffsetOwnership;
-import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.metrics.SextantMetrics;
-import dev.sextant.source.SourceOffsets;
-import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.InMemoryStores;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStore;
-import dev.sextant.sync.SyncSettings.OffsetRules;
-import dev.sextant.sync.SyncSettings.Scope;
-import dev.sextant.sync.SyncSettings.Timing;
-import dev.sextant.sync.SyncSettings.Topics;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
 import dev.sextant.translate.OffsetTranslation;
@@ -30,11 +20,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
 
 /**
  * What one task's planner and settler work with, in memory and on a clock the test moves: the position and group
@@ -43,18 +30,11 @@ import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
  */
 final class InMemoryTask {
 
-    static final String APP = "app";
-    static final long PENDING_TIMEOUT_MS = 60_000;
+    static final String APP = TaskFakes.APP;
+    static final long PENDING_TIMEOUT_MS = TaskFakes.PENDING_TIMEOUT_MS;
 
     final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
-    final SyncSettings settings = new SyncSettings(
-            new Topics(APP, "source", new DefaultReplicationPolicy(), "mm2-offset-syncs.destination.internal",
-                    "sextant.conflicts"),
-            new Scope(g -> true, t -> true, true, true),
-            new Timing(250, PENDING_TIMEOUT_MS, 300_000, 30_000),
-            new OffsetRules(false, true),
-            "test:8080",
-            clock);
+    final SyncSettings settings = TaskFakes.settings(clock);
     final InMemoryDestination destination = new InMemoryDestination();
     final DestinationView view = new DestinationView(destination, clock);
     final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -80,9 +60,7 @@ final class InMemoryTask {
         return Optional.ofNullable(t).filter(known -> known.sourceOffset() == offset);
     };
     final UncoveredPositions uncovered = new UncoveredPositions(heads::get, translator);
-    private final SyncRuntime runtime = new SyncRuntime(view,
-            new ConsumerGroupApplier(destination, new OffsetOwnership(APP), true), new ShareGroupApplier(destination),
-            new NoSourceOffsets(), new KnownTopicNames(), metrics);
+    private final SyncRuntime runtime = TaskFakes.runtime(view, destination, sourceTopicIds, metrics);
     private final GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics,
             deadLetters::add);
 
@@ -92,7 +70,8 @@ final class InMemoryTask {
     }
 
     WriteSettler settler() {
-        return new WriteSettler(positions, groups, bounded, pending, reasons, metrics, new RecordedCheckpoints());
+        return new WriteSettler(positions, groups, bounded, pending, reasons, metrics,
+                TaskFakes.recording(checkpoints));
     }
 
     long now() {
@@ -134,47 +113,5 @@ final class InMemoryTask {
 
     double counter(String name) {
         return registry.find(name).counters().stream().mapToDouble(c -> c.count()).sum();
-    }
-
-    private final class RecordedCheckpoints implements CheckpointEmitter {
-
-        @Override
-        public void applied(String group, TopicPartition destination, long upstreamOffset, long downstreamOffset) {
-            checkpoints.add(group + " " + destination + " " + upstreamOffset + "->" + downstreamOffset);
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    private final class KnownTopicNames implements SourceTopicNames {
-
-        @Override
-        public Optional<String> name(Uuid topicId) {
-            return Optional.ofNullable(sourceTopicIds.get(topicId));
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    /** The planner and the settler never ask the source for offsets. */
-    private static final class NoSourceOffsets implements SourceOffsets {
-
-        @Override
-        public CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions) {
-            return CompletableFuture.completedFuture(Map.of());
-        }
-
-        @Override
-        public CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions) {
-            return CompletableFuture.completedFuture(Map.of());
-        }
-
-        @Override
-        public void close() {
-        }
     }
 }

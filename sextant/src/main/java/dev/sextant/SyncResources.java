@@ -1,0 +1,109 @@
+package dev.sextant;
+
+import dev.sextant.acl.AccessDenials;
+import dev.sextant.apply.CheckpointEmitter;
+import dev.sextant.apply.ConsumerGroupApplier;
+import dev.sextant.apply.DestinationClient;
+import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.KafkaCheckpointEmitter;
+import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.ShareGroupApplier;
+import dev.sextant.config.ForeignOffsetPolicy;
+import dev.sextant.config.Interpolation;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.history.IntervalProofs;
+import dev.sextant.history.OffsetSyncCatchUp;
+import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.AdminSourceOffsets;
+import dev.sextant.source.AdminSourceTopicNames;
+import dev.sextant.source.KafkaRecordRanges;
+import dev.sextant.source.KafkaUncommittedRecords;
+import dev.sextant.source.OpenTransactionWatch;
+import dev.sextant.state.CatchingUpPartitions;
+import dev.sextant.sync.SyncRuntime;
+import dev.sextant.sync.SyncSettings;
+import dev.sextant.translate.IntervalEvidence;
+import java.time.Duration;
+
+/**
+ * What the sync of one instance shares across its tasks and holds open while it runs: the source's readers (offsets,
+ * topic names, the read past open transactions, the interval proofs), the checkpoint writer, the appliers over the
+ * destination client, and the start-up wait for the offset-sync history. Opened at start, closed with the instance;
+ * the destination client and its view are the instance's, not closed here.
+ */
+final class SyncResources implements AutoCloseable {
+
+    /** The most time one read of an interval may take on one cluster; a read cut short is tried again later. */
+    private static final Duration INTERVAL_READ_TIMEOUT = Duration.ofSeconds(10);
+
+    private final AdminSourceOffsets source;
+    private final AdminSourceTopicNames topicNames;
+    private final OpenTransactionWatch openTransactions;
+    /** Interval proofs for interpolation; null unless {@code translation.interpolation=verified}. */
+    private final IntervalProofs proofs;
+    private final IntervalEvidence evidence;
+    private final CheckpointEmitter checkpoints;
+    private final SyncRuntime runtime;
+
+    SyncResources(SextantConfig config, SyncSettings settings, DestinationClient destination, DestinationView view,
+                  AccessDenials denials, SextantMetrics metrics, CatchingUpPartitions catchingUp) {
+        source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
+        topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
+        openTransactions = new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()),
+                metrics, settings.clock());
+        openTransactions.start();
+        Interpolation interpolation = settings.identityTranslation() ? Interpolation.OFF : config.interpolation();
+        proofs = interpolation == Interpolation.VERIFIED ? intervalProofs(config, settings, metrics) : null;
+        evidence = switch (interpolation) {
+            case OFF -> IntervalEvidence.NONE;
+            case UNVERIFIED -> IntervalEvidence.TRUSTED;
+            case VERIFIED -> proofs;
+        };
+        checkpoints = config.emitCheckpoints()
+                ? new KafkaCheckpointEmitter(config.destinationClientConfig(), config.checkpointsTopic())
+                : CheckpointEmitter.NONE;
+        OffsetSyncCatchUp catchUp = settings.identityTranslation() ? OffsetSyncCatchUp.notNeeded()
+                : new OffsetSyncCatchUp(source, settings.offsetSyncsTopic(), settings.historyTopic(),
+                        settings.applicationId(), config.exactlyOnce(), settings.clock());
+        runtime = new SyncRuntime(view, new ConsumerGroupApplier(destination,
+                new OffsetOwnership(config.applicationId()), settings.followRewinds(),
+                config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials),
+                new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
+                openTransactions, catchingUp, evidence);
+    }
+
+    /**
+     * {@code translation.interpolation=verified}: the records themselves, read on both clusters, prove an interval
+     * between two offset syncs ({@code unverified} takes equal deltas alone, {@code off} is MirrorMaker 2's rule).
+     */
+    private static IntervalProofs intervalProofs(SextantConfig config, SyncSettings settings,
+                                                 SextantMetrics metrics) {
+        return new IntervalProofs(
+                new KafkaRecordRanges(config.sourceClientConfig(), "sextant-interval-reader-source", "none",
+                        INTERVAL_READ_TIMEOUT),
+                new KafkaRecordRanges(config.destinationClientConfig(), "sextant-interval-reader-destination", "none",
+                        INTERVAL_READ_TIMEOUT),
+                settings::destinationTopic, config.verifyMaxRecords(), metrics);
+    }
+
+    /** What every task of the topology shares. */
+    SyncRuntime runtime() {
+        return runtime;
+    }
+
+    /** What proves an interval between offset syncs, for the queries too. */
+    IntervalEvidence evidence() {
+        return evidence;
+    }
+
+    @Override
+    public void close() {
+        checkpoints.close();
+        if (proofs != null) {
+            proofs.close();
+        }
+        openTransactions.close();
+        source.close();
+        topicNames.close();
+    }
+}
