@@ -7,39 +7,53 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Gives integration tests one shared {@link LocalClusters} (source, destination and MirrorMaker 2 mirroring every
- * topic) for the whole test run: started by the first test class that uses this extension, closed when the run
- * ends (it lives in the root {@link ExtensionContext.Store}).
+ * topic) per test JVM: started by the first test class that uses this extension, closed when the JVM exits
+ * ({@link ShutdownRegistry}).
+ *
+ * <p>Per JVM, not per JUnit run: with several test JVMs (failsafe's {@code forkCount}) each runs one test class per
+ * JUnit request, so the run's root context closes after every class; clusters kept there were stopped and started
+ * again for each class.
  *
  * <p>Use it with {@code @ExtendWith(LocalClustersExtension.class)} and either a {@code LocalClusters} parameter
  * (test, lifecycle or constructor) or {@link #clusters()}.
  *
- * <p>Invariants: at most one {@code LocalClusters} per test run; a failed start is not retried (the store
- * remembers the failure, so every later test fails fast with the same cause instead of waiting again). Tests share
- * the clusters, so each test must use its own topic and group names.
+ * <p>Invariants: at most one {@code LocalClusters} per JVM; a failed start is not retried (the failure is kept, so
+ * every later test fails fast with the same cause instead of waiting again). Tests share the clusters, so each test
+ * must use its own topic and group names.
  */
 public final class LocalClustersExtension implements BeforeAllCallback, ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE =
-            ExtensionContext.Namespace.create(LocalClustersExtension.class);
-
-    private static volatile LocalClusters current;
+    private static LocalClusters shared; // guarded by LocalClustersExtension.class
+    private static RuntimeException failedStart; // guarded by LocalClustersExtension.class
 
     /**
-     * The shared clusters. Valid from the {@code @BeforeAll} phase of a class extended with this extension until the
-     * end of the test run.
+     * The shared clusters, started now if no test class of this JVM started them yet.
+     *
+     * @throws IllegalStateException when they failed to start (now or before)
      */
-    public static LocalClusters clusters() {
-        LocalClusters clusters = current;
-        if (clusters == null) {
-            throw new IllegalStateException("no local clusters: annotate the test class with "
-                    + "@ExtendWith(LocalClustersExtension.class)");
+    public static synchronized LocalClusters clusters() {
+        if (failedStart != null) {
+            throw new IllegalStateException("the shared local clusters failed to start: " + failedStart.getMessage(),
+                    failedStart);
         }
-        return clusters;
+        if (shared == null) {
+            try {
+                shared = LocalClusters.builder()
+                        // every topic (MirrorMaker's default exclusions still skip internal ones); no checkpoints or
+                        // group-offset sync, so MirrorMaker never writes the groups Sextant syncs
+                        .mirrorMaker(LocalMirrorMaker.Options.builder().topics(".*").build())
+                        .start(); // registered with ShutdownRegistry: closed when the JVM exits
+            } catch (RuntimeException e) {
+                failedStart = e;
+                throw e;
+            }
+        }
+        return shared;
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        clusters(context);
+        clusters();
     }
 
     @Override
@@ -49,37 +63,6 @@ public final class LocalClustersExtension implements BeforeAllCallback, Paramete
 
     @Override
     public Object resolveParameter(ParameterContext parameterContext, ExtensionContext extensionContext) {
-        return clusters(extensionContext);
-    }
-
-    private static LocalClusters clusters(ExtensionContext context) {
-        return context.getRoot().getStore(NAMESPACE)
-                .getOrComputeIfAbsent(SharedClusters.class, key -> new SharedClusters(), SharedClusters.class)
-                .clusters;
-    }
-
-    /**
-     * The store entry. JUnit closes it when the root context closes: through {@link AutoCloseable} (JUnit 5.13+)
-     * or, if that is switched off, through the deprecated {@code CloseableResource}; {@link LocalClusters#close()}
-     * is idempotent either way.
-     */
-    @SuppressWarnings("deprecation")
-    private static final class SharedClusters implements AutoCloseable, ExtensionContext.Store.CloseableResource {
-        final LocalClusters clusters;
-
-        SharedClusters() {
-            clusters = LocalClusters.builder()
-                    // every topic (MirrorMaker's default exclusions still skip internal ones); no checkpoints or
-                    // group-offset sync, so MirrorMaker never writes the groups Sextant syncs
-                    .mirrorMaker(LocalMirrorMaker.Options.builder().topics(".*").build())
-                    .start();
-            current = clusters;
-        }
-
-        @Override
-        public void close() {
-            current = null;
-            clusters.close();
-        }
+        return clusters();
     }
 }

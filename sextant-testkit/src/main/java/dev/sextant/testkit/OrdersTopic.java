@@ -1,11 +1,14 @@
 package dev.sextant.testkit;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 
 /**
  * The {@code orders} topic every integration test of a run shares: 3 partitions of 3,400 numbered records each
  * (record {@code i} of a partition has value {@code i} and sits at offset {@code i}), mirrored by MirrorMaker 2 to
- * {@code source.orders}. Created once per run, whichever test asks first.
+ * {@code source.orders}. Created once per {@link LocalClusters}, whichever test asks first.
  */
 public final class OrdersTopic {
 
@@ -13,13 +16,14 @@ public final class OrdersTopic {
     public static final int PARTITIONS = 3;
     public static final int PER_PARTITION = 3_400;
 
-    private static boolean created;
+    /** The clusters that have it (by identity: a test JVM may start clusters of its own beside the shared ones). */
+    private static final Set<LocalClusters> CREATED = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private OrdersTopic() {
     }
 
     public static synchronized void ensure(LocalClusters clusters) {
-        if (created) {
+        if (CREATED.contains(clusters)) {
             return;
         }
         clusters.createTopic(clusters.source(), NAME, PARTITIONS);
@@ -42,6 +46,6 @@ public final class OrdersTopic {
             });
         }
         clusters.awaitMirrored(NAME, Duration.ofSeconds(60));
-        created = true;
+        CREATED.add(clusters);
     }
 }

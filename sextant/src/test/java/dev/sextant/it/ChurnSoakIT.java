@@ -32,6 +32,7 @@ import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,6 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * What Sextant holds for them (positions, group records, the names it has seen) must go with them: the heap after a
  * full collection, and the resident set, stay flat from one round to the next.
  */
+@Tag("soak")
 @ExtendWith(LocalClustersExtension.class)
 class ChurnSoakIT {
 

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * not always recover from two minutes without its target in the time they allow). Identity translation on a topic
  * of the same name on both clusters keeps MirrorMaker 2 out of what is measured.
  */
+@Tag("soak")
 @ExtendWith(LocalClustersExtension.class)
 class DestinationOutageIT {
 

@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -31,13 +32,14 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>Brokers of its own: the retention is a broker setting. Identity translation: expiry is the destination's doing,
  * whatever mirrors the records.
  */
+@Tag("soak")
 @ExtendWith(LocalClustersExtension.class)
 class OffsetsRetentionIT {
 
     private static final String TOPIC = "retention-ledger";
     private static final int PARTITIONS = 3;
     private static final Duration RETENTION = Duration.ofMinutes(1);
-    private static final Duration IDLE = Duration.ofSeconds(200);
+    private static final Duration IDLE = Duration.ofSeconds(150);
 
     @Test
     void anIdleSyncedGroupKeepsItsDestinationOffsetsPastTheRetention(LocalClusters clusters) throws Exception {
@@ -80,7 +82,7 @@ class OffsetsRetentionIT {
                 assertEquals(List.of(), gaps, "retention-idle kept every offset");
                 Counter refreshed = sextant.registry().find("sextant.offsets.refreshed").counter();
                 double rewrites = refreshed == null ? 0 : refreshed.count();
-                assertTrue(rewrites >= PARTITIONS * 3, "written again in each retention period: " + rewrites);
+                assertTrue(rewrites >= PARTITIONS * 2, "written again in each retention period: " + rewrites);
                 System.out.printf("offsets retention %d s: the hand-written group was deleted after %d ms; the "
                         + "group Sextant synced kept its %d offsets for %d s (%.0f rewrites)%n",
                         RETENTION.toSeconds(), controlGoneMs, PARTITIONS, IDLE.toSeconds(), rewrites);
