@@ -57,14 +57,34 @@ final class BrokerProcess {
     }
 
     /**
-     * Formats the storage of {@code configFile} as a standalone KRaft quorum with the cluster id and the
-     * format-time SCRAM users of {@code security}; throws with the tool's output unless it succeeds in time.
+     * True when the storage tool of Kafka {@code version} can format in the broker's own JVM (4.0 and later have
+     * {@code StorageTool.execute}); older brokers are formatted by a JVM of its own first ({@link #format}).
      */
-    static void format(String name, Path directory, List<Path> classpath, Path configFile, String clusterId,
-                       BrokerSecurity security, List<String> logOptions, long deadlineNanos) {
+    static boolean formatsInBrokerJvm(String version) {
+        int major;
+        try {
+            major = Integer.parseInt(version.substring(0, version.indexOf('.')));
+        } catch (RuntimeException e) {
+            return false;
+        }
+        return major >= 4;
+    }
+
+    /** The storage tool's arguments: a standalone KRaft quorum, the cluster id, the format-time SCRAM users. */
+    private static List<String> formatArguments(Path configFile, String clusterId, BrokerSecurity security) {
         List<String> formatArgs = new ArrayList<>(
                 List.of("format", "-t", clusterId, "-c", configFile.toString(), "--standalone"));
         formatArgs.addAll(security.formatArguments());
+        return formatArgs;
+    }
+
+    /**
+     * Formats the storage of {@code configFile} in a JVM of its own; throws with the tool's output unless it
+     * succeeds in time.
+     */
+    static void format(String name, Path directory, List<Path> classpath, Path configFile, String clusterId,
+                       BrokerSecurity security, List<String> logOptions, long deadlineNanos) {
+        List<String> formatArgs = formatArguments(configFile, clusterId, security);
         ChildJvm format = ChildJvm.start(name + "-format", concat(FORMAT_JVM_OPTIONS, logOptions), classpath,
                 "kafka.tools.StorageTool", formatArgs, directory.resolve("format.out"));
         int exit = format.awaitExit(remaining(deadlineNanos));
@@ -78,6 +98,25 @@ final class BrokerProcess {
     static List<String> jvmOptions(String heap, List<String> moreOptions) {
         return concat(BROKER_JVM_OPTIONS.stream()
                 .map(option -> option.startsWith("-Xmx") ? "-Xmx" + heap : option).toList(), moreOptions);
+    }
+
+    /**
+     * Formats the storage of {@code configFile} and starts the broker in the same JVM; a failed format ends that JVM
+     * with the tool's message in its output, as a broker that cannot start does.
+     */
+    static BrokerProcess formatAndStart(String name, Path directory, int port, List<String> jvmOptions,
+                                        List<Path> classpath, Path configFile, String clusterId,
+                                        BrokerSecurity security) {
+        List<String> formatArgs = formatArguments(configFile, clusterId, security);
+        List<String> args = new ArrayList<>();
+        args.add(Integer.toString(formatArgs.size()));
+        args.addAll(formatArgs);
+        args.add(MAIN_CLASS);
+        args.add(configFile.toString());
+        // the watchdog's format option stands where the main class would: ParentWatchdogMain reads it first
+        ChildJvm jvm = ChildJvm.start(name, jvmOptions, classpath, ParentWatchdogMain.FORMAT_STORAGE, args,
+                directory.resolve(name + ".out"));
+        return new BrokerProcess(name, directory, port, jvmOptions, classpath, configFile, jvm);
     }
 
     /** Starts the broker of {@code configFile} (formatted before) whose client listener is {@code port}. */

@@ -262,11 +262,17 @@ public final class LocalKafkaBroker implements AutoCloseable {
             PropertiesFiles.write(log4jFile, "Logging of broker '" + name + "'", PropertiesFiles.log4j2(logFile));
             List<String> logOptions = List.of("-Dlog4j2.configurationFile=" + log4jFile.toAbsolutePath());
 
-            BrokerProcess.format(name, dir, classpath, configFile, clusterId, brokerSecurity, logOptions, deadline);
+            List<String> jvmOptions = BrokerProcess.jvmOptions(heap, logOptions);
+            boolean inBrokerJvm = BrokerProcess.formatsInBrokerJvm(dist.version());
+            if (!inBrokerJvm) {
+                BrokerProcess.format(name, dir, classpath, configFile, clusterId, brokerSecurity, logOptions,
+                        deadline);
+            }
             long formatMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-
-            BrokerProcess broker = BrokerProcess.start(name, dir, port, BrokerProcess.jvmOptions(heap, logOptions),
-                    classpath, configFile);
+            BrokerProcess broker = inBrokerJvm
+                    ? BrokerProcess.formatAndStart(name, dir, port, jvmOptions, classpath, configFile, clusterId,
+                            brokerSecurity)
+                    : BrokerProcess.start(name, dir, port, jvmOptions, classpath, configFile);
             LocalKafkaBroker result = new LocalKafkaBroker(name, dir, ownsParent, port, controllerPort, clusterId,
                     dist, broker, brokerSecurity);
             try {
@@ -280,9 +286,10 @@ public final class LocalKafkaBroker implements AutoCloseable {
                 }
                 throw new IllegalStateException(e.getMessage() + "\nlast lines of " + logFile + ":\n" + output, e);
             }
-            LOG.info("{}: Kafka {} ready at {} ({}) in {} ms (format {} ms; pid {})", name, dist.version(),
+            LOG.info("{}: Kafka {} ready at {} ({}) in {} ms ({}; pid {})", name, dist.version(),
                     result.bootstrapServers(), brokerSecurity,
-                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), formatMillis, broker.pid());
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
+                    inBrokerJvm ? "formatted in its JVM" : "format " + formatMillis + " ms", broker.pid());
             return result;
         }
     }

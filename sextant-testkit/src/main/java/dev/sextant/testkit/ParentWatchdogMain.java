@@ -2,12 +2,15 @@ package dev.sextant.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 
 /**
- * Main class of every child JVM the launcher starts: {@code ParentWatchdogMain <real main class> <args...>}.
+ * Main class of every child JVM the launcher starts: {@code ParentWatchdogMain <real main class> <args...>}, or
+ * {@code ParentWatchdogMain --format-storage <n> <n storage tool arguments> <real main class> <args...>} for a KRaft
+ * broker whose storage is formatted in its own JVM, just before it starts ({@link #FORMAT_STORAGE}).
  *
  * <p>It makes children die with their parent, even when the parent is killed with SIGKILL and cannot run any
  * cleanup. The parent keeps the write end of the child's stdin pipe open and never writes to it; when the parent
@@ -28,6 +31,12 @@ public final class ParentWatchdogMain {
      * ~25 s if its brokers are already gone, and an orphan should not linger that long.
      */
     static final long HALT_AFTER_MILLIS = 10_000;
+    /**
+     * Formats a broker's storage with Kafka's storage tool ({@code kafka.tools.StorageTool.execute}, which returns
+     * its exit code, where {@code main} exits the JVM) before the broker's main runs in the same JVM: a JVM of its
+     * own for the format costs seconds of start-up and class loading on every broker start.
+     */
+    static final String FORMAT_STORAGE = "--format-storage";
 
     private ParentWatchdogMain() {
     }
@@ -43,13 +52,36 @@ public final class ParentWatchdogMain {
         watchdog.setDaemon(true);
         watchdog.start();
 
-        Class<?> mainClass = Class.forName(args[0], true, ClassLoader.getSystemClassLoader());
+        int first = 0;
+        if (args[0].equals(FORMAT_STORAGE)) {
+            int count = Integer.parseInt(args[1]);
+            formatStorage(Arrays.copyOfRange(args, 2, 2 + count));
+            first = 2 + count;
+        }
+        Class<?> mainClass = Class.forName(args[first], true, ClassLoader.getSystemClassLoader());
         Method main = mainClass.getMethod("main", String[].class);
         try {
-            main.invoke(null, (Object) Arrays.copyOfRange(args, 1, args.length));
+            main.invoke(null, (Object) Arrays.copyOfRange(args, first + 1, args.length));
         } catch (InvocationTargetException e) {
             // rethrow the program's own failure so the JVM reports it exactly as without the watchdog
             throw e.getCause();
+        }
+    }
+
+    /** Runs the storage tool; exits the JVM with its code when it fails. */
+    private static void formatStorage(String[] toolArgs) throws ReflectiveOperationException {
+        Class<?> tool = Class.forName("kafka.tools.StorageTool", true, ClassLoader.getSystemClassLoader());
+        Method execute = tool.getMethod("execute", String[].class, PrintStream.class);
+        int exit;
+        try {
+            exit = (Integer) execute.invoke(null, toolArgs, System.out);
+        } catch (InvocationTargetException e) {
+            System.err.println("formatting the storage failed: " + e.getCause());
+            exit = 1;
+        }
+        if (exit != 0) {
+            System.err.println("formatting the storage failed (exit " + exit + ")");
+            System.exit(exit);
         }
     }
 

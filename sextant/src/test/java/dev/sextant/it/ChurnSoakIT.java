@@ -51,6 +51,8 @@ class ChurnSoakIT {
     private static final int ROUND = 10_000;
     private static final Duration SYNCED = Duration.ofSeconds(180);
     private static final Pattern HEAP_USED = Pattern.compile("used (\\d+)K");
+    /** Group commits in flight on the source's Admin client at most. */
+    private static final int COMMIT_BATCH = 500;
     private static final Pattern TRACKED = Pattern.compile("(?m)^sextant_groups_tracked(?:\\{[^}]*})? ([0-9.eE+]+)$");
     /** Growth from the first round's end to the second's allowed for noise (JIT, pools): far below a leak's. */
     private static final long FLAT_HEAP_MB = 8;
@@ -118,8 +120,13 @@ class ChurnSoakIT {
             groups.add(group);
             commits.add(source.alterConsumerGroupOffsets(group, Map.of(tp, new OffsetAndMetadata(50 + i % 50)))
                     .all());
+            // a batch at a time: every call queued on the client counts down its own 60 s timeout, and 10,000 at
+            // once outlived it on a loaded machine ("Timed out waiting to send the call")
+            if (commits.size() == COMMIT_BATCH || i == count - 1) {
+                KafkaFuture.allOf(commits.toArray(KafkaFuture[]::new)).get(120, TimeUnit.SECONDS);
+                commits.clear();
+            }
         }
-        KafkaFuture.allOf(commits.toArray(KafkaFuture[]::new)).get(120, TimeUnit.SECONDS);
         Await.until(SYNCED, count + " groups " + prefix + "* on the destination",
                 () -> groupsWith(destination, prefix) >= count);
         source.deleteConsumerGroups(groups).all().get(120, TimeUnit.SECONDS);
