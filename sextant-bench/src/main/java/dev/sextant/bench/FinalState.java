@@ -60,10 +60,10 @@ final class FinalState {
 
     /**
      * Polls every group until the destination offsets stop moving for {@link #SETTLE_QUIET_MS} (at most
-     * {@link #SETTLE_MAX_MS}, or four reads of every group when one takes longer than a quarter of that, as at
-     * 100,000 groups): a syncer may write a position bounded first and closer once the syncs and records allow
-     * (Sextant's interpolation, proven a moment after the sync that closes the interval). Not part of the measured
-     * span. Returns the seconds until the last change.
+     * {@link #SETTLE_MAX_MS}, or four reads of every group when one read takes longer than a quarter of that, as
+     * it does at the largest scales): a syncer may write a position bounded first and closer once the syncs and
+     * records allow (Sextant's interpolation, proven a moment after the sync that closes the interval). Not part of
+     * the measured span. Returns the seconds until the last change.
      */
     private static double settle(DestinationPoller poller) throws Exception {
         long start = System.nanoTime();
