@@ -47,7 +47,7 @@ final class SyncerProcesses {
 
     /**
      * How long a syncer may take to start and get ready (Sextant RUNNING, MirrorMaker's checkpoint task running and
-     * through the offset syncs): 120 s, plus a second per 1,000 groups (each system lists every group at start).
+     * through the offset syncs): two minutes, and longer the more groups (each system lists every group at start).
      */
     Duration startTimeout() {
         return Duration.ofSeconds(120 + n / 1_000);

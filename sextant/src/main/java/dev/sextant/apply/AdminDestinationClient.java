@@ -1,5 +1,8 @@
 package dev.sextant.apply;
 
+import static dev.sextant.apply.KafkaFutures.toCompletable;
+import static dev.sextant.apply.KafkaFutures.unwrap;
+
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
@@ -325,15 +328,5 @@ public final class AdminDestinationClient implements DestinationClient {
         }
         admin.close(Duration.ofSeconds(5));
         closing.forEach(CompletableFuture::join);
-    }
-
-    /** {@link KafkaFutures#toCompletable}. */
-    static <T> CompletableFuture<T> toCompletable(KafkaFuture<T> future) {
-        return KafkaFutures.toCompletable(future);
-    }
-
-    /** {@link KafkaFutures#unwrap}, where the appliers, the view and the session of this package call it. */
-    static Throwable unwrap(Throwable t) {
-        return KafkaFutures.unwrap(t);
     }
 }

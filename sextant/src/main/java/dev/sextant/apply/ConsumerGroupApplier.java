@@ -101,7 +101,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
         plans.forEach((group, parts) -> {
             current.get(group)
                     .thenCompose(existing -> write(group, parts, existing, lease))
-                    .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
+                    .exceptionally(err -> classify(group, parts, KafkaFutures.unwrap(err)))
                     .thenAccept(outcome -> {
                         handedOver.answered();
                         done.accept(outcome);

@@ -87,8 +87,10 @@ public final class DestinationSession implements AutoCloseable {
         Map<String, Integer> counts = await(client.partitionCounts(topics), "describing the destination's topics");
         Set<TopicPartition> present = new HashSet<>();
         partitions.stream().filter(tp -> tp.partition() < counts.getOrDefault(tp.topic(), 0)).forEach(present::add);
-        Map<TopicPartition, Long> starts = await(client.startOffsets(present), "reading the destination's log starts");
-        Map<TopicPartition, Long> ends = await(client.endOffsets(present), "reading the destination's log ends");
+        CompletableFuture<Map<TopicPartition, Long>> startsRead = client.startOffsets(present); // both at once
+        CompletableFuture<Map<TopicPartition, Long>> endsRead = client.endOffsets(present);
+        Map<TopicPartition, Long> starts = await(startsRead, "reading the destination's log starts");
+        Map<TopicPartition, Long> ends = await(endsRead, "reading the destination's log ends");
         Map<TopicPartition, LogRange> logs = new HashMap<>();
         ends.forEach((tp, end) -> logs.put(tp, new LogRange(starts.getOrDefault(tp, -1L), end)));
         return logs;
@@ -140,7 +142,7 @@ public final class DestinationSession implements AutoCloseable {
         try {
             return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            Throwable cause = AdminDestinationClient.unwrap(e);
+            Throwable cause = KafkaFutures.unwrap(e);
             throw new IllegalStateException(what + " failed: " + cause.getMessage(), cause);
         } catch (TimeoutException e) {
             throw new IllegalStateException("the destination did not answer within " + timeout.toSeconds() + " s ("

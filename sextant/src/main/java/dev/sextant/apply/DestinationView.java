@@ -211,7 +211,7 @@ public final class DestinationView {
                             });
                 })
                 .exceptionally(err -> {
-                    lastError = AdminDestinationClient.unwrap(err).toString();
+                    lastError = KafkaFutures.unwrap(err).toString();
                     synchronized (this) {
                         groupsDueAt = 0; // the next answer may come from a destination that changed meanwhile
                     }
@@ -242,7 +242,7 @@ public final class DestinationView {
             } else if (err != null) {
                 log.info("Cannot read the destination's offsets.retention.minutes ({}); applied offsets are written "
                         + "again as if it were the broker default of 7 days, unless sync.offsets.refresh.ms says "
-                        + "otherwise", AdminDestinationClient.unwrap(err).toString());
+                        + "otherwise", KafkaFutures.unwrap(err).toString());
             }
         });
     }

@@ -6,9 +6,8 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.KafkaFuture;
 
 /**
- * Kafka's futures as {@link CompletableFuture}s, and the failure inside the wrappers they complete with. A holder of
- * their own, so that {@link AdminDestinationClient} and the classes it hands reads and results to share them without
- * depending on each other.
+ * Kafka's futures as {@link CompletableFuture}s, and the failure inside the wrappers they complete with: one holder
+ * every class of this package that talks to the destination reads them from.
  */
 final class KafkaFutures {
 

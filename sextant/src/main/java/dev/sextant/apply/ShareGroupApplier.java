@@ -86,7 +86,7 @@ public final class ShareGroupApplier implements GroupApplier {
                         });
                         return new GroupOutcome(group, null, false, null, outcomes);
                     })
-                    .exceptionally(err -> classify(group, parts, AdminDestinationClient.unwrap(err)))
+                    .exceptionally(err -> classify(group, parts, KafkaFutures.unwrap(err)))
                     .thenAccept(outcome -> {
                         handedOver.answered();
                         done.accept(outcome);

@@ -64,9 +64,9 @@ public final class TakeoverAudit implements ReplanTrigger {
     public static final long INTERVAL_MS = 5_000;
     /**
      * At most this many groups' destination offsets are read per round: a round costs the same in any task. An
-     * instance runs up to one task per {@code __consumer_offsets} partition (50 by default), so after a rebalance it
-     * reads at most 50 &times; 200 groups every 5 s; reading every group of a large task at every round would cost
-     * the destination's coordinators more than the writes.
+     * instance runs up to one task per {@code __consumer_offsets} partition, so after a rebalance it reads at most
+     * that many rounds' groups every {@link #INTERVAL_MS}; reading every group of a large task at every round would
+     * cost the destination's coordinators more than the writes.
      */
     static final int GROUPS_PER_ROUND = 200;
 

@@ -76,7 +76,7 @@ class AdminDestinationClientTest {
         for (int i = 4; i < writes.size(); i++) {
             assertTrue(writes.get(i).isCompletedExceptionally(), "queued write " + i + " failed at close");
             Throwable err = writes.get(i).handle((ok, e) -> e).join();
-            assertInstanceOf(IllegalStateException.class, AdminDestinationClient.unwrap(err), err.toString());
+            assertInstanceOf(IllegalStateException.class, KafkaFutures.unwrap(err), err.toString());
         }
         // those in flight fail as their Admin client's thread gives up its calls, which may end just after close
         for (int i = 0; i < 4; i++) {

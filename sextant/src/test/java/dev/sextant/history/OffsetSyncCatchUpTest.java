@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.testing.MutableClock;
+import dev.sextant.testing.QuietSourceOffsets;
 import dev.sextant.topology.HistoryRestoreListener;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,17 +32,7 @@ class OffsetSyncCatchUpTest {
     private int requests;
     private boolean failing;
 
-    private final SourceOffsets source = new SourceOffsets() {
-        @Override
-        public CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions) {
-            return CompletableFuture.completedFuture(Map.of());
-        }
-
-        @Override
-        public CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions) {
-            return CompletableFuture.completedFuture(Map.of());
-        }
-
+    private final SourceOffsets source = new QuietSourceOffsets() {
         @Override
         public CompletableFuture<Map<TopicPartition, Long>> topicEnds(String topic) {
             requests++;
@@ -54,10 +45,6 @@ class OffsetSyncCatchUpTest {
             requests++;
             assertEquals("app", group);
             return CompletableFuture.completedFuture(Map.copyOf(committed));
-        }
-
-        @Override
-        public void close() {
         }
     };
 

@@ -10,6 +10,7 @@ import dev.sextant.state.InMemoryStores;
 import dev.sextant.state.SyncHolds;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
+import dev.sextant.testing.QuietSourceOffsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,21 +32,12 @@ class OffsetSyncGateTest {
     private final MutableClock clock = new MutableClock(Instant.parse("2026-12-01T00:00:00Z"));
     private final List<CompletableFuture<Map<TopicPartition, Long>>> fetches = new ArrayList<>();
     private final List<String> decided = new ArrayList<>();
-    private final SourceOffsets source = new SourceOffsets() {
-        @Override
-        public CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions) {
-            return CompletableFuture.completedFuture(Map.of());
-        }
-
+    private final SourceOffsets source = new QuietSourceOffsets() {
         @Override
         public CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions) {
             CompletableFuture<Map<TopicPartition, Long>> fetch = new CompletableFuture<>();
             fetches.add(fetch);
             return fetch;
-        }
-
-        @Override
-        public void close() {
         }
     };
 

@@ -18,6 +18,7 @@ import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.SyncHolds;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
+import dev.sextant.testing.QuietSourceOffsets;
 import dev.sextant.translate.OffsetSyncPoint;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +56,7 @@ class OffsetSyncIntakeTest {
     private final Map<TopicPartition, Long> floors = new HashMap<>();
     private int commits;
 
-    private final SourceOffsets source = new SourceOffsets() {
+    private final SourceOffsets source = new QuietSourceOffsets() {
         @Override
         public CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions) {
             return CompletableFuture.completedFuture(Map.copyOf(floors));
@@ -73,10 +74,6 @@ class OffsetSyncIntakeTest {
             Map<String, Uuid> ids = new HashMap<>();
             topics.stream().filter(topicIds::containsKey).forEach(t -> ids.put(t, topicIds.get(t)));
             return CompletableFuture.completedFuture(ids);
-        }
-
-        @Override
-        public void close() {
         }
     };
 

@@ -6,6 +6,7 @@ import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.testing.CoordinatorRecords;
 import dev.sextant.testing.MutableClock;
+import dev.sextant.testing.QuietSourceOffsets;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +34,7 @@ class OpenTransactionWatchTest {
     private final Map<String, Map<TopicPartition, Long>> committed = new HashMap<>();
     private final long stable = 10;
 
-    private final SourceOffsets source = new SourceOffsets() {
+    private final SourceOffsets source = new QuietSourceOffsets() {
         @Override
         public CompletableFuture<Map<TopicPartition, StableEnd>> stableEnds(Set<TopicPartition> partitions) {
             long end = log.isEmpty() ? stable : log.get(log.size() - 1).offset() + 1;
@@ -43,20 +44,6 @@ class OpenTransactionWatchTest {
         @Override
         public CompletableFuture<Map<String, Map<TopicPartition, Long>>> committed(Set<String> groups) {
             return CompletableFuture.completedFuture(Map.copyOf(committed));
-        }
-
-        @Override
-        public CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions) {
-            return CompletableFuture.completedFuture(Map.of());
-        }
-
-        @Override
-        public CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions) {
-            return CompletableFuture.completedFuture(Map.of());
-        }
-
-        @Override
-        public void close() {
         }
     };
 

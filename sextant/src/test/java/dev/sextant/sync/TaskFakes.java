@@ -6,19 +6,17 @@ import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.metrics.SextantMetrics;
-import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;
 import dev.sextant.sync.SyncSettings.OffsetRules;
 import dev.sextant.sync.SyncSettings.Scope;
 import dev.sextant.sync.SyncSettings.Timing;
 import dev.sextant.sync.SyncSettings.Topics;
 import dev.sextant.testing.InMemoryDestination;
+import dev.sextant.testing.QuietSourceOffsets;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
@@ -51,7 +49,7 @@ final class TaskFakes {
     static SyncRuntime runtime(DestinationView view, InMemoryDestination destination, Map<Uuid, String> topicIds,
                                SextantMetrics metrics) {
         return new SyncRuntime(view, new ConsumerGroupApplier(destination, new OffsetOwnership(APP), true),
-                new ShareGroupApplier(destination), new NoSourceOffsets(), new KnownTopicNames(topicIds), metrics);
+                new ShareGroupApplier(destination), new QuietSourceOffsets(), new KnownTopicNames(topicIds), metrics);
     }
 
     /** Checkpoints emitted, as {@code group destination-partition upstream->downstream}, into {@code into}. */
@@ -74,24 +72,6 @@ final class TaskFakes {
         @Override
         public Optional<String> name(Uuid topicId) {
             return Optional.ofNullable(ids.get(topicId));
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    /** The planner and the settler never ask the source for offsets. */
-    private static final class NoSourceOffsets implements SourceOffsets {
-
-        @Override
-        public CompletableFuture<Map<TopicPartition, Long>> pruneFloors(Set<TopicPartition> partitions) {
-            return CompletableFuture.completedFuture(Map.of());
-        }
-
-        @Override
-        public CompletableFuture<Map<TopicPartition, Long>> logEnds(Set<TopicPartition> partitions) {
-            return CompletableFuture.completedFuture(Map.of());
         }
 
         @Override
