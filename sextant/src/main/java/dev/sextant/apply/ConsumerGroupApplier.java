@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -42,6 +43,7 @@ import org.slf4j.LoggerFactory;
  *               any offset not Sextant's, on any partition ─▶ DESTINATION_DIVERGED, nothing written
  *                 (adopt-forward: unless the translation is at or above it: then taken over)
  *               current carries a newer source commit ─▶ SUPERSEDED, nothing written
+ *               current is exact for this or an older commit, the plan below it ─▶ APPLIED at current (ExactFloor)
  *               translated == current ────────────────▶ APPLIED, nothing written (unless written again on purpose)
  *               translated &lt; current, rewind=never ──▶ REWIND_SKIPPED
  *               else ──▶ alterConsumerGroupOffsets ──▶ APPLIED | GROUP_ACTIVE | TYPE_CONFLICT | TOPIC_NOT_MIRRORED
@@ -49,8 +51,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Invariants: it never writes a group that holds an offset Sextant did not write, on any partition (under
  * adopt-forward: a partition's such offset only when the translation is at or above it, and offsets elsewhere are
- * left as they are), nor over an offset that carries a newer source commit ({@link OffsetOwnership.Mark}), as far as
- * the read just before the write shows; it sends offsets only under a valid {@link WriteLease}, so a task that was
+ * left as they are), nor over an offset that carries a newer source commit ({@link OffsetOwnership.Mark}), nor below
+ * an exact translation of the same or an older commit ({@link ExactFloor}), as far as the read just before the write
+ * shows; it sends offsets only under a valid {@link WriteLease}, so a task that was
  * revoked or frozen meanwhile does not write what it read before.
  * Everything runs on Admin futures, the caller's thread never blocks; every plan gets exactly one
  * {@link GroupOutcome}, also when the destination cannot be reached ({@code retry}), so no position is dropped.
@@ -161,26 +164,50 @@ public final class ConsumerGroupApplier implements GroupApplier {
         /** @param now the destination's committed offset of the partition, null when it has none */
         void add(PlannedPartition part, OffsetAndMetadata now) {
             planned.add(part.destination());
-            boolean theirs = now != null && !ownership.owns(now.metadata());
-            if (theirs && (!adoptForward || part.translatedOffset() < now.offset())) {
+            if (now != null && !ownership.owns(now.metadata())) {
+                theirs(part, now);
+                return;
+            }
+            PartitionOutcome settled = now == null ? null : withoutWrite(part, now);
+            if (settled == null) {
+                write(part);
+            } else {
+                outcomes.put(part.key(), settled);
+            }
+        }
+
+        /** An offset someone else committed: refused, or taken over under adopt-forward. */
+        private void theirs(PlannedPartition part, OffsetAndMetadata now) {
+            if (!adoptForward || part.translatedOffset() < now.offset()) {
                 foreign.add(part.destination() + "=" + now.offset()
                         + (now.metadata().isEmpty() ? "" : " '" + now.metadata() + "'")
                         + (adoptForward ? " (the translation " + part.translatedOffset() + " is below it)" : ""));
                 outcomes.put(part.key(), new PartitionOutcome(PositionStatus.DESTINATION_DIVERGED, now.offset()));
-            } else if (theirs) {
+            } else {
                 // adopt-forward: the group has no members (the planner's guard, and the broker refuses the write
                 // otherwise) and the translation does not move it backwards; from now on the offset is Sextant's
                 adopted.add(part.destination() + "=" + now.offset() + " -> " + part.translatedOffset());
                 write(part);
-            } else if (now != null && newer(now.metadata(), part)) {
-                outcomes.put(part.key(), new PartitionOutcome(PositionStatus.SUPERSEDED, now.offset()));
-            } else if (now != null && now.offset() == part.translatedOffset() && !part.again()) {
-                outcomes.put(part.key(), new PartitionOutcome(PositionStatus.APPLIED, now.offset()));
-            } else if (now != null && part.translatedOffset() < now.offset() && !followRewinds) {
-                outcomes.put(part.key(), new PartitionOutcome(PositionStatus.REWIND_SKIPPED, now.offset()));
-            } else {
-                write(part);
             }
+        }
+
+        /** How a partition Sextant wrote before settles without a write; null when it is written. */
+        private PartitionOutcome withoutWrite(PlannedPartition part, OffsetAndMetadata now) {
+            Optional<OffsetOwnership.Mark> mark = ownership.mark(now.metadata());
+            if (mark.map(m -> m.newerThan(part)).orElse(false)) {
+                return new PartitionOutcome(PositionStatus.SUPERSEDED, now.offset());
+            }
+            OptionalLong kept = mark.map(m -> ExactFloor.keep(m, now.offset(), part)).orElse(OptionalLong.empty());
+            if (kept.isPresent()) {
+                return PartitionOutcome.keptExact(now.offset(), kept.getAsLong());
+            }
+            if (now.offset() == part.translatedOffset() && !part.again()) {
+                return new PartitionOutcome(PositionStatus.APPLIED, now.offset());
+            }
+            if (part.translatedOffset() < now.offset() && !followRewinds) {
+                return new PartitionOutcome(PositionStatus.REWIND_SKIPPED, now.offset());
+            }
+            return null;
         }
 
         /**
@@ -271,11 +298,6 @@ public final class ConsumerGroupApplier implements GroupApplier {
                 .exceptionally(err -> null)) // a group that cannot be read now is looked at next time
                 .toArray(CompletableFuture[]::new);
         return CompletableFuture.allOf(each).thenApply(v -> List.copyOf(older));
-    }
-
-    /** True when the destination's offset carries a source commit newer than the planned one. */
-    private boolean newer(String metadata, PlannedPartition part) {
-        return ownership.mark(metadata).map(m -> m.newerThan(part)).orElse(false);
     }
 
     private static final long LEASE_LOG_INTERVAL_MS = 10_000;

@@ -42,12 +42,23 @@ public record GroupOutcome(String group, Reason reason, boolean retry, String de
     }
 
     /**
-     * @param written true when this apply wrote the offset (false when the destination already held it)
+     * @param written   true when this apply wrote the offset (false when the destination already held it)
+     * @param keptBound the replay bound of the offset the destination kept instead of a plan below it (an exact
+     *                  translation of this commit or an older one: {@link ExactFloor}); -1 when the plan decided
      */
-    public record PartitionOutcome(PositionStatus status, long destinationOffset, boolean written) {
+    public record PartitionOutcome(PositionStatus status, long destinationOffset, boolean written, long keptBound) {
+
+        public PartitionOutcome(PositionStatus status, long destinationOffset, boolean written) {
+            this(status, destinationOffset, written, -1);
+        }
 
         public PartitionOutcome(PositionStatus status, long destinationOffset) {
             this(status, destinationOffset, false);
+        }
+
+        /** The destination keeps its exact offset; the plan, below it, is not written. */
+        static PartitionOutcome keptExact(long destinationOffset, long bound) {
+            return new PartitionOutcome(PositionStatus.APPLIED, destinationOffset, false, bound);
         }
     }
 }

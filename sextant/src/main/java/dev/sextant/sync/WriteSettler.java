@@ -10,6 +10,7 @@ import dev.sextant.state.GroupStore;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import dev.sextant.translate.OffsetTranslation;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -144,6 +145,14 @@ final class WriteSettler {
             metrics.syncLatency(type, now - planned.commitTimestamp());
             metrics.replayBound(type, Math.max(0, pos.bound()));
         }
-        return pos.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
+        PartitionPosition translated = pos;
+        if (result.keptBound() >= 0 && pos.sourceOffset() == planned.sourceOffset()
+                && result.destinationOffset() > pos.translatedOffset()) {
+            // the destination kept an exact translation above the plan (ExactFloor): that is the translation now,
+            // so what this instance shows and serves does not fall behind what the destination holds
+            translated = pos.withTranslation(OffsetTranslation.bounded(pos.sourceOffset(),
+                    result.destinationOffset(), result.keptBound()));
+        }
+        return translated.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
     }
 }

@@ -87,6 +87,40 @@ class ConsumerGroupApplierTest {
     }
 
     @Test
+    void aBoundedPlanBelowAnExactOffsetOfTheSameOrAnOlderCommitKeepsTheExactOne() throws Exception {
+        destination.topic("source.orders", 2);
+        PositionKey key = new PositionKey("billing", "orders", 0);
+        // commit 200 (log offset 41) written exact at 530 by an instance whose proof a restart lost
+        assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 530, 0, 41, false))).reason());
+
+        // the same commit replayed after the restart, translated bounded without the proof
+        GroupOutcome same = apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 521, 9, 41, false)));
+        assertEquals(new GroupOutcome.PartitionOutcome(PositionStatus.APPLIED, 530, false, 0),
+                same.partitions().get(key), "kept exact, not moved back");
+        // a newer commit whose bounded translation lies below the older commit's exact one
+        GroupOutcome newer = apply(applier, List.of(new PlannedPartition(key, P0, 207, 1_100, 525, 12, 42, false)));
+        assertEquals(new GroupOutcome.PartitionOutcome(PositionStatus.APPLIED, 530, false, 7),
+                newer.partitions().get(key), "record 200 is at 530: commit 207 resumes there, replaying at most 7");
+        assertEquals(530L, destination.committed("billing", "source.orders", 0));
+        assertEquals(1, destination.alterCalls.get(), "only the first write was sent");
+
+        // a rewind of the source (an offset reset) is followed below it, as sync.rewind says
+        GroupOutcome rewound = apply(applier, List.of(new PlannedPartition(key, P0, 150, 1_200, 480, 3, 43, false)));
+        assertEquals(PositionStatus.APPLIED, rewound.partitions().get(key).status());
+        assertEquals(480L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
+    void aBoundedOffsetIsNoFloor() throws Exception {
+        destination.topic("source.orders", 2);
+        PositionKey key = new PositionKey("billing", "orders", 0);
+        assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 530, 4, 41, false))).reason());
+        apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 521, 9, 41, false)));
+        assertEquals(521L, destination.committed("billing", "source.orders", 0),
+                "only an exact offset proves where the record is");
+    }
+
+    @Test
     void overwrittenNamesThePartitionsWhoseDestinationMarkCarriesAnOlderCommit() throws Exception {
         destination.topic("source.orders", 2);
         destination.offsets.put("billing", new ConcurrentHashMap<>(Map.of(

@@ -24,6 +24,7 @@ public final class GroupCommitter implements AutoCloseable {
     private final int partitions;
     private final int groups;
     private final long maxOffset;
+    private final long stride;
     private final Map<String, Long> lastCommitted = new ConcurrentHashMap<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final Thread thread;
@@ -31,6 +32,16 @@ public final class GroupCommitter implements AutoCloseable {
 
     /** @param maxOffset commits never go past it (the topic's log end) */
     public GroupCommitter(Admin source, String prefix, String topic, int partitions, int groups, long maxOffset) {
+        this(source, prefix, topic, partitions, groups, maxOffset, 0);
+    }
+
+    /**
+     * @param stride each group of a partition starts this many offsets after the one before it, so that groups
+     *               commit in different stretches of the log (0: all start at the beginning)
+     */
+    public GroupCommitter(Admin source, String prefix, String topic, int partitions, int groups, long maxOffset,
+                          long stride) {
+        this.stride = stride;
         this.source = source;
         this.prefix = prefix;
         this.topic = topic;
@@ -45,7 +56,7 @@ public final class GroupCommitter implements AutoCloseable {
         try {
             for (long round = 1; running.get(); round++) {
                 for (int g = 0; g < groups && running.get(); g++) {
-                    long offset = Math.min(maxOffset, round * 7 + g % 7);
+                    long offset = Math.min(maxOffset, (g / partitions) * stride + round * 7 + g % 7);
                     source.alterConsumerGroupOffsets(group(g), Map.of(partitionOf(g), new OffsetAndMetadata(offset)))
                             .all().get(30, TimeUnit.SECONDS);
                     lastCommitted.put(group(g), offset);
@@ -76,9 +87,15 @@ public final class GroupCommitter implements AutoCloseable {
 
     /** Where each group stands on {@code cluster} (groups without an offset there are left out), in one batch. */
     public Map<String, Long> offsetsOn(Admin cluster) {
+        return offsetsOn(cluster, topic);
+    }
+
+    /** Where each group stands on {@code cluster}, whose copy of the topic is called {@code topicThere}. */
+    public Map<String, Long> offsetsOn(Admin cluster, String topicThere) {
         Map<String, ListConsumerGroupOffsetsSpec> specs = new HashMap<>();
         for (int g = 0; g < groups; g++) {
-            specs.put(group(g), new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(partitionOf(g))));
+            specs.put(group(g), new ListConsumerGroupOffsetsSpec().topicPartitions(List.of(
+                    new TopicPartition(topicThere, g % partitions))));
         }
         Map<String, Long> out = new HashMap<>();
         try {
