@@ -54,7 +54,7 @@ final class InstanceQueryApi implements AutoCloseable {
         api = new QueryApi(
                 new StreamsGroupRouter(streams, advertised),
                 new StreamsLocalStores(streams, settings::destinationTopic, settings.identityTranslation(),
-                        catchingUp, evidence),
+                        catchingUp, evidence, view::logRange),
                 new Forwarder(advertised, FORWARD_TIMEOUT, server.tls(), server.token()),
                 conflicts,
                 sourceInputs,

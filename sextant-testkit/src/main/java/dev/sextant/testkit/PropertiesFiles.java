@@ -1,12 +1,15 @@
 package dev.sextant.testkit;
 
 import java.io.IOException;
+import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 
 /**
  * Renders Java properties files in the caller's key order (unlike {@link java.util.Properties#store}, which
@@ -37,6 +40,20 @@ final class PropertiesFiles {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }
+    }
+
+    /** Rewrites {@code file} with {@code changed} over the properties it holds (written back in key order). */
+    static void change(Path file, String header, Map<String, String> changed) {
+        Properties current = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            current.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
+        }
+        Map<String, String> config = new TreeMap<>();
+        current.stringPropertyNames().forEach(key -> config.put(key, current.getProperty(key)));
+        config.putAll(changed);
+        write(file, header, config);
     }
 
     /**

@@ -18,6 +18,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
@@ -32,6 +33,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -190,18 +192,28 @@ public final class AdminDestinationClient implements DestinationClient {
     }
 
     @Override
+    public CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics) {
+        return described(topics, TopicDescription::topicId);
+    }
+
+    @Override
     public CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> topics) {
+        return described(topics, desc -> desc.partitions().size());
+    }
+
+    /** What {@code of} takes from the description of each named topic that exists. */
+    private <T> CompletableFuture<Map<String, T>> described(Set<String> topics, Function<TopicDescription, T> of) {
         if (topics.isEmpty()) {
             return CompletableFuture.completedFuture(Map.of());
         }
         Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(topics,
                 new DescribeTopicsOptions().timeoutMs(READ_TIMEOUT_MS)).topicNameValues();
-        Map<String, Integer> counts = new ConcurrentHashMap<>();
+        Map<String, T> counts = new ConcurrentHashMap<>();
         CompletableFuture<?>[] all = futures.entrySet().stream()
                 .map(e -> toCompletable(e.getValue())
                         .handle((desc, err) -> {
                             if (desc != null) {
-                                counts.put(e.getKey(), desc.partitions().size());
+                                counts.put(e.getKey(), of.apply(desc));
                             } else if (!(unwrap(err) instanceof UnknownTopicOrPartitionException)) {
                                 throw new CompletionException(unwrap(err));
                             }

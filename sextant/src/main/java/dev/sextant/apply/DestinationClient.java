@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * The Admin calls Sextant makes on the destination cluster, all asynchronous so a stream thread never waits on
@@ -15,6 +16,9 @@ public interface DestinationClient extends AutoCloseable {
 
     /** Every group of every type, with its type and state. */
     CompletableFuture<Map<String, DestinationGroup>> listGroups();
+
+    /** The ids of the named topics that exist (absent ones are left out): a recreated topic has a new one. */
+    CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics);
 
     /** Partition counts of the named topics that exist (absent ones are left out). */
     CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> topics);

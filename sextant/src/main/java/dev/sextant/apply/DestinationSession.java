@@ -1,5 +1,6 @@
 package dev.sextant.apply;
 
+import dev.sextant.domain.LogRange;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,5 +1,6 @@
 package dev.sextant.apply;
 
+import dev.sextant.domain.LogRange;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +38,8 @@ public final class DestinationView {
     private CompletableFuture<Void> inFlight = CompletableFuture.completedFuture(null);
     private volatile Map<String, DestinationGroup> groups = Map.of();
     private volatile Map<String, Integer> partitionCounts = Map.of();
+    /** The ids of the topics looked up, as the last refresh read them: a recreated topic has a new one. */
+    private volatile Map<String, Uuid> topicIds = Map.of();
     /** Each known partition's log as the last refresh read it: both ends replaced at once. */
     private volatile Map<TopicPartition, LogRange> logs = Map.of();
     private volatile boolean ready;
@@ -50,11 +54,18 @@ public final class DestinationView {
     static final long MAX_LIST_INTERVAL_MS = 30_000;
     /** When the groups may be listed again, epoch ms (0: at the next refresh). */
     private long groupsDueAt; // guarded by this
-    /** The brokers' config is read again this often: an operator may change the retention. */
-    static final long RETENTION_READ_INTERVAL_MS = 3_600_000;
+    /**
+     * The brokers' config is read again this often, and after every outage: a retention lowered under the refresh
+     * interval in use (an operator's rolling restart) would delete applied offsets before they are written again. One
+     * DescribeConfigs request of one broker each time; offsets the retention took before it was read are found gone
+     * by {@code VanishedGroups}.
+     */
+    static final long RETENTION_READ_INTERVAL_MS = 10_000;
     /** When the destination's offsets retention is read again, epoch ms. */
     private long retentionDueAt; // guarded by this
     private volatile long offsetsRetentionMs = -1;
+    /** When the listing that {@link #groups} holds was started, epoch ms; -1 before the first. */
+    private volatile long groupsListedAt = -1;
 
     public DestinationView(DestinationClient client) {
         this(client, Clock.systemUTC());
@@ -114,10 +125,15 @@ public final class DestinationView {
 
     /**
      * The destination's {@code offsets.retention.minutes} in ms, as last read from a broker's config (at the first
-     * refresh, then hourly), or -1 when it could not be read.
+     * refresh, then every 10 s and after every outage), or -1 when it could not be read.
      */
     public long offsetsRetentionMs() {
         return offsetsRetentionMs;
+    }
+
+    /** The ids of these destination topics now (one Admin request); absent ones left out. */
+    public CompletableFuture<Map<String, Uuid>> fetchTopicIds(Set<String> topics) {
+        return client.topicIds(topics);
     }
 
     /** The log start offsets of these destination partitions now (one Admin request); absent ones left out. */
@@ -125,8 +141,21 @@ public final class DestinationView {
         return client.startOffsets(partitions);
     }
 
+    /**
+     * When the listing {@link #group} answers from was started, epoch ms; -1 before the first. A group written (and
+     * answered) before then and absent from it is gone from the destination: its offsets expired or were deleted.
+     */
+    public long groupsListedAt() {
+        return groupsListedAt;
+    }
+
     public Optional<DestinationGroup> group(String groupId) {
         return Optional.ofNullable(groups.get(groupId));
+    }
+
+    /** The topic's id as the last refresh read it; empty when not looked up or absent. */
+    public Optional<Uuid> topicId(String topic) {
+        return Optional.ofNullable(topicIds.get(topic));
     }
 
     /** What the view knows of a destination partition. */
@@ -181,9 +210,17 @@ public final class DestinationView {
                     return g;
                 })
                 : CompletableFuture.completedFuture(groups);
+        CompletableFuture<Map<String, Integer>> counted = client.partitionCounts(topics)
+                .thenCombine(client.topicIds(topics), (counts, ids) -> {
+                    topicIds = Map.copyOf(ids);
+                    return counts;
+                });
         inFlight = listed
-                .thenCombine(client.partitionCounts(topics), (g, counts) -> {
+                .thenCombine(counted, (g, counts) -> {
                     groups = g;
+                    if (listing) {
+                        groupsListedAt = startedAt;
+                    }
                     Map<String, Integer> merged = new HashMap<>(counts);
                     partitionCounts = Map.copyOf(merged);
                     lookedUp.addAll(topics);
@@ -213,7 +250,10 @@ public final class DestinationView {
                 .exceptionally(err -> {
                     lastError = KafkaFutures.unwrap(err).toString();
                     synchronized (this) {
-                        groupsDueAt = 0; // the next answer may come from a destination that changed meanwhile
+                        // the next answer may come from a destination that changed meanwhile (restarted with
+                        // another retention, or replaced): everything is read again then
+                        groupsDueAt = 0;
+                        retentionDueAt = 0;
                     }
                     if (unreachableSince < 0) {
                         unreachableSince = startedAt; // it did not answer from then on

@@ -1,5 +1,6 @@
 package dev.sextant.apply;
 
+import dev.sextant.domain.LogRange;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import org.apache.kafka.common.TopicPartition;

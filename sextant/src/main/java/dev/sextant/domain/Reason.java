@@ -18,5 +18,11 @@ public enum Reason {
      * An offset sync that does not describe the two logs (negative offsets, beyond a log's end, an unknown
      * partition, or going backwards while the source topic was not recreated); it never entered the history.
      */
-    INVALID_OFFSET_SYNC
+    INVALID_OFFSET_SYNC,
+    /**
+     * A mirror topic on the destination was created again (a new topic id: re-seeded, or the destination rebuilt):
+     * the offset-sync history of its source topic was forgotten, and the positions written through it are planned
+     * again through the new mirror's syncs.
+     */
+    MIRROR_RESEEDED
 }

@@ -10,6 +10,7 @@ import dev.sextant.client.SextantClient;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.LogRange;
 import dev.sextant.failover.FailoverReport.GroupState;
 import dev.sextant.failover.FailoverReport.Report;
 import java.time.Clock;
@@ -25,6 +26,7 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * A failover read from the destination, for the day the source is gone: what every selected group holds on the
@@ -87,6 +89,11 @@ public final class DestinationFailover {
                 states.add(FailoverVerdict.state(group, known.types().get(id),
                         consumerOffsets.getOrDefault(id, Map.of()), shareOffsets.getOrDefault(id, Map.of()),
                         known.of(id), ownership, now));
+            }
+            Set<TopicPartition> pending = FailoverVerdict.pendingPartitions(states);
+            if (!pending.isEmpty()) {
+                Map<TopicPartition, LogRange> logs = destination.logRanges(pending);
+                states.replaceAll(s -> FailoverVerdict.withinLogs(s, logs));
             }
             if (apply) {
                 writePending(destination, groups, states, known, progress);

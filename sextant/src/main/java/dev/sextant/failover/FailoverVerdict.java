@@ -7,6 +7,7 @@ import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.client.SextantClient;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.LogRange;
 import dev.sextant.failover.FailoverReport.GroupResult;
 import dev.sextant.failover.FailoverReport.GroupState;
 import dev.sextant.failover.FailoverReport.PartitionState;
@@ -16,10 +17,12 @@ import dev.sextant.state.PositionStatus;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -170,6 +173,38 @@ final class FailoverVerdict {
             result = GroupResult.READY;
         }
         return new GroupState(group.groupId(), group.type().label(), group.state(), result, detail, partitions);
+    }
+
+    /** The destination partitions of rows with a translation to write: their logs decide what is written. */
+    static Set<TopicPartition> pendingPartitions(List<GroupState> states) {
+        Set<TopicPartition> out = new HashSet<>();
+        states.forEach(s -> s.partitions().stream().filter(p -> p.pendingOffset() != null)
+                .forEach(p -> out.add(new TopicPartition(p.topic(), p.partition()))));
+        return out;
+    }
+
+    /**
+     * The group's rows with each translation to write kept inside its destination partition's log, as
+     * {@code --apply} writes it ({@link TranslatedPosition#within}): what the report and the reset plan show is what
+     * a consumer can seek to, never beyond the mirror's end (the records held back added to the bound).
+     */
+    static GroupState withinLogs(GroupState state, Map<TopicPartition, LogRange> logs) {
+        List<PartitionState> rows = state.partitions().stream().map(p -> p.pendingOffset() == null ? p
+                : withinLog(p, logs.getOrDefault(new TopicPartition(p.topic(), p.partition()), LogRange.UNKNOWN)))
+                .toList();
+        return new GroupState(state.group(), state.groupType(), state.destinationState(), state.result(),
+                state.detail(), rows);
+    }
+
+    private static PartitionState withinLog(PartitionState p, LogRange log) {
+        TopicPartition tp = new TopicPartition(p.topic(), p.partition());
+        PlannedPartition planned = TranslatedPosition.of(new PositionKey("", p.topic(), p.partition()), tp, -1, -1,
+                p.pendingOffset(), p.bound() == null ? -1 : p.bound()).within(log);
+        if (planned.translatedOffset() == p.pendingOffset()) {
+            return p;
+        }
+        return new PartitionState(p.topic(), p.partition(), p.offset(), planned.bound() == 0 ? "exact" : "bounded",
+                planned.bound(), p.lastSyncAgeMs(), planned.translatedOffset(), p.status());
     }
 
     /** True when {@code apply} has something to write for the group. */

@@ -22,6 +22,9 @@ public interface HistorySink {
     /** The source topic's id the history now describes. */
     void incarnation(String topic, Uuid id, long timestamp);
 
+    /** The destination id of the source topic's mirror that the history now describes. */
+    void mirrorIncarnation(String topic, Uuid id, long timestamp);
+
     void deadLetter(DeadLetterRecord record, long timestamp);
 
     /**

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -62,8 +63,11 @@ public final class OffsetSyncGate {
     private record Ends(long sourceEnd, long destinationEnd, long asOfSeq) {
     }
 
-    /** One fetch's answer: the ends of each partition asked, and the source topic ids of their topics. */
-    private record Fetched(Map<TopicPartition, Ends> ends, Map<String, Uuid> topicIds) {
+    /**
+     * One fetch's answer: the ends of each partition asked, the source topic ids of their topics, and the ids of
+     * their mirrors on the destination (by source topic).
+     */
+    private record Fetched(Map<TopicPartition, Ends> ends, Map<String, Uuid> topicIds, Map<String, Uuid> mirrorIds) {
     }
 
     private final SyncHolds holds;
@@ -71,6 +75,7 @@ public final class OffsetSyncGate {
     private final DestinationView destination;
     private final Function<String, String> destinationTopic;
     private final Function<TopicPartition, OffsetSyncPoint> newest;
+    private final Consumer<Map<String, Uuid>> mirrorIds;
     private final Clock clock;
     private final Map<TopicPartition, ArrayDeque<Held>> queues = new LinkedHashMap<>();
     private final Map<TopicPartition, Ends> ends = new HashMap<>();
@@ -83,11 +88,14 @@ public final class OffsetSyncGate {
     private int held;
 
     /**
-     * @param newest the partition's newest sync in the history as the writer knows it, or null
+     * @param newest    the partition's newest sync in the history as the writer knows it, or null
+     * @param mirrorIds told the destination ids of the mirror topics (by source topic) a fetch saw, before the syncs
+     *                  held for it are decided: a re-seeded mirror's history is forgotten first
      */
     public OffsetSyncGate(SyncHolds holds, SourceOffsets source, DestinationView destination,
                    Function<String, String> destinationTopic, Function<TopicPartition, OffsetSyncPoint> newest,
-                   Clock clock) {
+                   Consumer<Map<String, Uuid>> mirrorIds, Clock clock) {
+        this.mirrorIds = mirrorIds;
         this.holds = holds;
         this.source = source;
         this.destination = destination;
@@ -142,6 +150,7 @@ public final class OffsetSyncGate {
             } else {
                 ends.putAll(done.join().ends());
                 topicIds.putAll(done.join().topicIds());
+                mirrorIds.accept(done.join().mirrorIds());
             }
         }
         for (Iterator<Map.Entry<TopicPartition, ArrayDeque<Held>>> it = queues.entrySet().iterator(); it.hasNext(); ) {
@@ -183,13 +192,24 @@ public final class OffsetSyncGate {
         // the ids are a hint for the history writer (which incarnation a new topic's history starts with): a failure
         // to read them holds no sync back
         CompletableFuture<Map<String, Uuid>> ids = source.topicIds(topics).exceptionally(e -> Map.of());
+        Map<String, String> sourceOf = new HashMap<>();
+        topics.forEach(t -> sourceOf.put(destinationTopic.apply(t), t));
+        // read after the syncs arrived, as the ends are: a mirror re-seeded before them is seen by this fetch
+        CompletableFuture<Map<String, Uuid>> mirrored = destination.fetchTopicIds(sourceOf.keySet())
+                .thenApply(byMirror -> {
+                    Map<String, Uuid> bySource = new HashMap<>();
+                    byMirror.forEach((mirror, id) -> bySource.put(sourceOf.get(mirror), id));
+                    return bySource;
+                }).exceptionally(e -> Map.of());
         fetching = source.logEnds(partitions).thenCombine(destination.fetchEndOffsets(Set.copyOf(mirrors.values())),
                 (sourceEnds, destinationEnds) -> {
                     Map<TopicPartition, Ends> out = new HashMap<>();
                     partitions.forEach(tp -> out.put(tp, new Ends(sourceEnds.getOrDefault(tp, -1L),
                             destinationEnds.getOrDefault(mirrors.get(tp), -1L), asOf)));
                     return out;
-                }).thenCombine(ids, Fetched::new);
+                }).thenCombine(ids, (out, sourceIds) -> Map.entry(out, sourceIds))
+                .thenCombine(mirrored, (both, mirrorIdsSeen) -> new Fetched(both.getKey(), both.getValue(),
+                        mirrorIdsSeen));
         if (fetching.isDone()) {
             drain(decision); // answered at once (tests, or a cached client): no need to wait for the next tick
         }

@@ -35,9 +35,11 @@ import org.slf4j.LoggerFactory;
  * source topic was recreated (a sync below the partition's newest one while the source log no longer reaches that
  * newest one) the old history no longer describes the log: a reset marker is written first, and the global store
  * forgets the partition's history when it reads it. A sync that moves the downstream back (the mirror was truncated
- * or recreated) is written after tombstones for the older syncs it contradicts; one of records MirrorMaker 2 copied
+ * or recreated) is written after tombstones for the older syncs it contradicts, and a mirror topic with a new id
+ * forgets the history ({@link MirrorIncarnationCheck}); one of records MirrorMaker 2 copied
  * again after a restart is skipped and counted (see {@link OffsetSyncCheck}). Every {@link #tick} prunes what nothing
- * can need any more ({@link HistoryPruning}) and checks the source topic ids ({@link IncarnationCheck}).
+ * can need any more ({@link HistoryPruning}) and checks the source and mirror topic ids ({@link IncarnationCheck},
+ * {@link MirrorIncarnationCheck}).
  *
  * <p>Nothing here knows Kafka Streams; every call comes from the processor's stream thread.
  */
@@ -64,6 +66,7 @@ public final class OffsetSyncIntake {
     private final HistorySink sink;
     private final OffsetSyncGate gate;
     private final IncarnationCheck incarnations;
+    private final MirrorIncarnationCheck mirrors;
     private final HistoryPruning pruning;
     /** The newest sync this intake sent per partition: the global store may not have read it back yet. */
     private final Map<TopicPartition, OffsetSyncPoint> lastSync = new HashMap<>();
@@ -81,8 +84,10 @@ public final class OffsetSyncIntake {
         this.catchUp = catchUp;
         this.history = history;
         this.sink = sink;
+        this.mirrors = new MirrorIncarnationCheck(history, destination, settings.destinationTopic(), lastSync,
+                metrics, sink, settings.instance());
         this.gate = new OffsetSyncGate(holds, source, destination, settings.destinationTopic(), this::newest,
-                settings.clock());
+                ids -> mirrors.seen(ids, settings.clock().millis()), settings.clock());
         this.incarnations = new IncarnationCheck(source, history, lastSync, metrics, sink);
         this.pruning = new HistoryPruning(source, history, settings.pruneIntervalMs(), metrics, sink,
                 settings.clock().millis());
@@ -113,11 +118,12 @@ public final class OffsetSyncIntake {
         gate.drain(this::decided);
     }
 
-    /** Every second: prunes the history when due, and checks the source topic ids; neither blocks. */
+    /** Every second: prunes the history when due, and checks the source and mirror topic ids; none blocks. */
     public void tick() {
         long now = settings.clock().millis();
         pruning.tick(now);
         incarnations.tick(now);
+        mirrors.tick(now);
     }
 
     private void decided(OffsetSync sync, long timestamp, OffsetSyncCheck.Result result) {

@@ -101,6 +101,11 @@ public final class SextantMetrics {
      * The destination held an older commit than one Sextant had applied (a late write of the instance that owned the
      * group before a rebalance), and the newer one is written again.
      */
+    /** Applied consumer-group offsets found gone from the destination (their group unlisted) and written again. */
+    public void offsetsVanished(int offsets) {
+        counter("sextant.offsets.vanished").increment(offsets);
+    }
+
     public void staleWriteRepaired() {
         counter("sextant.stale.writes.repaired").increment();
     }

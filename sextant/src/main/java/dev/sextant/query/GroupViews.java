@@ -1,5 +1,6 @@
 package dev.sextant.query;
 
+import dev.sextant.domain.LogRange;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
@@ -7,6 +8,7 @@ import dev.sextant.state.PositionStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 
 /** Builds the API's views of a group from what the stores hold. Pure functions, no store access. */
@@ -50,17 +52,26 @@ final class GroupViews {
         return new Views.GroupDetail(group, groupType(record), partitions);
     }
 
+    /** Where no destination log is known: offsets are served as translated. */
+    static final BiFunction<String, Integer, LogRange> NO_LOGS = (topic, partition) -> LogRange.UNKNOWN;
+
     /**
      * The seek positions: per partition the translation of the latest source commit, or, while that has no
      * translation yet, the offset the destination holds (the translation of an earlier commit: more replay, never a
-     * lost record). A partition with neither is left out.
+     * lost record). A partition with neither is left out. Each is kept inside the destination partition's log as this
+     * instance last read it ({@link LogRange#clamp}), as every write is: a consumer that seeks beyond the mirror's
+     * end would skip what is appended there after a promotion, one that seeks below its start falls back to
+     * {@code auto.offset.reset}.
+     *
+     * @param logs the destination partition's log by mirror topic and partition ({@link LogRange#UNKNOWN}: as is)
      */
-    static Views.GroupOffsets offsets(Views.GroupDetail detail) {
+    static Views.GroupOffsets offsets(Views.GroupDetail detail, BiFunction<String, Integer, LogRange> logs) {
         List<Views.OffsetView> offsets = new ArrayList<>();
         for (Views.PartitionView p : detail.partitions()) {
             Long offset = p.translatedOffset() != null ? p.translatedOffset() : p.appliedOffset();
             if (offset != null) {
-                offsets.add(new Views.OffsetView(p.destinationTopic(), p.partition(), offset));
+                long seek = logs.apply(p.destinationTopic(), p.partition()).clamp(offset);
+                offsets.add(new Views.OffsetView(p.destinationTopic(), p.partition(), seek));
             }
         }
         return new Views.GroupOffsets(detail.group(), detail.groupType(), offsets);

@@ -13,6 +13,14 @@ public interface LocalStores {
     /** The group as held by the local active task of {@code __consumer_offsets} partition {@code partition}. */
     Optional<Views.GroupDetail> group(String group, int partition);
 
+    /**
+     * Where the group's consumers seek on the destination ({@code /v1/groups/{group}/offsets}), each offset inside
+     * the destination partition's log where this instance knows it.
+     */
+    default Optional<Views.GroupOffsets> offsets(String group, int partition) {
+        return group(group, partition).map(detail -> GroupViews.offsets(detail, GroupViews.NO_LOGS));
+    }
+
     /** Every group of the local active task of {@code __consumer_offsets} partition {@code partition}. */
     List<Views.GroupSummary> groups(int partition);
 

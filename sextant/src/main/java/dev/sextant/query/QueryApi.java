@@ -153,8 +153,7 @@ public final class QueryApi {
     private Reply offsets(String group, Request request) {
         GroupRouter.Owner owner = router.ownerOf(group);
         if (owner instanceof GroupRouter.Local local) {
-            Views.GroupDetail detail = stores.group(group, local.partition()).orElseThrow(() -> unknownGroup(group));
-            return Reply.ok(GroupViews.offsets(detail));
+            return Reply.ok(stores.offsets(group, local.partition()).orElseThrow(() -> unknownGroup(group)));
         }
         return forwarded(((GroupRouter.Remote) owner).address(), request);
     }

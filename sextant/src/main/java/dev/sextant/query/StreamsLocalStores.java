@@ -1,5 +1,6 @@
 package dev.sextant.query;
 
+import dev.sextant.domain.LogRange;
 import dev.sextant.state.CatchingUpPartitions;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.common.utils.Bytes;
@@ -38,6 +40,7 @@ public final class StreamsLocalStores implements LocalStores {
     private final boolean identity;
     private final IntervalEvidence evidence;
     private final CatchingUpPartitions catchingUp;
+    private final BiFunction<String, Integer, LogRange> destinationLogs;
 
     /**
      * @param destinationTopic the replication policy: source topic to its mirror's name
@@ -54,11 +57,27 @@ public final class StreamsLocalStores implements LocalStores {
      */
     public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic,
                               boolean identity, CatchingUpPartitions catchingUp, IntervalEvidence evidence) {
+        this(streams, destinationTopic, identity, catchingUp, evidence, GroupViews.NO_LOGS);
+    }
+
+    /**
+     * @param destinationLogs each destination partition's log as this instance last read it (its destination view),
+     *                        by mirror topic and partition: served offsets are kept inside it
+     */
+    public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic,
+                              boolean identity, CatchingUpPartitions catchingUp, IntervalEvidence evidence,
+                              BiFunction<String, Integer, LogRange> destinationLogs) {
+        this.destinationLogs = destinationLogs;
         this.evidence = evidence;
         this.streams = streams;
         this.destinationTopic = destinationTopic;
         this.identity = identity;
         this.catchingUp = catchingUp;
+    }
+
+    @Override
+    public Optional<Views.GroupOffsets> offsets(String group, int partition) {
+        return group(group, partition).map(detail -> GroupViews.offsets(detail, destinationLogs));
     }
 
     @Override

@@ -16,8 +16,9 @@ import org.apache.kafka.common.utils.Bytes;
  * Offsets are never negative, so for one source partition the keys sort by upstream offset and "the latest sync
  * at or below C" is the first entry of a reverse range scan ending at C. An upstream offset of {@link #RESET}
  * (all bits set) is never stored: on the history topic it marks "forget every sync of this partition". One of
- * {@link #INCARNATION}, on partition 0, holds the source topic's id (16 bytes) that the topic's history belongs to;
- * negative offsets sort after every real one, so no range scan of syncs meets it.
+ * {@link #INCARNATION}, on partition 0, holds the source topic's id (16 bytes) that the topic's history belongs to, and
+ * one of {@link #MIRROR_INCARNATION} the id of its mirror topic on the destination; negative offsets sort after every
+ * real one, so no range scan of syncs meets them.
  */
 public final class OffsetSyncKeys {
 
@@ -25,6 +26,8 @@ public final class OffsetSyncKeys {
     public static final long RESET = -1L;
     /** Upstream offset of the key that holds a topic's incarnation (its source topic id), on partition 0. */
     public static final long INCARNATION = -2L;
+    /** Upstream offset of the key that holds the mirror topic's id (on the destination) the history describes. */
+    public static final long MIRROR_INCARNATION = -3L;
 
     private OffsetSyncKeys() {
     }
@@ -42,6 +45,11 @@ public final class OffsetSyncKeys {
     /** The key of the topic's incarnation: the source topic id its history belongs to. */
     public static Bytes incarnationKey(String topic) {
         return key(topic, 0, INCARNATION);
+    }
+
+    /** The key of the topic's mirror incarnation: the destination topic id its syncs' downstream offsets are of. */
+    public static Bytes mirrorIncarnationKey(String topic) {
+        return key(topic, 0, MIRROR_INCARNATION);
     }
 
     public static byte[] incarnationValue(Uuid topicId) {
@@ -90,8 +98,8 @@ public final class OffsetSyncKeys {
         buf.position(2 + nameLength);
         int partition = buf.getInt();
         long upstream = buf.getLong();
-        if (upstream == INCARNATION && partition == 0) {
-            return incarnationPoint(topic, value);
+        if ((upstream == INCARNATION || upstream == MIRROR_INCARNATION) && partition == 0) {
+            return incarnationPoint(topic, value, upstream);
         }
         if (partition < 0 || (upstream < 0 && upstream != RESET)) {
             throw new IllegalArgumentException("offset-sync history key for " + topic + "-" + partition
@@ -100,12 +108,12 @@ public final class OffsetSyncKeys {
         return new OffsetSyncPoint(topic, partition, upstream, downstreamOf(topic, partition, upstream, value));
     }
 
-    /** An incarnation record as a point (downstream -1), its value checked when there is one. */
-    private static OffsetSyncPoint incarnationPoint(String topic, byte[] value) {
+    /** An incarnation record (of either cluster) as a point (downstream -1), its value checked when there is one. */
+    private static OffsetSyncPoint incarnationPoint(String topic, byte[] value, long kind) {
         if (value != null) {
             incarnationOf(value);
         }
-        return new OffsetSyncPoint(topic, 0, INCARNATION, -1);
+        return new OffsetSyncPoint(topic, 0, kind, -1);
     }
 
     private static long downstreamOf(String topic, int partition, long upstream, byte[] value) {

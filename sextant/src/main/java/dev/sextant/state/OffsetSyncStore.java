@@ -283,6 +283,21 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         }
     }
 
+    /** The destination id of the topic's mirror that its history describes, when known. */
+    public Optional<Uuid> mirrorIncarnation(String topic) {
+        byte[] value = store.get(OffsetSyncKeys.mirrorIncarnationKey(topic));
+        return value == null ? Optional.empty() : Optional.of(OffsetSyncKeys.incarnationOf(value));
+    }
+
+    @Override
+    public void mirrorIncarnation(String topic, Uuid topicId) {
+        if (topicId == null) {
+            writable().delete(OffsetSyncKeys.mirrorIncarnationKey(topic));
+        } else {
+            writable().put(OffsetSyncKeys.mirrorIncarnationKey(topic), OffsetSyncKeys.incarnationValue(topicId));
+        }
+    }
+
     /** The source topic id the topic's history belongs to, when known. */
     public Optional<Uuid> incarnation(String topic) {
         byte[] value = store.get(OffsetSyncKeys.incarnationKey(topic));

@@ -86,10 +86,11 @@ public record PartitionPosition(
 
     /**
      * Planned again though its source offset did not move (the history it was translated through was forgotten):
-     * what the destination holds is kept, the source offset it was written for is not, so it needs applying.
+     * nothing of the old translation is kept, neither the translation nor the offset applied through it, so nothing
+     * serves it (a re-seeded mirror's old offsets point into a log that is gone); it needs applying.
      */
     public PartitionPosition reopened() {
-        return new PartitionPosition(sourceOffset, commitTimestamp, -1, -1, appliedOffset, -1, appliedAt, -1,
+        return new PartitionPosition(sourceOffset, commitTimestamp, -1, -1, -1, -1, -1, -1,
                 PositionStatus.PENDING, commitLogOffset);
     }
 

@@ -23,4 +23,11 @@ public interface WritableSyncHistory extends SyncHistory {
      */
     default void incarnation(String topic, Uuid topicId) {
     }
+
+    /**
+     * The destination id of the topic's mirror that the history's downstream offsets are of (null: not known). By
+     * default not kept.
+     */
+    default void mirrorIncarnation(String topic, Uuid topicId) {
+    }
 }

@@ -135,6 +135,7 @@ final class GroupReasonReporter {
                     + settings.pendingTimeoutMs() + " ms; still retried";
             case UNDECODABLE -> "undecodable input";
             case INVALID_OFFSET_SYNC -> "invalid offset sync";
+            case MIRROR_RESEEDED -> "mirror topic created again on the destination";
         };
     }
 }

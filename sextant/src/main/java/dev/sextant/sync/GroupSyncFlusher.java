@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
@@ -89,7 +90,7 @@ final class GroupSyncFlusher {
         GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics, deadLetters);
         UncoveredPositions uncovered = new UncoveredPositions(bounded.newestUpstream(), translator);
         this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, uncovered, pending,
-                reasons);
+                reasons, history == null ? topic -> Optional.empty() : history::mirrorIncarnation);
         this.settler = new WriteSettler(positions, groups, bounded, clamped, pending, reasons, metrics,
                 runtime.checkpoints());
         this.triggers = triggers(history, uncovered);
@@ -114,6 +115,9 @@ final class GroupSyncFlusher {
         if (settings.syncConsumerGroups()) {
             all.add(new OffsetRefresh(settings.offsetsRefreshMs(), view::offsetsRetentionMs, now, positions,
                     groups::kindOf, metrics));
+            all.add(new VanishedGroups(positions, groups::kindOf, view::groupsListedAt,
+                    group -> view.group(group).isPresent(), settings::destinationTopic, runtime.consumerApplier(),
+                    metrics));
         }
         if (settings.syncConsumerGroups() || settings.syncShareGroups()) {
             all.add(new TakeoverAudit(now, positions, groups::kindOf, settings::destinationTopic,

@@ -10,11 +10,12 @@ import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Partitions whose offset-sync history was forgotten as a whole (the source topic was recreated) no longer translate
- * through the syncs their applied positions were written with: each is planned again, so one the history left now no
- * longer covers shows as {@code UNTRANSLATABLE} instead of staying applied; so is one whose write was in flight, once
- * answered. What the destination holds stays; a position that still translates is written again only if its
- * translation moved.
+ * Partitions whose offset-sync history was forgotten as a whole (the source topic was recreated, or its mirror
+ * re-seeded) no longer translate through the syncs their applied positions were written with: each is planned again,
+ * so one the history left now no longer covers shows as {@code UNTRANSLATABLE} instead of staying applied; so is one
+ * whose write was in flight, once answered. The old translation and what was applied through it are forgotten
+ * ({@link PartitionPosition#reopened}): neither the queries nor {@code failover} serve them; the destination's offset
+ * stays until the new translation is written.
  */
 final class HistoryResets implements ReplanTrigger {
 

@@ -44,6 +44,8 @@ final class OffsetRefresh implements ReplanTrigger {
     private final Function<String, GroupKind> kindOf;
     private final SextantMetrics metrics;
     private long nextScan;
+    /** The interval the next scan was scheduled with: a shorter one (a lowered retention read since) scans at once. */
+    private long scheduledWith = -1;
 
     /**
      * @param configuredMs {@code sync.offsets.refresh.ms}, 0 to follow the destination's retention
@@ -96,13 +98,14 @@ final class OffsetRefresh implements ReplanTrigger {
     }
 
     boolean due(long now) {
-        return now >= nextScan;
+        return now >= nextScan || (scheduledWith > 0 && intervalMs() < scheduledWith);
     }
 
     /** The applied consumer-group positions due now; the next scan is scheduled. */
     List<PositionKey> due(long now, Consumer<BiConsumer<PositionKey, PartitionPosition>> stored,
                           Function<String, GroupKind> kindOf) {
         long interval = intervalMs();
+        scheduledWith = interval;
         nextScan = now + Math.max(MIN_SCAN_MS, Math.min(MAX_SCAN_MS, interval / 5));
         List<PositionKey> out = new ArrayList<>();
         stored.accept((key, pos) -> {

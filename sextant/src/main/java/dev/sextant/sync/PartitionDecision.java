@@ -2,8 +2,8 @@ package dev.sextant.sync;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView.PartitionPresence;
-import dev.sextant.apply.LogRange;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.LogRange;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.OffsetTranslation;

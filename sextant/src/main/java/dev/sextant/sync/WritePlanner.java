@@ -2,10 +2,10 @@ package dev.sextant.sync;
 
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.DestinationView.PartitionPresence;
-import dev.sextant.apply.LogRange;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.LogRange;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
@@ -22,7 +22,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * Turns a group's pending positions into the partitions to write in this flush:
@@ -59,10 +61,25 @@ final class WritePlanner {
     private final GroupReasonReporter reasons;
     private final Map<String, String> destinationTopics = new HashMap<>();
     private final LogStartTranslation logStarts;
+    /** The mirror topic id each source topic's history describes, when recorded (none with identity translation). */
+    private final Function<String, Optional<Uuid>> recordedMirror;
 
     WritePlanner(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
                  OffsetTranslator translator, BoundedPositions bounded, UncoveredPositions uncovered,
                  PendingGroups pending, GroupReasonReporter reasons) {
+        this(settings, runtime, positions, groups, translator, bounded, uncovered, pending, reasons,
+                topic -> Optional.empty());
+    }
+
+    /**
+     * @param recordedMirror the destination id of the mirror a source topic's history describes, when recorded: a
+     *                       partition whose mirror the view now sees with another id (re-seeded, or the destination
+     *                       rebuilt) is not written until the history forgot the old mirror's syncs
+     */
+    WritePlanner(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
+                 OffsetTranslator translator, BoundedPositions bounded, UncoveredPositions uncovered,
+                 PendingGroups pending, GroupReasonReporter reasons, Function<String, Optional<Uuid>> recordedMirror) {
+        this.recordedMirror = recordedMirror;
         this.settings = settings;
         this.runtime = runtime;
         this.view = runtime.view();
@@ -131,9 +148,22 @@ final class WritePlanner {
         }
         PartitionPresence presence = translation.isPresent()
                 ? view.partition(destinationTopic(key.topic()), key.partition()) : null;
+        if (presence == PartitionPresence.PRESENT && mirrorReplaced(key.topic())) {
+            presence = PartitionPresence.UNKNOWN; // waits: the translation is through the old mirror's syncs
+        }
         LogRange log = translation.isPresent() ? view.logRange(destinationTopic(key.topic()), key.partition())
                 : LogRange.UNKNOWN;
         return PartitionDecision.decide(pos, translation, guard, presence, log, now);
+    }
+
+    /** True when the view sees the topic's mirror with another id than the one its history describes. */
+    private boolean mirrorReplaced(String sourceTopic) {
+        Optional<Uuid> recorded = recordedMirror.apply(sourceTopic);
+        if (recorded.isEmpty()) {
+            return false;
+        }
+        Optional<Uuid> seen = view.topicId(destinationTopic(sourceTopic));
+        return seen.isPresent() && !seen.get().equals(recorded.get());
     }
 
     /** Stores the decided position and moves the partition in the pending set as the verdict says. */

@@ -100,6 +100,11 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     }
 
     @Override
+    public void mirrorIncarnation(String topic, Uuid id, long timestamp) {
+        history(OffsetSyncKeys.mirrorIncarnationKey(topic), OffsetSyncKeys.incarnationValue(id), timestamp);
+    }
+
+    @Override
     public void deadLetter(DeadLetterRecord record, long timestamp) {
         context.forward(new Record<>(null, record, timestamp), TopologyNames.SYNC_DLQ_SINK);
     }

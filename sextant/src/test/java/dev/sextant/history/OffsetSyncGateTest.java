@@ -43,7 +43,7 @@ class OffsetSyncGateTest {
 
     private OffsetSyncGate gate() {
         return new OffsetSyncGate(holds, source, new DestinationView(destination), t -> "source." + t, tp -> null,
-                clock);
+                ids -> { }, clock);
     }
 
     private void decided(OffsetSync sync, long timestamp, OffsetSyncCheck.Result result) {

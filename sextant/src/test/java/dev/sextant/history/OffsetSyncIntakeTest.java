@@ -52,6 +52,8 @@ class OffsetSyncIntakeTest {
     /** What the sink got, in order, as "sync orders-0 100->100", "forget orders-0 100", "reset orders-0", ... */
     private final List<String> out = new ArrayList<>();
     private final List<DeadLetterRecord> deadLetters = new ArrayList<>();
+    /** The mirror ids recorded, as "orders 1234-...": apart from {@link #out}, which the other tests compare whole. */
+    private final List<String> mirrorIds = new ArrayList<>();
     private final Map<String, Uuid> topicIds = new HashMap<>(Map.of("orders", Uuid.randomUuid()));
     private final Map<TopicPartition, Long> floors = new HashMap<>();
     private int commits;
@@ -102,6 +104,12 @@ class OffsetSyncIntakeTest {
         public void incarnation(String topic, Uuid id, long timestamp) {
             out.add("incarnation " + topic + " " + id);
             readBack(OffsetSyncKeys.incarnationKey(topic), OffsetSyncKeys.incarnationValue(id));
+        }
+
+        @Override
+        public void mirrorIncarnation(String topic, Uuid id, long timestamp) {
+            mirrorIds.add(topic + " " + id);
+            readBack(OffsetSyncKeys.mirrorIncarnationKey(topic), OffsetSyncKeys.incarnationValue(id));
         }
 
         @Override
@@ -184,6 +192,44 @@ class OffsetSyncIntakeTest {
         offer(intake, "orders", 300, 550); // the mirror was truncated and copied again from 500
 
         assertEquals(List.of("forget orders-0 200", "sync orders-0 300->550"), out);
+    }
+
+    @Test
+    void aMirrorCreatedAgainForgetsTheHistoryAndTheNewMirrorsSyncsStartANewOne() throws Exception {
+        OffsetSyncIntake intake = intake();
+        offer(intake, "orders", 100, 100);
+        offer(intake, "orders", 900, 900);
+        assertEquals(1, mirrorIds.size(), "the mirror's id is recorded with the first sync: " + mirrorIds);
+        out.clear();
+
+        // the destination rebuilt (or the mirror deleted and re-seeded): MirrorMaker 2 copies again from the source's
+        // log start at 400, so its syncs come with both offsets behind the newest sync, as a re-read would
+        destination.recreate("source.orders");
+        offer(intake, "orders", 400, 0);
+        offer(intake, "orders", 500, 100);
+
+        assertEquals(List.of("reset orders-0", "sync orders-0 400->0", "sync orders-0 500->100"), out,
+                "the old history forgotten before the new mirror's first sync is judged");
+        assertEquals(2, mirrorIds.size(), "the new id recorded: " + mirrorIds);
+        assertEquals(Reason.MIRROR_RESEEDED, deadLetters.get(0).reason());
+        assertEquals(100, history.newest("orders", 0).orElseThrow().downstreamOffset(),
+                "a lagging commit translates through the new mirror's syncs");
+    }
+
+    @Test
+    void aMirrorCreatedAgainWithoutNewSyncsIsFoundByThePeriodicCheck() throws Exception {
+        OffsetSyncIntake intake = intake();
+        offer(intake, "orders", 100, 100);
+        out.clear();
+        destination.recreate("source.orders");
+
+        intake.tick();
+        clock.advance(Duration.ofSeconds(6));
+        intake.tick();
+        intake.tick();
+
+        assertEquals(List.of("reset orders-0"), out);
+        assertTrue(history.newest("orders", 0).isEmpty(), "nothing translates through the old mirror's syncs");
     }
 
     @Test

@@ -252,6 +252,62 @@ class FailoverIT {
                 + there.metadata());
     }
 
+    /**
+     * Every surface a failover reads keeps a translation inside the mirror's log, as every write does: a running
+     * instance whose position is pending (the group is active on the destination) serves, on a mirror 40 records
+     * behind, the mirror's end from {@code /v1/groups/G/offsets} (what {@code FailoverSeek} seeks to) and in the
+     * failover report and its reset plan, not the source's offset beyond it.
+     */
+    @Test
+    void aLaggingMirrorsEndBoundsWhatTheQueryAndTheFailoverPlanServe(LocalClusters clusters) throws Exception {
+        String topic = "failover-clamp";
+        String group = "failover-clamp-app";
+        clusters.createTopic(clusters.source(), topic, 1);
+        clusters.createTopic(clusters.destination(), topic, 1);
+        Clients.produceNumbered(clusters.source(), topic, 1, 100);
+        Clients.produceNumbered(clusters.destination(), topic, 1, 60); // the mirror copied 60 of the 100 so far
+        AtomicBoolean member = new AtomicBoolean(true);
+        Thread consumer = new Thread(() -> runDestinationMember(clusters, group, topic, member));
+        consumer.start();
+        try {
+            awaitDestinationState(clusters, group, GroupState.STABLE); // Sextant may not write it: pending
+            Clients.commit(clusters.source(), group, topic, Map.of(0, 100L));
+            try (SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-failover-clamp", Map.of(
+                    "translation", "identity", "replication.policy", "identity",
+                    "groups.include", "failover-clamp-.*"))) {
+                String url = "http://" + sextant.app().queryAddress();
+                SextantClient client = SextantClient.create(url);
+                Await.until(SYNCED, group + " translated and refused as active", () -> {
+                    try {
+                        return client.group(group).partitions().stream().anyMatch(p -> "GROUP_ACTIVE".equals(
+                                p.status()));
+                    } catch (SextantClientException e) {
+                        return false;
+                    }
+                });
+                assertEquals(Map.of(new TopicPartition(topic, 0), 60L), client.offsets(group),
+                        "/v1/groups/G/offsets: the mirror's end, not the source's 100 beyond it");
+
+                Path config = Files.createTempFile("sextant-failover-clamp", ".properties");
+                Files.writeString(config, "source.bootstrap.servers=" + clusters.source().bootstrapServers()
+                        + "\ndestination.bootstrap.servers=" + clusters.destination().bootstrapServers()
+                        + "\napplication.id=sextant-it-failover-clamp\ntranslation=identity"
+                        + "\nreplication.policy=identity\n");
+                Cli.Run csv = Cli.run("failover", "-c", config.toString(), "--url", url, "--group", group,
+                        "--format", "csv");
+                assertEquals(topic + ",0,60\n", csv.out(), "the reset plan's pending row: " + csv);
+                Cli.Run json = Cli.run("failover", "-c", config.toString(), "--url", url, "--group", group,
+                        "--json");
+                JsonNode row = JSON.readTree(json.out()).get("results").get(0).get("partitions").get(0);
+                assertEquals(60L, row.get("pendingOffset").asLong(), json.out());
+                assertEquals(40L, row.get("bound").asLong(), "the 40 records not mirrored yet replay: " + row);
+            }
+        } finally {
+            member.set(false);
+            consumer.join(30_000);
+        }
+    }
+
     private static Map<TopicPartition, OffsetAndMetadata> destinationOffsets(LocalClusters clusters, String group)
             throws Exception {
         try (Admin admin = clusters.admin(clusters.destination())) {

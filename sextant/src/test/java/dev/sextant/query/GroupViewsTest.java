@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.LogRange;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.PartitionPosition;
@@ -48,7 +49,22 @@ class GroupViewsTest {
         Views.GroupDetail detail = GroupViews.detail("g", null, List.of(
                 Map.entry(new PositionKey("g", "orders", 0), moved),
                 Map.entry(new PositionKey("g", "orders", 1), PartitionPosition.committed(7, 1))), t -> "source." + t);
-        assertEquals(List.of(new Views.OffsetView("source.orders", 0, 1201)), GroupViews.offsets(detail).offsets());
+        assertEquals(List.of(new Views.OffsetView("source.orders", 0, 1201)),
+                GroupViews.offsets(detail, GroupViews.NO_LOGS).offsets());
+    }
+
+    @Test
+    void offsetsAreKeptInsideTheDestinationLogAsEveryWriteIs() {
+        PartitionPosition ahead = PartitionPosition.committed(100, 1_000)
+                .withTranslation(OffsetTranslation.exact(100, 100));
+        PartitionPosition gone = PartitionPosition.committed(5, 1_000).withTranslation(OffsetTranslation.exact(5, 5));
+        Views.GroupDetail detail = GroupViews.detail("g", null, List.of(
+                Map.entry(new PositionKey("g", "orders", 0), ahead),
+                Map.entry(new PositionKey("g", "orders", 1), gone)), t -> t);
+        Map<Integer, LogRange> logs = Map.of(0, new LogRange(0, 60), 1, new LogRange(20, 80));
+        assertEquals(List.of(new Views.OffsetView("orders", 0, 60), new Views.OffsetView("orders", 1, 20)),
+                GroupViews.offsets(detail, (topic, partition) -> logs.get(partition)).offsets(),
+                "not beyond the mirror's end, not below its start");
     }
 
     @Test

@@ -54,6 +54,19 @@ class OffsetRefreshTest {
         assertFalse(all.contains(pending), "a pending position is written anyway");
     }
 
+    @Test
+    void aRetentionLoweredSinceTheLastScanScansAtOnce() {
+        AtomicLong retention = new AtomicLong(-1);
+        OffsetRefresh refresh = new OffsetRefresh(0, retention::get, 0, null, null, null);
+        Map<PositionKey, PartitionPosition> stored = Map.of(new PositionKey("g", "orders", 0), applied(0));
+        assertEquals(List.of(), refresh.due(60_000, stored::forEach, g -> GroupKind.CONSUMER));
+        assertFalse(refresh.due(120_000), "7 days assumed: the next scan in 10 minutes");
+        retention.set(MINUTE); // an operator restarted the destination with offsets.retention.minutes=1
+        assertTrue(refresh.due(120_000), "scanned at once with the shorter interval");
+        assertEquals(1, refresh.due(120_000, stored::forEach, g -> GroupKind.CONSUMER).size(),
+                "applied two minutes ago: due under a 30 s interval");
+    }
+
     private static Function<String, GroupKind> kinds(PositionKey share) {
         return g -> g.equals(share.group()) ? GroupKind.SHARE : GroupKind.CONSUMER;
     }

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView.PartitionPresence;
-import dev.sextant.apply.LogRange;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.LogRange;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.sync.PartitionDecision.Guard;

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.GroupNotEmptyException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -29,6 +30,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 public final class InMemoryDestination implements DestinationClient {
 
     public final Map<String, Integer> topics = new ConcurrentHashMap<>();
+    /** Each topic's id, made when first asked for: {@link #recreate} gives it a new one. */
+    private final Map<String, Uuid> topicIds = new ConcurrentHashMap<>();
     public final Map<String, DestinationGroup> groups = new ConcurrentHashMap<>();
     public final Map<String, Map<TopicPartition, OffsetAndMetadata>> offsets = new ConcurrentHashMap<>();
     public final AtomicInteger alterCalls = new AtomicInteger();
@@ -40,6 +43,26 @@ public final class InMemoryDestination implements DestinationClient {
 
     public void topic(String name, int partitions) {
         topics.put(name, partitions);
+    }
+
+    /** The topic deleted and created again: a new id, and no offsets committed on it. */
+    public void recreate(String name) {
+        topicIds.put(name, Uuid.randomUuid());
+        offsets.values().forEach(group -> group.keySet().removeIf(tp -> tp.topic().equals(name)));
+    }
+
+    @Override
+    public CompletableFuture<Map<String, Uuid>> topicIds(Set<String> wanted) {
+        if (unreachable) {
+            return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
+        }
+        Map<String, Uuid> out = new HashMap<>();
+        wanted.forEach(t -> {
+            if (topics.containsKey(t)) {
+                out.put(t, topicIds.computeIfAbsent(t, x -> Uuid.randomUuid()));
+            }
+        });
+        return CompletableFuture.completedFuture(out);
     }
 
     public void activeConsumerGroup(String group) {

@@ -1,4 +1,4 @@
-package dev.sextant.apply;
+package dev.sextant.domain;
 
 /**
  * Where a destination partition's log lies, as last read: the offsets a consumer can resume at. Either end is -1
