@@ -77,6 +77,8 @@ public final class SextantApplication implements AutoCloseable {
     private QueryServer query;
     private InstanceQueryApi queryApi;
     private volatile HostAndPort queryAddress;
+    /** Set by the first {@link #close}; guarded by {@code this}. */
+    private boolean closed;
 
     public SextantApplication(SextantConfig config, MeterRegistry registry) {
         this.config = config;
@@ -198,8 +200,19 @@ public final class SextantApplication implements AutoCloseable {
         return supervisor.awaitStop();
     }
 
+    /**
+     * Stops the instance, once. On SIGTERM both the shutdown hook and the run command's main thread (woken by the
+     * client's stop) call this: the second waits for the first's stop to end instead of closing the same clients
+     * again beside it (two threads in one Kafka consumer's close is a ConcurrentModificationException).
+     */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        log.info("Stopping Sextant");
+        long started = System.nanoTime();
         QueryServer server = query;
         query = null;
         if (server != null) {
@@ -223,5 +236,6 @@ public final class SextantApplication implements AutoCloseable {
         }
         destination.close();
         supervisor.stoppedAnyway();
+        log.info("Sextant stopped in {} ms", (System.nanoTime() - started) / 1_000_000);
     }
 }

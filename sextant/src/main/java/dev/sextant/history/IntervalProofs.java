@@ -13,10 +13,13 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
@@ -37,6 +40,9 @@ import org.slf4j.LoggerFactory;
  * (its records deleted, the read denied) is kept as unknown; a read that failed or ran out of time is tried again
  * after {@link #RETRY_MS}. Tasks learn of new proofs through {@link #provenSince}, to re-plan the bounded positions
  * a proof can make exact.
+ *
+ * <p>The readers are Kafka consumers, which allow one thread in: only the check thread reads, and {@link #close}
+ * has that thread close them too, as its last task, after waking up the read in progress.
  */
 public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
 
@@ -45,6 +51,11 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     /** Proofs a task that fell behind can still catch up on; one that fell further re-plans all its partitions. */
     static final int KEPT_PROOFS = 100_000;
     static final long RETRY_MS = 5_000;
+    /**
+     * How long {@link #close} waits for the check thread to close the readers: a woken read ends at once, and each
+     * reader's close is bounded (five seconds) even with its cluster gone.
+     */
+    static final long CLOSE_WAIT_MS = 15_000;
     private static final Logger log = LoggerFactory.getLogger(IntervalProofs.class);
 
     /** An interval: the two syncs that bound it. */
@@ -72,7 +83,11 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     /** Proven intervals in the order proven; {@code provenCount} counts every one ever, the list keeps the newest. */
     private final List<Interval> proofs = new ArrayList<>();
     private long provenCount;
-    private final ScheduledExecutorService thread;
+    private final ScheduledThreadPoolExecutor thread;
+    /** Set once by the first {@link #close}: no check reads any more. */
+    private final AtomicBoolean closing = new AtomicBoolean();
+    /** Done when the check thread closed the readers; failed with what their close threw. */
+    private final CompletableFuture<Void> readersClosed = new CompletableFuture<>();
 
     /**
      * Checks on a thread of its own; {@link #verdict} never waits.
@@ -92,12 +107,14 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
         this.mirrorTopic = mirrorTopic;
         this.maxRecords = maxRecords;
         this.metrics = metrics;
-        this.thread = onCallerThread ? null : Executors.newSingleThreadScheduledExecutor(r -> {
+        this.thread = onCallerThread ? null : new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "sextant-interval-proofs");
             t.setDaemon(true);
             return t;
         });
         if (!onCallerThread) {
+            // retries waiting when the instance stops are dropped, so the readers' close is the thread's last task
+            thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
             metrics.intervalsQueued(() -> queued.size());
         }
     }
@@ -168,6 +185,9 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     }
 
     private void checkQuietly(Interval interval) {
+        if (closing.get()) {
+            return; // queued before the stop: the readers close after it
+        }
         try {
             Verdict verdict = check(interval);
             if (verdict == null) {
@@ -188,6 +208,9 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
                     interval.lower(), interval.upper(), gone.toString());
             record(interval, null);
         } catch (KafkaException | IllegalStateException e) {
+            if (closing.get()) {
+                return; // the read was woken up by the stop (WakeupException): nothing to try again
+            }
             log.debug("Offset syncs {} -> {}: the records could not be read, trying again in {} ms",
                     interval.lower(), interval.upper(), RETRY_MS, e);
             submit(interval, RETRY_MS);
@@ -239,17 +262,49 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
         }
     }
 
+    /**
+     * Stops the checks and closes the readers on the check thread, once they can no longer be in use; returns when
+     * they are closed, or after {@link #CLOSE_WAIT_MS}. Any thread, any number of times: a second caller (a shutdown
+     * hook beside the main thread) waits for the same close.
+     */
     @Override
     public void close() {
-        if (thread != null) {
-            thread.shutdownNow();
-            try {
-                thread.awaitTermination(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (thread == null) {
+            closeReaders(); // the caller's thread is the one that read
+            return;
         }
-        source.close();
-        destination.close();
+        if (closing.compareAndSet(false, true)) {
+            // the check in progress ends at its read; those queued behind it return at once, before the close
+            source.wakeup();
+            destination.wakeup();
+            thread.execute(() -> {
+                try {
+                    closeReaders();
+                    readersClosed.complete(null);
+                } catch (RuntimeException e) {
+                    readersClosed.completeExceptionally(e);
+                }
+            });
+            thread.shutdown();
+        }
+        try {
+            readersClosed.get(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            // closing them here could meet the check thread inside a consumer: they close when it gets there
+            log.warn("The interval proofs' readers were not closed within {} ms of the stop; the check thread "
+                    + "closes them when its read ends", CLOSE_WAIT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void closeReaders() {
+        try {
+            source.close();
+        } finally {
+            destination.close();
+        }
     }
 }

@@ -14,7 +14,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /**
  * Reads stretches of partitions of one cluster ({@code read_uncommitted}: aborted records and records of open
  * transactions included) with one plain consumer: no group, it assigns and seeks and commits nothing; created on
- * first use. Not thread-safe, like the consumer: one caller thread.
+ * first use. Not thread-safe, like the consumer: one caller thread, except for {@link #wakeup}.
  */
 public final class KafkaRecordRanges implements RecordRanges {
 
@@ -26,7 +26,10 @@ public final class KafkaRecordRanges implements RecordRanges {
 
     private final Map<String, Object> config;
     private final Duration timeout;
+    /** Created by the reading thread; guarded by {@code this} only so that {@link #wakeup} can reach it. */
     private KafkaConsumer<byte[], byte[]> consumer;
+    /** A wakeup that came before the consumer: the consumer's first read ends at once. */
+    private boolean wakeupPending;
 
     /**
      * @param clientConfig the cluster's client settings (bootstrap, security)
@@ -74,17 +77,34 @@ public final class KafkaRecordRanges implements RecordRanges {
         return new RecordRange(out, reached);
     }
 
-    private KafkaConsumer<byte[], byte[]> consumer() {
+    private synchronized KafkaConsumer<byte[], byte[]> consumer() {
         if (consumer == null) {
             consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            if (wakeupPending) {
+                consumer.wakeup();
+                wakeupPending = false;
+            }
         }
         return consumer;
     }
 
     @Override
-    public void close() {
+    public synchronized void wakeup() {
         if (consumer != null) {
-            consumer.close(Duration.ofSeconds(5));
+            consumer.wakeup();
+        } else {
+            wakeupPending = true;
+        }
+    }
+
+    @Override
+    public void close() {
+        KafkaConsumer<byte[], byte[]> created;
+        synchronized (this) {
+            created = consumer;
+        }
+        if (created != null) {
+            created.close(Duration.ofSeconds(5)); // not under the lock: a wakeup meanwhile must not wait for it
         }
     }
 }

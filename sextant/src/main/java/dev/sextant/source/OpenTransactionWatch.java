@@ -16,7 +16,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -40,6 +42,8 @@ import org.slf4j.LoggerFactory;
  * partition one read of the new stretch and one batched OffsetFetch for its groups. Tasks {@link #register} their
  * partition and {@link #drain} what was found for it on their own thread. A commit past the open transaction reaches
  * its task about {@link StalledPartition#STALL_MS} plus one or two rounds after it was made.
+ *
+ * <p>The reader is a Kafka consumer, which allows one thread in: the round's thread reads, and closes it at the stop.
  */
 public final class OpenTransactionWatch implements AutoCloseable {
 
@@ -47,6 +51,8 @@ public final class OpenTransactionWatch implements AutoCloseable {
     /** The most records one round reads of one partition; the rest are read in the next rounds. */
     static final int MAX_RECORDS = 50_000;
     private static final long TIMEOUT_MS = 5_000;
+    /** How long {@link #close} waits for the round's thread to close the reader (a bounded close of five seconds). */
+    private static final long CLOSE_WAIT_MS = 10_000;
     private static final String TOPIC = "__consumer_offsets";
     private static final Logger log = LoggerFactory.getLogger(OpenTransactionWatch.class);
 
@@ -63,6 +69,9 @@ public final class OpenTransactionWatch implements AutoCloseable {
     /** The round's thread only. */
     private final Map<Integer, StalledPartition> stalls = new HashMap<>();
     private ScheduledExecutorService thread;
+    private ScheduledFuture<?> rounds;
+    /** The reader's close on the round's thread, once {@link #close} began. */
+    private Future<?> readerClosed;
 
     /**
      * @param source  the source's offsets (null: the watch never looks, as with identity tests or tools)
@@ -91,7 +100,7 @@ public final class OpenTransactionWatch implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        thread.scheduleWithFixedDelay(this::roundQuietly, ROUND_MS, ROUND_MS, TimeUnit.MILLISECONDS);
+        rounds = thread.scheduleWithFixedDelay(this::roundQuietly, ROUND_MS, ROUND_MS, TimeUnit.MILLISECONDS);
     }
 
     /** A task reads this partition of {@code __consumer_offsets}: it is watched. */
@@ -211,11 +220,37 @@ public final class OpenTransactionWatch implements AutoCloseable {
         return out;
     }
 
+    /**
+     * Ends the rounds and closes the reader on the round's thread, after the round in progress; returns when it is
+     * closed, or after {@link #CLOSE_WAIT_MS}. Any thread, any number of times: a second caller waits for the same
+     * close.
+     */
     @Override
     public void close() {
-        if (thread != null) {
-            thread.shutdownNow();
+        Future<?> closed;
+        synchronized (this) {
+            if (thread == null) {
+                records.close(); // never started: no other thread read
+                return;
+            }
+            if (readerClosed == null) {
+                // the round in progress is interrupted (its Admin waits and its read end) and none follows; the
+                // interrupt ends with that round, so the reader's close after it runs on a thread not interrupted
+                rounds.cancel(true);
+                readerClosed = thread.submit(records::close);
+                thread.shutdown();
+            }
+            closed = readerClosed;
         }
-        records.close();
+        try {
+            closed.get(CLOSE_WAIT_MS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (TimeoutException e) {
+            log.warn("The reader past open transactions was not closed within {} ms of the stop; the watch's thread "
+                    + "closes it when its round ends", CLOSE_WAIT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -4,7 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.KafkaRecordRanges;
+import dev.sextant.source.RecordRange;
+import dev.sextant.source.RecordRanges;
 import dev.sextant.testing.FakeRecordRanges;
+import dev.sextant.testing.LoggedExceptions;
+import dev.sextant.testing.SilentBroker;
+import dev.sextant.testing.TwoStops;
 import dev.sextant.testkit.Await;
 import dev.sextant.translate.IntervalEvidence.Verdict;
 import dev.sextant.translate.OffsetSyncPoint;
@@ -13,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -118,5 +125,59 @@ class IntervalProofsTest {
         Await.until(Duration.ofMillis(IntervalProofs.RETRY_MS).plus(WAIT), "the interval is proven on a retry",
                 () -> proofs.verdict(LOWER, UPPER) == Verdict.PROVEN);
         assertTrue(source.reads.get() >= 2);
+    }
+
+    /**
+     * {@code sextant run} on SIGTERM: its shutdown hook and its main thread both stop the instance, while the check
+     * thread waits in a read on a broker that does not answer. A Kafka consumer allows one thread in, so a reader
+     * closed by either of them then threw ConcurrentModificationException. The stop must neither throw nor log an
+     * exception, must not wait out the read, and must close the reader.
+     */
+    @Test
+    void twoStopsDuringAReadAreQuietEndTheReadAndCloseTheReader() throws Exception {
+        try (SilentBroker silent = new SilentBroker(); LoggedExceptions logged = LoggedExceptions.record()) {
+            Map<String, Object> client = Map.of("bootstrap.servers", silent.bootstrap());
+            Duration readTimeout = Duration.ofMinutes(2); // only a wakeup ends the read in time
+            proofs = new IntervalProofs(new KafkaRecordRanges(client, "sextant-test-source", "none", readTimeout),
+                    new KafkaRecordRanges(client, "sextant-test-destination", "none", readTimeout),
+                    topic -> "src." + topic, 10_000, new SextantMetrics(registry));
+            proofs.verdict(LOWER, UPPER);
+            Await.until(WAIT, "the check reading on the source", () -> silent.accepted() > 0);
+
+            long started = System.nanoTime();
+            List<Throwable> thrown = TwoStops.run(proofs::close, readTimeout);
+            long stopMs = (System.nanoTime() - started) / 1_000_000;
+
+            assertEquals(List.of(), thrown, "what the stops threw");
+            assertEquals(List.of(), logged.all(), "what was logged with an exception");
+            assertTrue(stopMs < WAIT.toMillis(), "the read was waited out: " + stopMs + " ms");
+            Await.until(WAIT, "the reader's connection closed", () -> silent.open() == 0);
+        }
+    }
+
+    /** A Kafka consumer allows one thread in: the one that reads closes the readers, not the caller of close. */
+    @Test
+    void theReadersAreClosedOnTheThreadThatReads() {
+        Set<String> readOn = ConcurrentHashMap.newKeySet();
+        Set<String> closedOn = ConcurrentHashMap.newKeySet();
+        RecordRanges reader = new RecordRanges() {
+            @Override
+            public RecordRange read(TopicPartition partition, long from, long to, int max) {
+                readOn.add(Thread.currentThread().getName());
+                return new RecordRange(List.of(), from);
+            }
+
+            @Override
+            public void close() {
+                closedOn.add(Thread.currentThread().getName());
+            }
+        };
+        proofs = new IntervalProofs(reader, reader, topic -> "src." + topic, 10_000, new SextantMetrics(registry));
+        proofs.verdict(LOWER, UPPER);
+        Await.until(WAIT, "a read", () -> !readOn.isEmpty());
+
+        proofs.close();
+
+        assertEquals(readOn, closedOn);
     }
 }

@@ -3,6 +3,7 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.testing.SextantProcess;
+import dev.sextant.testing.StopLog;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.ChildJvm;
 import dev.sextant.testkit.Clients;
@@ -106,6 +107,7 @@ class ChurnSoakIT {
         } finally {
             sextant.stop(Duration.ofSeconds(30));
         }
+        StopLog.assertQuiet(dir.resolve("sextant.log"));
     }
 
     /** {@code count} new groups commit once; once all are on the destination, they are deleted on the source. */

@@ -9,6 +9,7 @@ import dev.sextant.testing.BackwardsSampler;
 import dev.sextant.testing.GroupCommitter;
 import dev.sextant.testing.QueryProbe;
 import dev.sextant.testing.SextantProcess;
+import dev.sextant.testing.StopLog;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.ChildJvm;
 import dev.sextant.testkit.Clients;
@@ -90,6 +91,7 @@ class KillNineIT {
             } finally {
                 sextant.stop(Duration.ofSeconds(30));
             }
+            StopLog.assertQuiet(dir.resolve("sextant-final.log"));
             assertNothingWentBackwards(sampler);
         }
     }
@@ -129,6 +131,7 @@ class KillNineIT {
             probe.gone(ports.get(2));
             change = System.nanoTime();
             instances.get(2).stop(Duration.ofSeconds(30));
+            StopLog.assertQuiet(dir.resolve("sextant-2.log"));
             answering.put("one stopped", awaitAnswering(probe, change, "with one stopped"));
             change = System.nanoTime();
             startInstance(clusters, dir, 2, instances, ports, probe, sampler);

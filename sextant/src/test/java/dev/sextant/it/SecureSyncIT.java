@@ -14,6 +14,7 @@ import dev.sextant.testing.AclGrants;
 import dev.sextant.testing.Cli;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testing.SextantProcess;
+import dev.sextant.testing.StopLog;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.ChildJvm;
 import dev.sextant.testkit.Clients;
@@ -247,6 +248,7 @@ class SecureSyncIT {
         }
         for (Path log : logs) {
             assertNoSecretIn(log);
+            StopLog.assertQuiet(log); // both were stopped by SIGTERM above
         }
         acls.revoke(RequiredAcls.of(load(configs.get(0))));
     }

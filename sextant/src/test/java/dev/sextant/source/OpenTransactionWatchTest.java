@@ -1,13 +1,19 @@
 package dev.sextant.source;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.testing.CoordinatorRecords;
+import dev.sextant.testing.LoggedExceptions;
 import dev.sextant.testing.MutableClock;
 import dev.sextant.testing.QuietSourceOffsets;
+import dev.sextant.testing.SilentBroker;
+import dev.sextant.testing.TwoStops;
+import dev.sextant.testkit.Await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,5 +116,38 @@ class OpenTransactionWatchTest {
         clock.advance(Duration.ofMillis(StalledPartition.STALL_MS));
         watch.round();
         assertEquals(List.of(), drained());
+    }
+
+    /**
+     * As in {@code sextant run} on SIGTERM, two threads stop the watch while its round reads past a transaction from
+     * a broker that does not answer: the reader is a Kafka consumer, which allows one thread in. Neither stop may
+     * throw or log an exception, nor wait out the read, and the reader must be closed.
+     */
+    @Test
+    void twoStopsDuringARoundsReadAreQuietEndTheReadAndCloseTheReader() throws Exception {
+        SourceOffsets stalled = new QuietSourceOffsets() {
+            @Override
+            public CompletableFuture<Map<TopicPartition, StableEnd>> stableEnds(Set<TopicPartition> partitions) {
+                return CompletableFuture.completedFuture(Map.of(COORDINATOR, new StableEnd(stable, stable + 10)));
+            }
+        };
+        try (SilentBroker silent = new SilentBroker(); LoggedExceptions logged = LoggedExceptions.record()) {
+            OpenTransactionWatch running = new OpenTransactionWatch(stalled,
+                    new KafkaUncommittedRecords(Map.of("bootstrap.servers", silent.bootstrap())),
+                    new SextantMetrics(registry), Clock.systemUTC());
+            running.register(COORDINATOR.partition());
+            running.start();
+            Await.until(Duration.ofSeconds(30), "a round reading past the transaction", () -> silent.accepted() > 0);
+
+            long started = System.nanoTime();
+            List<Throwable> thrown = TwoStops.run(running::close, Duration.ofSeconds(30));
+            long stopMs = (System.nanoTime() - started) / 1_000_000;
+
+            assertEquals(List.of(), thrown, "what the stops threw");
+            assertEquals(List.of(), logged.all(), "what was logged with an exception");
+            assertTrue(stopMs < KafkaUncommittedRecords.READ_TIMEOUT.toMillis(), "the read was waited out: " + stopMs
+                    + " ms");
+            Await.until(Duration.ofSeconds(10), "the reader's connection closed", () -> silent.open() == 0);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.sextant.testing;
 
+import ch.qos.logback.classic.Level;
 import dev.sextant.SextantApplication;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.SextantConfigLoader;
@@ -12,11 +13,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
 
 /** A real Sextant instance in the test JVM, against the shared local clusters. */
 public final class SextantInstance implements AutoCloseable {
+
+    /** The Streams client's close (30 s) and the rest of the stop, each bounded: a stop that takes longer hangs. */
+    private static final Duration STOP_BOUND = Duration.ofMinutes(2);
 
     private final SextantApplication app;
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -74,8 +79,26 @@ public final class SextantInstance implements AutoCloseable {
         return stateDir;
     }
 
+    /**
+     * Stops the instance as {@code sextant run} does on SIGTERM, from its shutdown hook and its main thread at once,
+     * and fails the test when either threw, or when a warning or an error with an exception was logged meanwhile (on
+     * any thread: where a test runs several instances, theirs too, named in the message).
+     */
     @Override
     public void close() {
-        app.close();
+        try (LoggedExceptions logged = LoggedExceptions.record()) {
+            List<Throwable> thrown = TwoStops.run(app::close, STOP_BOUND);
+            List<String> loud = logged.atLeast(Level.WARN);
+            if (!thrown.isEmpty() || !loud.isEmpty()) {
+                AssertionError failed = new AssertionError("The stop of " + app.settings().applicationId()
+                        + " was not quiet: threw " + thrown + "; logged with an exception:\n  "
+                        + String.join("\n  ", loud));
+                thrown.forEach(failed::addSuppressed);
+                throw failed;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while stopping " + app.settings().applicationId(), e);
+        }
     }
 }
