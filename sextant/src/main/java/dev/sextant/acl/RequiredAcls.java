@@ -38,6 +38,7 @@ import org.apache.kafka.common.resource.ResourceType;
  *   (Kafka Streams' own), the dead-letter topic
  *   every group and topic: Describe (which groups commit, log start offsets)
  *   mirrored topics: Read (translation.interpolation=verified)    mirrored topics: Read (the same, and commits)
+ *     (each by name or prefix; or every topic, the wider grant)
  * </pre>
  */
 public final class RequiredAcls {
@@ -45,8 +46,11 @@ public final class RequiredAcls {
     private RequiredAcls() {
     }
 
-    /** The permissions for {@code config}, source cluster first. */
-    public static List<RequiredAcl> of(SextantConfig config) {
+    /**
+     * The permissions for {@code config}, source cluster first, with Read on the source topics {@code reads} names
+     * when {@code config} proves intervals between offset syncs ({@link #provesIntervals}).
+     */
+    public static List<RequiredAcl> of(SextantConfig config, SourceTopicReads reads) {
         List<RequiredAcl> acls = new ArrayList<>();
         String app = config.applicationId();
         acls.add(source(ResourceType.TOPIC, Topic.GROUP_METADATA_TOPIC_NAME, PatternType.LITERAL,
@@ -73,16 +77,7 @@ public final class RequiredAcls {
         }
         acls.add(source(ResourceType.GROUP, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
                 List.of(DESCRIBE), "which groups still exist and their committed offsets (pruning, health)"));
-        if (config.translation() == Translation.OFFSET_SYNCS && config.interpolation() == Interpolation.VERIFIED) {
-            acls.add(source(ResourceType.TOPIC, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
-                    List.of(READ, DESCRIBE), "topic names by id, log start offsets (pruning), and the mirrored "
-                            + "topics' records that prove intervals between syncs (translation.interpolation="
-                            + "verified; narrow Read to those topics)"));
-        } else {
-            acls.add(source(ResourceType.TOPIC, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
-                    List.of(DESCRIBE), "topic names by id (commits name topics by id) and log start offsets "
-                            + "(pruning)"));
-        }
+        acls.addAll(sourceTopics(config, reads));
 
         acls.add(destination(ResourceType.GROUP, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
                 List.of(READ, DESCRIBE), "the synced groups: read their state and offsets, write offsets (narrow "
@@ -99,8 +94,49 @@ public final class RequiredAcls {
     }
 
     /** Those of one cluster. */
-    public static List<RequiredAcl> of(SextantConfig config, Cluster cluster) {
-        return of(config).stream().filter(a -> a.cluster() == cluster).toList();
+    public static List<RequiredAcl> of(SextantConfig config, SourceTopicReads reads, Cluster cluster) {
+        return of(config, reads).stream().filter(a -> a.cluster() == cluster).toList();
+    }
+
+    /**
+     * What Sextant cannot run without, for the check at start and the messages of a refusal: every permission but
+     * Read on the mirrored topics, whose absence keeps a commit between two offset syncs bounded and stops nothing.
+     */
+    public static List<RequiredAcl> withoutProofReads(SextantConfig config) {
+        return of(config, SourceTopicReads.only(List.of(), "none needed to run"));
+    }
+
+    /**
+     * Whether {@code config} reads the source's mirrored topics: {@code translation.interpolation=verified} with
+     * {@code translation=offset-syncs} proves an interval between two syncs by its records before translating a
+     * commit inside it exactly.
+     */
+    public static boolean provesIntervals(SextantConfig config) {
+        return config.translation() == Translation.OFFSET_SYNCS && config.interpolation() == Interpolation.VERIFIED;
+    }
+
+    /** Describe on every topic, and Read on those {@code reads} names when {@code config} proves intervals. */
+    private static List<RequiredAcl> sourceTopics(SextantConfig config, SourceTopicReads reads) {
+        String describe = "topic names by id (commits name topics by id) and log start offsets (pruning)";
+        if (!provesIntervals(config)) {
+            return List.of(source(ResourceType.TOPIC, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
+                    List.of(DESCRIBE), describe));
+        }
+        String proofs = "read to prove intervals between offset syncs (translation.interpolation=verified; "
+                + reads.foundIn() + ")";
+        if (reads.everyTopic()) {
+            return List.of(source(ResourceType.TOPIC, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
+                    List.of(READ, DESCRIBE), describe + ", and every topic's records, " + proofs));
+        }
+        List<RequiredAcl> acls = new ArrayList<>();
+        acls.add(source(ResourceType.TOPIC, ResourcePattern.WILDCARD_RESOURCE, PatternType.LITERAL,
+                List.of(DESCRIBE), describe));
+        for (ResourcePattern topic : reads.topics()) {
+            acls.add(source(ResourceType.TOPIC, topic.name(), topic.patternType(), List.of(READ),
+                    (topic.patternType() == PatternType.PREFIXED ? "the records of the mirrored topics of this "
+                            + "prefix, " : "the records of a mirrored topic, ") + proofs));
+        }
+        return acls;
     }
 
     /**

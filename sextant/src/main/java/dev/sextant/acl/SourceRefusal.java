@@ -23,15 +23,16 @@ public final class SourceRefusal {
     /** Stops the start, naming the ACL, when the source refuses what Sextant needs (as far as it can tell ahead). */
     public void verifyAhead() {
         try (Admin admin = Admin.create(config.sourceClientConfig())) {
-            SourceAccessCheck.verify(admin, RequiredAcls.of(config), Principals.guess(config.sourceClientConfig()),
-                    CHECK_TIMEOUT);
+            // Read on the mirrored topics is not checked: without it proofs keep the bounded rule, nothing stops
+            SourceAccessCheck.verify(admin, RequiredAcls.withoutProofReads(config),
+                    Principals.guess(config.sourceClientConfig()), CHECK_TIMEOUT);
         }
     }
 
     /** {@code what} was refused with {@code denied}: the message names the ACL that covers it and how to grant it. */
     public NotAuthorizedException refused(String what, AuthorizationException denied, Throwable cause) {
         String principal = Principals.guess(config.sourceClientConfig());
-        String grant = RequiredAcls.covering(RequiredAcls.of(config), RequiredAcl.Cluster.SOURCE, denied)
+        String grant = RequiredAcls.covering(RequiredAcls.withoutProofReads(config), RequiredAcl.Cluster.SOURCE, denied)
                 .map(acl -> ". Grant it:\n  " + acl.command(principal)).orElse(".");
         return new NotAuthorizedException(what + ": " + AccessDenials.describe(denied, null) + ": "
                 + denied.getMessage() + grant

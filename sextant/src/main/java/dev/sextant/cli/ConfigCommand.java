@@ -2,6 +2,7 @@ package dev.sextant.cli;
 
 import dev.sextant.acl.RequiredAcl;
 import dev.sextant.acl.RequiredAcls;
+import dev.sextant.acl.SourceTopicReads;
 import dev.sextant.config.ConfigDocs;
 import dev.sextant.config.InvalidConfigurationException;
 import dev.sextant.config.SextantConfig;
@@ -102,13 +103,25 @@ final class ConfigCommand implements Callable<Integer> {
                             + "the cluster's Kafka resource (--source-strimzi-cluster, default the cluster's alias), "
                             + "spec.authentication from --authentication or the cluster's settings. deploy/strimzi is "
                             + "a worked example.",
+                    "With translation.interpolation=verified, Read on the source's topics (to prove intervals "
+                            + "between offset syncs by their records) is granted on the mirrored topics only: those "
+                            + "topics.include names when it is a list of names and prefixes (orders|payments\\..*), "
+                            + "else those the clusters name now (the offset syncs' topics, and the destination's "
+                            + "topics through the replication policy), read with the configuration's settings or "
+                            + "--source-admin-config/--destination-admin-config; --mirrored-topics names them, "
+                            + "--all-topics-read grants Read on every topic instead. A topic left out keeps "
+                            + "MirrorMaker 2's bounded rule; nothing stops.",
                     // $${ is picocli's escape of a literal ${
                     "Config-provider references in secrets ($${dir:...}, $${file:...} in JAAS configs, passwords) "
-                            + "are not resolved: the ACLs need none, and they may not exist yet."})
+                            + "are not resolved unless the clusters are read to find the mirrored topics: the ACLs "
+                            + "need none, and they may not exist yet."})
     static final class Acls implements Callable<Integer> {
 
         @CommandLine.Mixin
         ConfigOption config;
+
+        @CommandLine.Mixin
+        SourceTopicReadOptions sourceTopicReads;
 
         @CommandLine.Option(names = "--source-principal", paramLabel = "PRINCIPAL", defaultValue = "User:sextant",
                 description = "Sextant's principal on the source cluster (default ${DEFAULT-VALUE}).")
@@ -179,10 +192,10 @@ final class ConfigCommand implements Callable<Integer> {
 
         /**
          * One cluster of the {@code --json} output; the commands read its bootstrap servers and an admin's client
-         * settings from the environment variables named here.
+         * settings from the environment variables named here. {@code notes}: what the ACLs leave out, and why.
          */
         record ClusterJson(String cluster, String principal, String bootstrapVariable, String adminConfigVariable,
-                           List<AclJson> acls) {
+                           List<AclJson> acls, List<String> notes) {
         }
 
         /** The {@code --json} output. */
@@ -194,16 +207,18 @@ final class ConfigCommand implements Callable<Integer> {
             Format output = output();
             SextantConfig loaded = config.loadWithoutSecrets();
             PrintWriter out = spec.commandLine().getOut();
+            // every option is checked before a cluster is read for the mirrored topics
+            List<StrimziKafkaUsers.User> users = output != Format.STRIMZI ? List.of() : List.of(
+                    strimziUser(RequiredAcl.Cluster.SOURCE, sourcePrincipal, sourceStrimziCluster,
+                            loaded.sourceAlias(), loaded.sourceClientConfig()),
+                    strimziUser(RequiredAcl.Cluster.DESTINATION, destinationPrincipal, destinationStrimziCluster,
+                            loaded.destinationAlias(), loaded.destinationClientConfig()));
+            SourceTopicReads reads = sourceTopicReads.choose(loaded, config::load, spec, spec.commandLine().getErr());
             switch (output) {
-                case JSON -> out.println(Json.write(acls(loaded, sourcePrincipal, destinationPrincipal)));
-                case STRIMZI -> out.print(StrimziKafkaUsers.yaml(loaded, List.of(
-                        strimziUser(RequiredAcl.Cluster.SOURCE, sourcePrincipal, sourceStrimziCluster,
-                                loaded.sourceAlias(), loaded.sourceClientConfig()),
-                        strimziUser(RequiredAcl.Cluster.DESTINATION, destinationPrincipal,
-                                destinationStrimziCluster, loaded.destinationAlias(),
-                                loaded.destinationClientConfig())),
+                case JSON -> out.println(Json.write(acls(loaded, reads, sourcePrincipal, destinationPrincipal)));
+                case STRIMZI -> out.print(StrimziKafkaUsers.yaml(loaded, reads, users,
                         apiVersion == null ? StrimziKafkaUsers.ApiVersion.V1BETA2 : apiVersion));
-                default -> out.print(commands(loaded, sourcePrincipal, destinationPrincipal));
+                default -> out.print(commands(loaded, reads, sourcePrincipal, destinationPrincipal));
             }
             out.flush();
             spec.commandLine().getErr().flush();
@@ -293,7 +308,8 @@ final class ConfigCommand implements Callable<Integer> {
                     + "scram-sha-512 or tls; scram-sha-512 assumed (--authentication to choose)");
         }
 
-        static String commands(SextantConfig loaded, String sourcePrincipal, String destinationPrincipal) {
+        static String commands(SextantConfig loaded, SourceTopicReads reads, String sourcePrincipal,
+                               String destinationPrincipal) {
             StringBuilder out = new StringBuilder();
             for (RequiredAcl.Cluster cluster : RequiredAcl.Cluster.values()) {
                 String principal = cluster == RequiredAcl.Cluster.SOURCE ? sourcePrincipal
@@ -301,25 +317,28 @@ final class ConfigCommand implements Callable<Integer> {
                 out.append("# ").append(cluster.label()).append(" cluster: $").append(bootstrapVariable(cluster))
                         .append(", with an admin's client settings in $").append(adminConfigVariable(cluster))
                         .append('\n');
-                for (RequiredAcl acl : RequiredAcls.of(loaded, cluster)) {
+                for (RequiredAcl acl : RequiredAcls.of(loaded, reads, cluster)) {
                     out.append("# ").append(acl.why()).append('\n').append(acl.command(principal)).append('\n');
                 }
+                SourceTopicReadOptions.notes(loaded, reads, cluster)
+                        .forEach(note -> out.append("# note: ").append(note).append('\n'));
                 out.append('\n');
             }
             return out.toString();
         }
 
-        static AclsJson acls(SextantConfig loaded, String sourcePrincipal, String destinationPrincipal) {
+        static AclsJson acls(SextantConfig loaded, SourceTopicReads reads, String sourcePrincipal,
+                             String destinationPrincipal) {
             List<ClusterJson> clusters = new ArrayList<>();
             for (RequiredAcl.Cluster cluster : RequiredAcl.Cluster.values()) {
                 String principal = cluster == RequiredAcl.Cluster.SOURCE ? sourcePrincipal
                         : destinationPrincipal;
-                List<AclJson> acls = RequiredAcls.of(loaded, cluster).stream().map(acl -> new AclJson(
+                List<AclJson> acls = RequiredAcls.of(loaded, reads, cluster).stream().map(acl -> new AclJson(
                         acl.resourceType().name(), acl.name(), acl.patternType().name(),
                         acl.operations().stream().map(Enum::name).toList(), acl.why(),
                         acl.command(principal))).toList();
                 clusters.add(new ClusterJson(cluster.label(), principal, bootstrapVariable(cluster),
-                        adminConfigVariable(cluster), acls));
+                        adminConfigVariable(cluster), acls, SourceTopicReadOptions.notes(loaded, reads, cluster)));
             }
             return new AclsJson(clusters);
         }

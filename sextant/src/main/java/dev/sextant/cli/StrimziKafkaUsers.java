@@ -7,6 +7,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.sextant.acl.RequiredAcl;
 import dev.sextant.acl.RequiredAcls;
+import dev.sextant.acl.SourceTopicReads;
 import dev.sextant.config.SextantConfig;
 import java.util.List;
 import java.util.Locale;
@@ -23,8 +24,9 @@ import picocli.CommandLine;
 /**
  * Sextant's ACLs as Strimzi {@code KafkaUser} resources, one per cluster ({@code config acls --format strimzi}): the
  * User Operator of each cluster creates the user, its ACLs ({@code spec.authorization}, type {@code simple}) and a
- * Secret of the user's name holding its credentials. The ACLs are exactly {@code RequiredAcls.of(config, cluster)}:
- * resource type, name, pattern (literal or prefix), operations, host {@code *}.
+ * Secret of the user's name holding its credentials. The ACLs are exactly
+ * {@code RequiredAcls.of(config, reads, cluster)}: resource type, name, pattern (literal or prefix), operations, host
+ * {@code *}.
  */
 final class StrimziKafkaUsers {
 
@@ -156,7 +158,7 @@ final class StrimziKafkaUsers {
     }
 
     /** The YAML: a comment, then one document per user, each after {@code ---}. */
-    static String yaml(SextantConfig config, List<User> users, ApiVersion version) {
+    static String yaml(SextantConfig config, SourceTopicReads reads, List<User> users, ApiVersion version) {
         StringBuilder out = new StringBuilder()
                 .append("# Sextant's Strimzi KafkaUsers for this configuration (sextant config acls --format strimzi), "
                         + "one per\n")
@@ -168,12 +170,14 @@ final class StrimziKafkaUsers {
                         + "(ca.crt). Why each ACL is\n")
                 .append("# needed: docs/security.md.\n");
         for (User user : users) {
-            out.append("---\n").append(comment(config, user)).append(document(config, user, version));
+            List<RequiredAcl> acls = RequiredAcls.of(config, reads, user.cluster());
+            out.append("---\n").append(comment(config, user, acls,
+                    SourceTopicReadOptions.notes(config, reads, user.cluster()))).append(document(user, acls, version));
         }
         return out.toString();
     }
 
-    private static String comment(SextantConfig config, User user) {
+    private static String comment(SextantConfig config, User user, List<RequiredAcl> acls, List<String> notes) {
         String cluster = user.cluster().label();
         String principal = "User:" + (user.authentication() == Authentication.TLS ? "CN=" : "") + user.name();
         StringBuilder comment = new StringBuilder()
@@ -187,9 +191,10 @@ final class StrimziKafkaUsers {
                 .append("# its Secret ").append(user.name()).append(": ").append(user.authentication().secretKeys)
                 .append('\n')
                 .append("# ACLs:\n");
-        for (RequiredAcl acl : acls(config, user)) {
+        for (RequiredAcl acl : acls) {
             comment.append("#   ").append(acl.describe()).append(": ").append(acl.why()).append('\n');
         }
+        notes.forEach(note -> comment.append("# note: ").append(note).append('\n'));
         return comment.toString();
     }
 
@@ -197,11 +202,7 @@ final class StrimziKafkaUsers {
         return cluster == RequiredAcl.Cluster.SOURCE ? config.sourceAlias() : config.destinationAlias();
     }
 
-    private static List<RequiredAcl> acls(SextantConfig config, User user) {
-        return RequiredAcls.of(config, user.cluster());
-    }
-
-    private static String document(SextantConfig config, User user, ApiVersion version) {
+    private static String document(User user, List<RequiredAcl> acls, ApiVersion version) {
         ObjectNode kafkaUser = YAML.createObjectNode()
                 .put("apiVersion", version.apiVersion())
                 .put("kind", "KafkaUser");
@@ -211,7 +212,7 @@ final class StrimziKafkaUsers {
         spec.putObject("authentication").put("type", user.authentication().type);
         ObjectNode authorization = spec.putObject("authorization").put("type", "simple");
         ArrayNode entries = authorization.putArray("acls");
-        for (RequiredAcl acl : acls(config, user)) {
+        for (RequiredAcl acl : acls) {
             ObjectNode entry = entries.addObject();
             entry.putObject("resource")
                     .put("type", resourceType(acl))

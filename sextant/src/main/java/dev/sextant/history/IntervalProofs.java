@@ -6,7 +6,6 @@ import dev.sextant.source.RecordRanges;
 import dev.sextant.translate.IntervalEvidence;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -78,8 +77,11 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
         }
     };
     private final Set<Interval> queued = ConcurrentHashMap.newKeySet();
-    /** Topics whose denied read was logged (the check thread only). */
-    private final Set<String> warned = new HashSet<>();
+    /**
+     * Topics whose read was denied and not allowed since: logged once each, counted by a gauge (the ACLs from
+     * {@code config acls} grant Read on the topics mirrored when it ran, so a topic mirrored later lands here).
+     */
+    private final Set<String> denied = ConcurrentHashMap.newKeySet();
     /** Proven intervals in the order proven; {@code provenCount} counts every one ever, the list keeps the newest. */
     private final List<Interval> proofs = new ArrayList<>();
     private long provenCount;
@@ -116,6 +118,7 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
             // retries waiting when the instance stops are dropped, so the readers' close is the thread's last task
             thread.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
             metrics.intervalsQueued(() -> queued.size());
+            metrics.intervalTopicsDenied(() -> denied.size());
         }
     }
 
@@ -195,12 +198,13 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
                 return;
             }
             record(interval, verdict);
-        } catch (TopicAuthorizationException denied) {
-            if (warned.addAll(denied.unauthorizedTopics())) {
+        } catch (TopicAuthorizationException refused) {
+            if (denied.addAll(refused.unauthorizedTopics())) {
                 log.warn("Reading {} to prove intervals between offset syncs was denied: grant Read on them (on the "
                         + "source cluster for source topics, the destination for mirrors; 'sextant config acls' "
-                        + "lists it), or set translation.interpolation=unverified or off. Until then commits between "
-                        + "syncs keep the bounded rule.", denied.unauthorizedTopics());
+                        + "lists the topics mirrored now, or with --all-topics-read every topic), or set "
+                        + "translation.interpolation=unverified or off. Until then commits between their syncs keep "
+                        + "the bounded rule.", refused.unauthorizedTopics());
             }
             record(interval, null);
         } catch (OffsetOutOfRangeException | AuthorizationException gone) {
@@ -234,8 +238,21 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
         RecordRange down = destination.read(new TopicPartition(mirrorTopic.apply(lower.topic()), lower.partition()),
                 lower.downstreamOffset(), upper.downstreamOffset() + 1, (int) length);
         metrics.intervalRecordsRead("destination", down.records().size());
+        readable(lower.topic());
         Verdict verdict = IntervalCheck.compare(lower, upper, up, down);
         return verdict == Verdict.UNKNOWN ? null : verdict;
+    }
+
+    /** Both clusters let the topic's records be read: a denial logged before was granted since. */
+    private void readable(String sourceTopic) {
+        if (denied.isEmpty()) {
+            return;
+        }
+        boolean wasDenied = denied.remove(sourceTopic);
+        wasDenied |= denied.remove(mirrorTopic.apply(sourceTopic));
+        if (wasDenied) {
+            log.info("Reading {} to prove intervals between offset syncs is allowed now", sourceTopic);
+        }
     }
 
     /** Keeps the outcome ({@code null}: unreadable, kept as unknown) and counts it. */

@@ -244,6 +244,16 @@ public final class SextantMetrics {
                 .register(registry);
     }
 
+    /**
+     * Topics whose records Sextant was denied reading to prove intervals, and not allowed since
+     * ({@code sextant_offset_sync_interval_topics_denied}): their commits between syncs keep the bounded rule.
+     */
+    public void intervalTopicsDenied(LongSupplier count) {
+        Gauge.builder("sextant.offset.sync.interval.topics.denied", count::getAsLong)
+                .description("Topics whose records Sextant may not read to prove intervals between offset syncs")
+                .register(registry);
+    }
+
     public void historyPruned(int syncs) {
         counter("sextant.history.pruned").increment(syncs);
     }

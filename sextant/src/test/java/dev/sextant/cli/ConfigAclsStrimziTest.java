@@ -10,6 +10,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.sextant.acl.RequiredAcl;
 import dev.sextant.acl.RequiredAcls;
+import dev.sextant.acl.SourceTopicReads;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.SextantConfigLoader;
 import java.io.IOException;
@@ -39,6 +40,9 @@ class ConfigAclsStrimziTest {
     private static final Path ROOT = Path.of(System.getProperty("basedir", "."), "..").normalize();
     private static final Path STRIMZI = ROOT.resolve("deploy/strimzi");
     private static final ObjectMapper YAML = new YAMLMapper();
+    /** What {@code --mirrored-topics orders} chooses: Read on that source topic alone. */
+    private static final SourceTopicReads ORDERS = SourceTopicReadOptions.named(
+            List.of(SourceTopicReads.literal("orders")));
 
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
@@ -66,8 +70,10 @@ class ConfigAclsStrimziTest {
     @Test
     void deployStrimziKafkaUsersAreWhatTheCommandPrintsForItsConfiguration() throws Exception {
         List<String> args = documentedCommand();
-        assertTrue(args.containsAll(List.of("--format", "strimzi", "-c", "deploy/strimzi/sextant.properties")),
-                args.toString());
+        assertTrue(args.containsAll(List.of("--format", "strimzi", "-c", "deploy/strimzi/sextant.properties",
+                "--mirrored-topics", "orders,payments")), args.toString());
+        SourceTopicReads reads = SourceTopicReadOptions.named(List.of(SourceTopicReads.literal("orders"),
+                SourceTopicReads.literal("payments")));
         List<String> resolved = new ArrayList<>(args);
         resolved.set(resolved.indexOf("-c") + 1, ROOT.resolve("deploy/strimzi/sextant.properties").toString());
         assertEquals(0, run(resolved.toArray(String[]::new)), err.toString());
@@ -81,38 +87,39 @@ class ConfigAclsStrimziTest {
         List<JsonNode> users = documents(out.toString());
         assertEquals(2, users.size(), out.toString());
         assertKafkaUser(users.get(0), "sextant-east", "east", "scram-sha-512",
-                RequiredAcls.of(example, RequiredAcl.Cluster.SOURCE));
+                RequiredAcls.of(example, reads, RequiredAcl.Cluster.SOURCE));
         assertKafkaUser(users.get(1), "sextant-west", "west", "tls",
-                RequiredAcls.of(example, RequiredAcl.Cluster.DESTINATION));
+                RequiredAcls.of(example, reads, RequiredAcl.Cluster.DESTINATION));
     }
 
     @Test
     void theDefaultsComeFromTheConfigurationAndAreSaidInTheComments() throws Exception {
         String example = ROOT.resolve("config/sextant.properties").toString();
-        assertEquals(0, run("config", "acls", "-c", example, "--format", "STRIMZI"), err.toString());
+        assertEquals(0, run("config", "acls", "-c", example, "--format", "STRIMZI", "--mirrored-topics", "orders"),
+                err.toString());
         List<JsonNode> users = documents(out.toString());
         SextantConfig config = SextantConfigLoader.load(Path.of(example), Map.of());
         // a plaintext configuration says nothing: scram-sha-512; the Kafka resource is the alias, flagged to check
         assertKafkaUser(users.get(0), "sextant", "source", "scram-sha-512",
-                RequiredAcls.of(config, RequiredAcl.Cluster.SOURCE));
+                RequiredAcls.of(config, ORDERS, RequiredAcl.Cluster.SOURCE));
         assertKafkaUser(users.get(1), "sextant", "destination", "scram-sha-512",
-                RequiredAcls.of(config, RequiredAcl.Cluster.DESTINATION));
+                RequiredAcls.of(config, ORDERS, RequiredAcl.Cluster.DESTINATION));
         assertTrue(out.toString().contains("# Kafka resource: source (source.alias, as no --source-strimzi-cluster "
                 + "was given"), out.toString());
         assertTrue(out.toString().contains("# authentication: scram-sha-512 (the default"), out.toString());
         assertTrue(out.toString().startsWith("# ") && out.toString().contains("\n---\n# source cluster"));
         // every ACL's reason is in the comment above its KafkaUser
-        for (RequiredAcl acl : RequiredAcls.of(config)) {
+        for (RequiredAcl acl : RequiredAcls.of(config, ORDERS)) {
             assertTrue(out.toString().contains("#   " + acl.describe() + ": " + acl.why() + "\n"), acl.why());
         }
 
         out.getBuffer().setLength(0);
         assertEquals(0, run("config", "acls", "-c", example, "--format", "strimzi", "--authentication", "tls",
-                "--destination-principal", "User:CN=sextant-dr", "--destination-strimzi-cluster", "west"),
-                err.toString());
+                "--destination-principal", "User:CN=sextant-dr", "--destination-strimzi-cluster", "west",
+                "--mirrored-topics", "orders"), err.toString());
         users = documents(out.toString());
         assertKafkaUser(users.get(1), "sextant-dr", "west", "tls",
-                RequiredAcls.of(config, RequiredAcl.Cluster.DESTINATION));
+                RequiredAcls.of(config, ORDERS, RequiredAcl.Cluster.DESTINATION));
         assertTrue(out.toString().contains("# user: sextant-dr, principal User:CN=sextant-dr\n"), out.toString());
     }
 
@@ -120,11 +127,12 @@ class ConfigAclsStrimziTest {
     @Test
     void v1IsTheSameKafkaUsersUnderTheOtherApiVersion() throws Exception {
         String example = ROOT.resolve("deploy/strimzi/sextant.properties").toString();
-        assertEquals(0, run("config", "acls", "-c", example, "--format", "strimzi", "--strimzi-api-version", "v1"),
-                err.toString());
+        assertEquals(0, run("config", "acls", "-c", example, "--format", "strimzi", "--strimzi-api-version", "v1",
+                "--mirrored-topics", "orders"), err.toString());
         String v1 = out.toString();
         out.getBuffer().setLength(0);
-        assertEquals(0, run("config", "acls", "-c", example, "--format", "strimzi"), err.toString());
+        assertEquals(0, run("config", "acls", "-c", example, "--format", "strimzi", "--mirrored-topics", "orders"),
+                err.toString());
         assertEquals(2, v1.split("\napiVersion: kafka.strimzi.io/v1\n", -1).length - 1, v1);
         assertEquals(out.toString().replace("apiVersion: kafka.strimzi.io/v1beta2\n",
                 "apiVersion: kafka.strimzi.io/v1\n"), v1);
@@ -141,13 +149,14 @@ class ConfigAclsStrimziTest {
                 destination.security.protocol=SSL
                 destination.ssl.keystore.location=/etc/sextant/user.p12
                 """);
-        assertEquals(0, run("config", "acls", "-c", file.toString(), "--format", "strimzi"), err.toString());
+        assertEquals(0, run("config", "acls", "-c", file.toString(), "--format", "strimzi", "--mirrored-topics",
+                "orders"), err.toString());
         SextantConfig config = SextantConfigLoader.load(file, Map.of());
         List<JsonNode> users = documents(out.toString());
         assertKafkaUser(users.get(0), "sextant", "source", "scram-sha-512",
-                RequiredAcls.of(config, RequiredAcl.Cluster.SOURCE));
+                RequiredAcls.of(config, ORDERS, RequiredAcl.Cluster.SOURCE));
         assertKafkaUser(users.get(1), "sextant", "destination", "tls",
-                RequiredAcls.of(config, RequiredAcl.Cluster.DESTINATION));
+                RequiredAcls.of(config, ORDERS, RequiredAcl.Cluster.DESTINATION));
         JsonNode transactional = null;
         for (JsonNode acl : users.get(0).at("/spec/authorization/acls")) {
             if (acl.at("/resource/type").asText().equals("transactionalId")) {
@@ -170,7 +179,8 @@ class ConfigAclsStrimziTest {
                 source.security.protocol=SASL_SSL
                 source.sasl.mechanism=PLAIN
                 """);
-        assertEquals(0, run("config", "acls", "-c", file.toString(), "--format", "strimzi"));
+        assertEquals(0, run("config", "acls", "-c", file.toString(), "--format", "strimzi", "--mirrored-topics",
+                "orders"));
         assertTrue(err.toString().contains("warning: source.security.protocol SASL_SSL with sasl.mechanism PLAIN"),
                 err.toString());
         assertFalse(err.toString().contains("destination"), "plaintext is said nothing about: " + err);
@@ -200,23 +210,24 @@ class ConfigAclsStrimziTest {
     @Test
     void theOtherFormatsAreUnchangedAndTheHelpNamesEveryFormat() {
         String example = ROOT.resolve("config/sextant.properties").toString();
-        assertEquals(0, run("config", "acls", "-c", example));
+        assertEquals(0, run("config", "acls", "-c", example, "--mirrored-topics", "orders"));
         String text = out.toString();
         out.getBuffer().setLength(0);
-        assertEquals(0, run("config", "acls", "-c", example, "--format", "text"));
+        assertEquals(0, run("config", "acls", "-c", example, "--format", "text", "--mirrored-topics", "orders"));
         assertEquals(text, out.toString());
         out.getBuffer().setLength(0);
-        assertEquals(0, run("config", "acls", "-c", example, "--json"));
+        assertEquals(0, run("config", "acls", "-c", example, "--json", "--mirrored-topics", "orders"));
         String json = out.toString();
         out.getBuffer().setLength(0);
-        assertEquals(0, run("config", "acls", "-c", example, "--format", "json"));
+        assertEquals(0, run("config", "acls", "-c", example, "--format", "json", "--mirrored-topics", "orders"));
         assertEquals(json, out.toString());
 
         out.getBuffer().setLength(0);
         assertEquals(0, run("config", "acls", "--help"));
         for (String expected : List.of("--format", "text", "json", "strimzi", "--authentication", "scram-sha-512",
                 "--source-strimzi-cluster", "--destination-strimzi-cluster", "--strimzi-api-version", "v1beta2",
-                "KafkaUser", "Exit codes:")) {
+                "KafkaUser", "--all-topics-read", "--mirrored-topics", "--source-admin-config",
+                "--destination-admin-config", "Exit codes:")) {
             assertTrue(out.toString().contains(expected), expected + " in\n" + out);
         }
         assertTrue(out.toString().contains("(${dir:...}, ${file:...} in JAAS"), "picocli left them: " + out);

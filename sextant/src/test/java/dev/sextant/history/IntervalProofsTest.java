@@ -113,6 +113,27 @@ class IntervalProofsTest {
         assertEquals(2, source.reads.get());
     }
 
+    /**
+     * A topic mirrored after the ACLs were printed is denied: its interval keeps the bounded rule, nothing throws,
+     * and the gauge counts the topic until a read of it goes through again.
+     */
+    @Test
+    void aDeniedTopicIsCountedUntilItIsReadAgain() {
+        destination.bases.put(new TopicPartition("src.orders", 0), 900L);
+        source.failure = new TopicAuthorizationException(Set.of("orders"));
+        IntervalProofs proofs = proofs(10_000);
+        proofs.verdict(LOWER, UPPER);
+        Await.until(WAIT, "the interval is judged", () -> counted("unverifiable") == 1.0);
+        assertEquals(Verdict.UNKNOWN, proofs.verdict(LOWER, UPPER));
+        assertEquals(1.0, registry.get("sextant.offset.sync.interval.topics.denied").gauge().value());
+
+        source.failure = null; // granted
+        OffsetSyncPoint next = new OffsetSyncPoint("orders", 0, 300, 1200);
+        proofs.verdict(UPPER, next);
+        Await.until(WAIT, "the next interval is proven", () -> proofs.verdict(UPPER, next) == Verdict.PROVEN);
+        assertEquals(0.0, registry.get("sextant.offset.sync.interval.topics.denied").gauge().value());
+    }
+
     @Test
     void aReadThatFailsIsTriedAgain() {
         destination.bases.put(new TopicPartition("src.orders", 0), 900L);
