@@ -32,6 +32,10 @@ final class InstanceHealth implements HealthChecks {
 
     @Override
     public Optional<String> degraded() {
+        Optional<String> changed = view.clusterChange();
+        if (changed.isPresent()) {
+            return changed;
+        }
         Optional<String> denied = denials.problem();
         if (denied.isPresent()) {
             return denied;

@@ -25,6 +25,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
@@ -189,6 +190,12 @@ public final class AdminDestinationClient implements DestinationClient {
         // bounded well below Admin's default 60 s: a destination that hangs must show as unreachable soon
         return toCompletable(admin.listGroups(new ListGroupsOptions().timeoutMs(READ_TIMEOUT_MS)).all())
                 .thenApply(GroupListings::toGroups);
+    }
+
+    @Override
+    public CompletableFuture<String> clusterId() {
+        return toCompletable(admin.describeCluster(new DescribeClusterOptions().timeoutMs(READ_TIMEOUT_MS))
+                .clusterId());
     }
 
     @Override

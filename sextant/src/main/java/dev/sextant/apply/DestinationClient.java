@@ -17,6 +17,9 @@ public interface DestinationClient extends AutoCloseable {
     /** Every group of every type, with its type and state. */
     CompletableFuture<Map<String, DestinationGroup>> listGroups();
 
+    /** The destination cluster's id: a cluster rebuilt at the same address, or another one, has another. */
+    CompletableFuture<String> clusterId();
+
     /** The ids of the named topics that exist (absent ones are left out): a recreated topic has a new one. */
     CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics);
 

@@ -64,6 +64,10 @@ public final class DestinationView {
     /** When the destination's offsets retention is read again, epoch ms. */
     private long retentionDueAt; // guarded by this
     private volatile long offsetsRetentionMs = -1;
+    /** The destination cluster's id as last read (with the retention), null before. */
+    private volatile String clusterId;
+    /** The cluster id Sextant's history pins, null while not pinned. */
+    private volatile String pinnedCluster;
     /** When the listing that {@link #groups} holds was started, epoch ms; -1 before the first. */
     private volatile long groupsListedAt = -1;
 
@@ -264,8 +268,48 @@ public final class DestinationView {
         return inFlight;
     }
 
+    /** The destination cluster's id as last read (every 10 s and after every outage); empty before the first read. */
+    public Optional<String> clusterId() {
+        return Optional.ofNullable(clusterId);
+    }
+
+    /** The cluster id Sextant's history pins (the cluster it wrote to so far). */
+    public void pin(String cluster) {
+        pinnedCluster = cluster;
+    }
+
+    /**
+     * Why nothing may be written: the destination answering at the configured address is not the cluster Sextant's
+     * history pins (rebuilt, or another one behind the same name); empty while it is, or while either is not known.
+     * An operator accepts the new cluster with {@code sextant rebaseline --apply}.
+     */
+    public Optional<String> clusterChange() {
+        String seen = clusterId;
+        String pinned = pinnedCluster;
+        if (seen == null || pinned == null || seen.equals(pinned)) {
+            return Optional.empty();
+        }
+        return Optional.of("the destination is cluster " + seen + ", not the cluster " + pinned + " Sextant wrote to "
+                + "(rebuilt, or another cluster behind destination.bootstrap.servers): nothing is written until an "
+                + "operator accepts it with 'sextant rebaseline --apply'");
+    }
+
     /** Reads the brokers' offsets retention, apart from the refresh: a refusal (no permission) is no outage. */
     private void readRetention() {
+        CompletableFuture<String> id;
+        try {
+            id = client.clusterId();
+        } catch (RuntimeException e) {
+            id = CompletableFuture.failedFuture(e);
+        }
+        id.whenComplete((seen, err) -> {
+            if (seen != null && !seen.equals(clusterId)) {
+                if (clusterId != null) {
+                    log.warn("The destination's cluster id changed from {} to {}", clusterId, seen);
+                }
+                clusterId = seen;
+            }
+        });
         CompletableFuture<Long> read;
         try {
             read = client.offsetsRetentionMs();

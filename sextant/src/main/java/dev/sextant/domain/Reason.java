@@ -24,5 +24,10 @@ public enum Reason {
      * the offset-sync history of its source topic was forgotten, and the positions written through it are planned
      * again through the new mirror's syncs.
      */
-    MIRROR_RESEEDED
+    MIRROR_RESEEDED,
+    /**
+     * The destination is not the cluster Sextant wrote to so far (its cluster id changed: rebuilt, or another cluster
+     * behind the configured address): nothing is written until an operator runs {@code sextant rebaseline --apply}.
+     */
+    DESTINATION_CHANGED
 }

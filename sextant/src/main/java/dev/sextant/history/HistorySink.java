@@ -25,6 +25,9 @@ public interface HistorySink {
     /** The destination id of the source topic's mirror that the history now describes. */
     void mirrorIncarnation(String topic, Uuid id, long timestamp);
 
+    /** The destination cluster Sextant writes to: pinned. */
+    void destinationCluster(String clusterId, long timestamp);
+
     void deadLetter(DeadLetterRecord record, long timestamp);
 
     /**

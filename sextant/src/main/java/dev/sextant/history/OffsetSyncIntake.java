@@ -67,6 +67,7 @@ public final class OffsetSyncIntake {
     private final OffsetSyncGate gate;
     private final IncarnationCheck incarnations;
     private final MirrorIncarnationCheck mirrors;
+    private final DestinationClusterCheck cluster;
     private final HistoryPruning pruning;
     /** The newest sync this intake sent per partition: the global store may not have read it back yet. */
     private final Map<TopicPartition, OffsetSyncPoint> lastSync = new HashMap<>();
@@ -84,6 +85,7 @@ public final class OffsetSyncIntake {
         this.catchUp = catchUp;
         this.history = history;
         this.sink = sink;
+        this.cluster = new DestinationClusterCheck(history, destination, sink, settings.instance());
         this.mirrors = new MirrorIncarnationCheck(history, destination, settings.destinationTopic(), lastSync,
                 metrics, sink, settings.instance());
         this.gate = new OffsetSyncGate(holds, source, destination, settings.destinationTopic(), this::newest,
@@ -124,6 +126,7 @@ public final class OffsetSyncIntake {
         pruning.tick(now);
         incarnations.tick(now);
         mirrors.tick(now);
+        cluster.tick(now);
     }
 
     private void decided(OffsetSync sync, long timestamp, OffsetSyncCheck.Result result) {

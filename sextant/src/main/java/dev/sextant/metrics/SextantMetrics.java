@@ -187,6 +187,17 @@ public final class SextantMetrics {
                 .register(registry);
     }
 
+    /**
+     * {@code sextant_destination_cluster_changed}: 1 while the destination is not the cluster Sextant's history pins
+     * (nothing is written until {@code sextant rebaseline --apply}), else 0.
+     */
+    public void destinationClusterChanged(BooleanSupplier changed) {
+        Gauge.builder("sextant.destination.cluster.changed", () -> changed.getAsBoolean() ? 1 : 0)
+                .description("1 while the destination is not the cluster Sextant wrote to so far (writes held "
+                        + "until 'sextant rebaseline --apply'), else 0")
+                .register(registry);
+    }
+
     /** Groups of one kind in one sync state ({@code sextant_groups{group_type,state}}): in_sync, pending, refused. */
     public void groupsInState(GroupKind type, String state, LongSupplier count) {
         Gauge.builder("sextant.groups", count::getAsLong)

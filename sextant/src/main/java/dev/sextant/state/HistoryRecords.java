@@ -13,6 +13,7 @@ import org.apache.kafka.common.utils.Bytes;
  *   key (topic, partition, RESET)                        a reset marker: every sync of the partition is forgotten
  *   key (topic, 0, INCARNATION), value topic id         the source topic id the topic's history belongs to
  *   key (topic, 0, MIRROR_INCARNATION), value topic id  the mirror topic's id on the destination it describes
+ *   key (".", 0, DESTINATION_CLUSTER), value cluster id the destination cluster Sextant writes to (its pin)
  * </pre>
  *
  * Every instance replays the topic in order into its global store, and the failover command into memory, so all
@@ -36,6 +37,8 @@ public final class HistoryRecords {
         OffsetSyncPoint point = OffsetSyncKeys.decode(key, value);
         if (point.upstreamOffset() == OffsetSyncKeys.INCARNATION) {
             history.incarnation(point.topic(), value == null ? null : OffsetSyncKeys.incarnationOf(value));
+        } else if (point.upstreamOffset() == OffsetSyncKeys.DESTINATION_CLUSTER) {
+            history.destinationCluster(value == null ? null : OffsetSyncKeys.clusterOf(value));
         } else if (point.upstreamOffset() == OffsetSyncKeys.MIRROR_INCARNATION) {
             history.mirrorIncarnation(point.topic(), value == null ? null : OffsetSyncKeys.incarnationOf(value));
         } else if (point.upstreamOffset() == OffsetSyncKeys.RESET) {

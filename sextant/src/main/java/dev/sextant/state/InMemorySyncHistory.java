@@ -14,6 +14,7 @@ import org.apache.kafka.common.TopicPartition;
 public final class InMemorySyncHistory implements WritableSyncHistory {
 
     private final Map<TopicPartition, TreeMap<Long, Long>> syncs = new HashMap<>();
+    private String destinationCluster;
 
     @Override
     public Optional<OffsetSyncPoint> latestAtOrBelow(String topic, int partition, long upstreamOffset) {
@@ -68,5 +69,15 @@ public final class InMemorySyncHistory implements WritableSyncHistory {
     /** Syncs held, over every partition. */
     public long size() {
         return syncs.values().stream().mapToLong(Map::size).sum();
+    }
+
+    @Override
+    public void destinationCluster(String clusterId) {
+        destinationCluster = clusterId;
+    }
+
+    /** The destination cluster the history pins, when it does. */
+    public Optional<String> destinationCluster() {
+        return Optional.ofNullable(destinationCluster);
     }
 }

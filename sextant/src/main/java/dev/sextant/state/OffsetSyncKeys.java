@@ -18,7 +18,8 @@ import org.apache.kafka.common.utils.Bytes;
  * (all bits set) is never stored: on the history topic it marks "forget every sync of this partition". One of
  * {@link #INCARNATION}, on partition 0, holds the source topic's id (16 bytes) that the topic's history belongs to, and
  * one of {@link #MIRROR_INCARNATION} the id of its mirror topic on the destination; negative offsets sort after every
- * real one, so no range scan of syncs meets them.
+ * real one, so no range scan of syncs meets them. The key ({@code "."}, 0, {@link #DESTINATION_CLUSTER}) pins the
+ * destination cluster's id.
  */
 public final class OffsetSyncKeys {
 
@@ -28,6 +29,10 @@ public final class OffsetSyncKeys {
     public static final long INCARNATION = -2L;
     /** Upstream offset of the key that holds the mirror topic's id (on the destination) the history describes. */
     public static final long MIRROR_INCARNATION = -3L;
+    /** Upstream offset of the key that pins the destination cluster's id the history was gathered against. */
+    public static final long DESTINATION_CLUSTER = -4L;
+    /** The topic name of the pin's key: not one Kafka allows, so no real topic's history can meet it. */
+    static final String PIN_TOPIC = ".";
 
     private OffsetSyncKeys() {
     }
@@ -50,6 +55,28 @@ public final class OffsetSyncKeys {
     /** The key of the topic's mirror incarnation: the destination topic id its syncs' downstream offsets are of. */
     public static Bytes mirrorIncarnationKey(String topic) {
         return key(topic, 0, MIRROR_INCARNATION);
+    }
+
+    /** The key of the destination cluster's pin: the cluster id Sextant writes to (see {@link #clusterOf}). */
+    public static Bytes destinationClusterKey() {
+        return key(PIN_TOPIC, 0, DESTINATION_CLUSTER);
+    }
+
+    public static byte[] clusterValue(String clusterId) {
+        return clusterId.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * The cluster id a pin holds.
+     *
+     * @throws IllegalArgumentException when the value is empty or longer than a cluster id can be
+     */
+    public static String clusterOf(byte[] value) {
+        if (value == null || value.length == 0 || value.length > 255) {
+            throw new IllegalArgumentException("offset-sync history cluster pin of "
+                    + (value == null ? "no" : value.length) + " bytes");
+        }
+        return new String(value, StandardCharsets.UTF_8);
     }
 
     public static byte[] incarnationValue(Uuid topicId) {
@@ -100,6 +127,12 @@ public final class OffsetSyncKeys {
         long upstream = buf.getLong();
         if ((upstream == INCARNATION || upstream == MIRROR_INCARNATION) && partition == 0) {
             return incarnationPoint(topic, value, upstream);
+        }
+        if (upstream == DESTINATION_CLUSTER && partition == 0 && topic.equals(PIN_TOPIC)) {
+            if (value != null) {
+                clusterOf(value);
+            }
+            return new OffsetSyncPoint(topic, 0, DESTINATION_CLUSTER, -1);
         }
         if (partition < 0 || (upstream < 0 && upstream != RESET)) {
             throw new IllegalArgumentException("offset-sync history key for " + topic + "-" + partition

@@ -283,6 +283,21 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         }
     }
 
+    /** The destination cluster id Sextant writes to, when pinned. */
+    public Optional<String> destinationCluster() {
+        byte[] value = store.get(OffsetSyncKeys.destinationClusterKey());
+        return value == null ? Optional.empty() : Optional.of(OffsetSyncKeys.clusterOf(value));
+    }
+
+    @Override
+    public void destinationCluster(String clusterId) {
+        if (clusterId == null) {
+            writable().delete(OffsetSyncKeys.destinationClusterKey());
+        } else {
+            writable().put(OffsetSyncKeys.destinationClusterKey(), OffsetSyncKeys.clusterValue(clusterId));
+        }
+    }
+
     /** The destination id of the topic's mirror that its history describes, when known. */
     public Optional<Uuid> mirrorIncarnation(String topic) {
         byte[] value = store.get(OffsetSyncKeys.mirrorIncarnationKey(topic));

@@ -30,4 +30,8 @@ public interface WritableSyncHistory extends SyncHistory {
      */
     default void mirrorIncarnation(String topic, Uuid topicId) {
     }
+
+    /** The destination cluster id Sextant writes to from now on (null: not pinned). By default not kept. */
+    default void destinationCluster(String clusterId) {
+    }
 }

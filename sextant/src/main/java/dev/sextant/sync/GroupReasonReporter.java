@@ -136,6 +136,7 @@ final class GroupReasonReporter {
             case UNDECODABLE -> "undecodable input";
             case INVALID_OFFSET_SYNC -> "invalid offset sync";
             case MIRROR_RESEEDED -> "mirror topic created again on the destination";
+            case DESTINATION_CHANGED -> "the destination is another cluster";
         };
     }
 }

@@ -44,10 +44,10 @@ final class HistoryResets implements ReplanTrigger {
             if (!reset.contains(new TopicPartition(key.topic(), key.partition()))) {
                 return;
             }
-            if (!pos.needsApply()) {
-                reopened.add(Map.entry(key, pos.reopened()));
-            } else if (pending.inFlight(key.group())) {
+            if (pending.inFlight(key.group())) {
                 settler.reopenWhenAnswered(key); // its write may be in flight, translated through the old history
+            } else {
+                reopened.add(Map.entry(key, pos.reopened())); // applied or waiting: its translation is gone too
             }
         });
         for (Map.Entry<PositionKey, PartitionPosition> e : reopened) {

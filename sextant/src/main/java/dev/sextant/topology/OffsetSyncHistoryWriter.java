@@ -105,6 +105,11 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     }
 
     @Override
+    public void destinationCluster(String clusterId, long timestamp) {
+        history(OffsetSyncKeys.destinationClusterKey(), OffsetSyncKeys.clusterValue(clusterId), timestamp);
+    }
+
+    @Override
     public void deadLetter(DeadLetterRecord record, long timestamp) {
         context.forward(new Record<>(null, record, timestamp), TopologyNames.SYNC_DLQ_SINK);
     }

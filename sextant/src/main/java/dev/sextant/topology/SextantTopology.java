@@ -56,6 +56,7 @@ public final class SextantTopology {
         UndecodableRecords undecodable = new UndecodableRecords(settings, metrics); // one per instance too
         SyncGauges gauges = SyncGauges.registered(metrics, settings.clock());
         metrics.destinationUp(() -> runtime.view().reachable());
+        metrics.destinationClusterChanged(() -> runtime.view().clusterChange().isPresent());
 
         if (!settings.identityTranslation()) {
             topology.addGlobalStore(

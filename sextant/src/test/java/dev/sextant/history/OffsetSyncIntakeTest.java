@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
@@ -54,9 +55,12 @@ class OffsetSyncIntakeTest {
     private final List<DeadLetterRecord> deadLetters = new ArrayList<>();
     /** The mirror ids recorded, as "orders 1234-...": apart from {@link #out}, which the other tests compare whole. */
     private final List<String> mirrorIds = new ArrayList<>();
+    /** The destination clusters pinned. */
+    private final List<String> pins = new ArrayList<>();
     private final Map<String, Uuid> topicIds = new HashMap<>(Map.of("orders", Uuid.randomUuid()));
     private final Map<TopicPartition, Long> floors = new HashMap<>();
     private int commits;
+    private DestinationView view;
 
     private final SourceOffsets source = new QuietSourceOffsets() {
         @Override
@@ -113,6 +117,12 @@ class OffsetSyncIntakeTest {
         }
 
         @Override
+        public void destinationCluster(String clusterId, long timestamp) {
+            pins.add(clusterId);
+            readBack(OffsetSyncKeys.destinationClusterKey(), OffsetSyncKeys.clusterValue(clusterId));
+        }
+
+        @Override
         public void deadLetter(DeadLetterRecord record, long timestamp) {
             deadLetters.add(record);
         }
@@ -126,7 +136,7 @@ class OffsetSyncIntakeTest {
     private OffsetSyncIntake intake() {
         destination.topic("source.orders", 1);
         destination.ends.put(new TopicPartition("source.orders", 0), 1_000L);
-        DestinationView view = new DestinationView(destination, clock);
+        view = new DestinationView(destination, clock);
         view.refreshNow();
         return new OffsetSyncIntake(new OffsetSyncIntake.Settings(t -> "source." + t, t -> !t.equals("internal"),
                 60_000, "test:8080", clock), source, view, metrics, OffsetSyncCatchUp.notNeeded(), history,
@@ -230,6 +240,26 @@ class OffsetSyncIntakeTest {
 
         assertEquals(List.of("reset orders-0"), out);
         assertTrue(history.newest("orders", 0).isEmpty(), "nothing translates through the old mirror's syncs");
+    }
+
+    @Test
+    void theFirstDestinationClusterIsPinnedAndAnotherOneIsReportedOnceAndHoldsTheWrites() throws Exception {
+        OffsetSyncIntake intake = intake();
+        intake.tick();
+        assertEquals(List.of("in-memory-cluster"), pins);
+        assertEquals(Optional.of("in-memory-cluster"), history.destinationCluster());
+        assertTrue(view.clusterChange().isEmpty());
+
+        destination.clusterId = "rebuilt-cluster"; // the destination rebuilt at the same address
+        clock.advance(Duration.ofSeconds(11));
+        view.refreshNow();
+        intake.tick();
+        intake.tick();
+
+        assertEquals(List.of("in-memory-cluster"), pins, "not pinned again without an operator");
+        assertTrue(view.clusterChange().orElseThrow().contains("rebuilt-cluster"), view.clusterChange().toString());
+        assertEquals(List.of(Reason.DESTINATION_CHANGED), deadLetters.stream().map(DeadLetterRecord::reason).toList(),
+                "said once");
     }
 
     @Test

@@ -285,8 +285,10 @@ class FailoverIT {
                         return false;
                     }
                 });
-                assertEquals(Map.of(new TopicPartition(topic, 0), 60L), client.offsets(group),
-                        "/v1/groups/G/offsets: the mirror's end, not the source's 100 beyond it");
+                // the instance reads the mirror partition's log from its first look at the group on: from then on
+                Map<TopicPartition, Long> atTheEnd = Map.of(new TopicPartition(topic, 0), 60L);
+                Await.until(Duration.ofSeconds(30), "/v1/groups/G/offsets at the mirror's end, not at the source's "
+                        + "100 beyond it", () -> atTheEnd.equals(client.offsets(group)));
 
                 Path config = Files.createTempFile("sextant-failover-clamp", ".properties");
                 Files.writeString(config, "source.bootstrap.servers=" + clusters.source().bootstrapServers()

@@ -37,6 +37,8 @@ public final class InMemoryDestination implements DestinationClient {
     public final AtomicInteger alterCalls = new AtomicInteger();
     public final AtomicInteger listOffsetCalls = new AtomicInteger();
     public volatile boolean unreachable;
+    /** The cluster's id: a test replaces the cluster by changing it. */
+    public volatile String clusterId = "in-memory-cluster";
     public final AtomicInteger listGroupsCalls = new AtomicInteger();
     /** Runs inside every {@link #listGroups()} (a test advances its clock here: the listing's cost). */
     public volatile Runnable onListGroups = () -> { };
@@ -49,6 +51,12 @@ public final class InMemoryDestination implements DestinationClient {
     public void recreate(String name) {
         topicIds.put(name, Uuid.randomUuid());
         offsets.values().forEach(group -> group.keySet().removeIf(tp -> tp.topic().equals(name)));
+    }
+
+    @Override
+    public CompletableFuture<String> clusterId() {
+        return unreachable ? CompletableFuture.failedFuture(new TimeoutException("destination unreachable"))
+                : CompletableFuture.completedFuture(clusterId);
     }
 
     @Override
