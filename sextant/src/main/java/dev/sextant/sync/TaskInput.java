@@ -38,6 +38,13 @@ final class TaskInput {
      */
     static final int IDLE_FLUSHES = 4;
     /**
+     * A task that has read nothing since it started although its input was committed below the end stands idle this
+     * long before it counts as caught up: only transaction markers or aborted records can be left to read then, and
+     * a stream thread starved on a loaded machine (a rebalance, restores) must not make a group not read yet
+     * "unknown" instead of "retry".
+     */
+    static final long CATCH_UP_UNREAD_MS = 60_000;
+    /**
      * A task whose last commit read was made longer ago than this reads a backlog. Clocks of hosts differ by far
      * less; at worst a skewed clock trims planning that then has little to do.
      */
@@ -48,6 +55,8 @@ final class TaskInput {
     private final int partition;
     /** The input's last stable offset when the task started here (-1: unknown); null once caught up. */
     private CompletableFuture<Long> inputEnd;
+    /** Where the task's input was committed when it started here (-1: never, or not known). */
+    private CompletableFuture<Long> inputCommitted;
     private long lastInputOffset = -1;
     private long lastInputAt;
     /** The input offset seen at the last flush, and for how many flushes in a row it did not move. */
@@ -73,6 +82,8 @@ final class TaskInput {
         TopicPartition input = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partition);
         inputEnd = runtime.source().stableEnds(Set.of(input))
                 .thenApply(ends -> ends.containsKey(input) ? ends.get(input).lastStable() : -1L);
+        inputCommitted = runtime.source().committed(settings.applicationId(), Set.of(input))
+                .thenApply(committed -> committed.getOrDefault(input, -1L)).exceptionally(e -> -1L);
     }
 
     /** A record of the input was read, at {@code logOffset} (-1: not known), made at {@code timestamp}. */
@@ -104,19 +115,25 @@ final class TaskInput {
     }
 
     /**
-     * Caught up once a record at or past the end the task started with was read, or once nothing came for
-     * {@link #CATCH_UP_IDLE_MS} and {@link #IDLE_FLUSHES} flushes (the end was reached on markers or aborted records,
-     * or there was nothing to read).
+     * Caught up once a record at or past the end the task started with was read, or at once when its input was
+     * committed at that end (nothing to read); otherwise once nothing came for {@link #CATCH_UP_IDLE_MS} and
+     * {@link #IDLE_FLUSHES} flushes after it read something (the end was reached on markers or aborted records), and
+     * for {@link #CATCH_UP_UNREAD_MS} when it read nothing although its input was committed below the end.
      */
     private void checkCaughtUp() {
         if (inputEnd == null) {
             return;
         }
         long end = inputEnd.isDone() ? inputEnd.handle((v, e) -> e == null ? v : -1L).join() : Long.MAX_VALUE;
+        long committed = inputCommitted.isDone() ? inputCommitted.join() : -2; // -2: not answered yet
         idleFlushes = lastInputOffset == inputAtLastFlush ? idleFlushes + 1 : 0;
         inputAtLastFlush = lastInputOffset;
-        if (lastInputOffset + 1 >= end || settings.clock().millis() - lastInputAt >= CATCH_UP_IDLE_MS
-                && idleFlushes >= IDLE_FLUSHES) {
+        long idleMs = settings.clock().millis() - lastInputAt;
+        boolean idle = idleFlushes >= IDLE_FLUSHES;
+        // read nothing although the input was committed below the end: the records are still to come
+        boolean unread = lastInputOffset < 0 && committed != -1 && (committed < 0 || committed < end);
+        if (lastInputOffset + 1 >= end || committed >= 0 && committed >= end
+                || idle && idleMs >= (unread ? CATCH_UP_UNREAD_MS : CATCH_UP_IDLE_MS)) {
             runtime.catchingUp().caughtUp(partition);
             inputEnd = null;
         }
