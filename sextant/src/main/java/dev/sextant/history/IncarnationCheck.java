@@ -29,15 +29,20 @@ final class IncarnationCheck {
     private final SourceOffsets source;
     private final OffsetSyncStore history;
     private final Map<TopicPartition, OffsetSyncPoint> lastSync;
+    private final Set<TopicPartition> forgotten;
     private final SextantMetrics metrics;
     private final HistorySink sink;
     private final SourceIncarnations incarnations;
     private CompletableFuture<Map<String, Uuid>> idCheck;
     private long nextFullCheck;
 
-    /** @param lastSync the newest sync the intake sent per partition, which a recreation forgets */
+    /**
+     * @param lastSync  the newest sync the intake sent per partition, which a recreation forgets
+     * @param forgotten where the partitions forgotten go: none has a newest sync until a new one is stored
+     */
     IncarnationCheck(SourceOffsets source, OffsetSyncStore history, Map<TopicPartition, OffsetSyncPoint> lastSync,
-                     SextantMetrics metrics, HistorySink sink) {
+                     Set<TopicPartition> forgotten, SextantMetrics metrics, HistorySink sink) {
+        this.forgotten = forgotten;
         this.source = source;
         this.history = history;
         this.lastSync = lastSync;
@@ -108,6 +113,7 @@ final class IncarnationCheck {
         for (int partition : partitions) {
             sink.reset(change.topic(), partition, now);
             lastSync.remove(new TopicPartition(change.topic(), partition));
+            forgotten.add(new TopicPartition(change.topic(), partition));
         }
         for (OffsetSyncPoint sync : change.keep()) {
             lastSync.put(new TopicPartition(sync.topic(), sync.partition()), sync);

@@ -42,6 +42,7 @@ final class MirrorIncarnationCheck {
     private final DestinationView destination;
     private final Function<String, String> destinationTopic;
     private final Map<TopicPartition, OffsetSyncPoint> lastSync;
+    private final Set<TopicPartition> forgotten;
     private final SextantMetrics metrics;
     private final HistorySink sink;
     private final String instance;
@@ -50,10 +51,14 @@ final class MirrorIncarnationCheck {
     private CompletableFuture<Map<String, Uuid>> reading;
     private long nextCheck;
 
-    /** @param lastSync the newest sync the intake sent per partition, which a re-seed forgets */
+    /**
+     * @param lastSync  the newest sync the intake sent per partition, which a re-seed forgets
+     * @param forgotten where the partitions forgotten go: none has a newest sync until a new one is stored
+     */
     MirrorIncarnationCheck(OffsetSyncStore history, DestinationView destination,
                            Function<String, String> destinationTopic, Map<TopicPartition, OffsetSyncPoint> lastSync,
-                           SextantMetrics metrics, HistorySink sink, String instance) {
+                           Set<TopicPartition> forgotten, SextantMetrics metrics, HistorySink sink, String instance) {
+        this.forgotten = forgotten;
         this.history = history;
         this.destination = destination;
         this.destinationTopic = destinationTopic;
@@ -105,6 +110,7 @@ final class MirrorIncarnationCheck {
         for (int partition : partitions) {
             sink.reset(topic, partition, at);
             lastSync.remove(new TopicPartition(topic, partition));
+            forgotten.add(new TopicPartition(topic, partition));
         }
         recorded.put(topic, now);
         sink.mirrorIncarnation(topic, now, at);

@@ -14,8 +14,10 @@ import dev.sextant.state.SyncHolds;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -71,6 +73,11 @@ public final class OffsetSyncIntake {
     private final HistoryPruning pruning;
     /** The newest sync this intake sent per partition: the global store may not have read it back yet. */
     private final Map<TopicPartition, OffsetSyncPoint> lastSync = new HashMap<>();
+    /**
+     * Partitions whose history this intake forgot (a recreated source topic, a re-seeded mirror) and stored nothing
+     * for since: their newest sync is none, whatever the global store still holds before it reads the reset back.
+     */
+    private final Set<TopicPartition> forgotten = new HashSet<>();
     private final DeadLetterThrottle rejections = new DeadLetterThrottle();
 
     /**
@@ -87,15 +94,19 @@ public final class OffsetSyncIntake {
         this.sink = sink;
         this.cluster = new DestinationClusterCheck(history, destination, sink, settings.instance());
         this.mirrors = new MirrorIncarnationCheck(history, destination, settings.destinationTopic(), lastSync,
-                metrics, sink, settings.instance());
+                forgotten, metrics, sink, settings.instance());
         this.gate = new OffsetSyncGate(holds, source, destination, settings.destinationTopic(), this::newest,
                 ids -> mirrors.seen(ids, settings.clock().millis()), settings.clock());
-        this.incarnations = new IncarnationCheck(source, history, lastSync, metrics, sink);
+        this.incarnations = new IncarnationCheck(source, history, lastSync, forgotten, metrics, sink);
         this.pruning = new HistoryPruning(source, history, settings.pruneIntervalMs(), metrics, sink,
                 settings.clock().millis());
     }
 
     private OffsetSyncPoint newest(TopicPartition tp) {
+        OffsetSyncPoint sent = lastSync.get(tp);
+        if (sent != null || forgotten.contains(tp)) {
+            return sent;
+        }
         return lastSync.computeIfAbsent(tp, p -> history.newest(p.topic(), p.partition()).orElse(null));
     }
 
@@ -175,6 +186,7 @@ public final class OffsetSyncIntake {
         OffsetSyncPoint point = new OffsetSyncPoint(sync.topic(), sync.partition(), sync.upstreamOffset(),
                 sync.downstreamOffset());
         lastSync.put(tp, point);
+        forgotten.remove(tp);
         incarnations.stored(point);
         if (!incarnations.knows(sync.topic())) {
             // the topic's first sync here: its history belongs to the incarnation the gate's fetch saw, recorded now

@@ -143,9 +143,16 @@ class OffsetSyncIntakeTest {
                 SyncHolds.of(InMemoryStores.bytesStore(SyncHolds.NAME)), sink);
     }
 
+    /** While set, the global store has not read the history topic back yet: records wait here. */
+    private List<Map.Entry<Bytes, byte[]>> notReadBack;
+
     /** The global store reading the history topic back. */
     private void readBack(Bytes key, byte[] value) {
-        HistoryRecords.replay(key, value, history);
+        if (notReadBack != null) {
+            notReadBack.add(Map.entry(key, value == null ? new byte[0] : value));
+        } else {
+            HistoryRecords.replay(key, value, history);
+        }
     }
 
     private static void offer(OffsetSyncIntake intake, String topic, long upstream, long downstream)
@@ -224,6 +231,22 @@ class OffsetSyncIntakeTest {
         assertEquals(Reason.MIRROR_RESEEDED, deadLetters.get(0).reason());
         assertEquals(100, history.newest("orders", 0).orElseThrow().downstreamOffset(),
                 "a lagging commit translates through the new mirror's syncs");
+    }
+
+    @Test
+    void theNewMirrorsSyncsAreTakenBeforeTheGlobalStoreReadTheResetBack() throws Exception {
+        OffsetSyncIntake intake = intake();
+        offer(intake, "orders", 100, 100);
+        offer(intake, "orders", 900, 900);
+        out.clear();
+        notReadBack = new ArrayList<>(); // the global store lags the history topic
+
+        destination.recreate("source.orders");
+        intake.tick(); // the periodic check sees the new id first
+        offer(intake, "orders", 400, 0);
+
+        assertEquals(List.of("reset orders-0", "sync orders-0 400->0"), out,
+                "judged against the forgotten history, not the store's stale newest sync (a re-read to skip)");
     }
 
     @Test
