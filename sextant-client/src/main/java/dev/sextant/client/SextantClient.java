@@ -198,6 +198,14 @@ public final class SextantClient {
                 ConflictList.class).conflicts();
     }
 
+    /**
+     * {@code GET /health/ready} of the instance asked: {@code UP}, or {@code DEGRADED} with what keeps it from syncing
+     * (the destination unreachable, or not the cluster Sextant wrote to, a refused read); retried while it answers 503.
+     */
+    public Readiness readiness() {
+        return get("/health/ready", Readiness.class);
+    }
+
     /** {@code GET /v1/instances}: the instances and the {@code __consumer_offsets} partitions each one reads. */
     public List<Instance> instances() {
         return get("/v1/instances", InstanceList.class).instances();
@@ -293,6 +301,10 @@ public final class SextantClient {
     // ---------------------------------------------------------------------------------------------- answers
 
     /** {@code GET /v1/groups/{group}/offsets}: destination topic names and the offsets to seek to. */
+    /** The instance's readiness: {@code status} UP, DEGRADED or DOWN, and the problem when there is one. */
+    public record Readiness(String status, String problem) {
+    }
+
     public record GroupOffsets(String group, String groupType, List<Offset> offsets) {
 
         /** Per destination topic-partition, the offset to seek to. */

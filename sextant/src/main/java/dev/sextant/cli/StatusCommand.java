@@ -39,7 +39,7 @@ final class StatusCommand implements Callable<Integer> {
      */
     record Status(List<SextantClient.Instance> instances, int groups, long groupsInSync, Long worstReplayBound,
                   String worstReplayBoundGroup, Long worstLagMs, String worstLagGroup, long recentConflicts,
-                  List<SextantClient.GroupSummary> groupList) {
+                  List<SextantClient.GroupSummary> groupList, SextantClient.Readiness readiness) {
     }
 
     @Override
@@ -62,7 +62,7 @@ final class StatusCommand implements Callable<Integer> {
                 worstBound.map(SextantClient.GroupSummary::group).orElse(null),
                 worstLag.map(g -> Math.max(0, now - g.lastSourceCommit())).orElse(null),
                 worstLag.map(SextantClient.GroupSummary::group).orElse(null),
-                recentConflicts, groups);
+                recentConflicts, groups, client.readiness());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.write(status));
@@ -74,6 +74,10 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     private static void print(PrintWriter out, Status s) {
+        if (s.readiness().problem() != null) {
+            // what keeps the instance asked from syncing: the destination unreachable or replaced, a refused read
+            out.printf("%s: %s%n", s.readiness().status(), s.readiness().problem());
+        }
         out.printf("Instances: %d%n", s.instances().size());
         for (SextantClient.Instance i : s.instances()) {
             out.printf("  %-30s __consumer_offsets partitions %s%s%s%n", i.address(), join(i.partitions()),

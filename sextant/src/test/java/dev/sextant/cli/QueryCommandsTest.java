@@ -11,6 +11,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -103,6 +104,15 @@ class QueryCommandsTest {
         assertEquals(0, run("status", "--url", backend.url()));
         assertTrue(out.toString().contains("Instances: 1") && out.toString().contains("billing"), out.toString());
         assertTrue(out.toString().contains("Conflicts in the last hour: 0"), out.toString());
+    }
+
+    @Test
+    void statusSaysFirstWhatKeepsTheInstanceFromSyncing() {
+        backend.readinessProblem = Optional.of("the destination is cluster B, not the cluster A Sextant wrote to");
+        assertEquals(0, run("status", "--url", backend.url()));
+        assertTrue(out.toString().startsWith("DEGRADED: the destination is cluster B"), out.toString());
+        assertEquals(0, run("status", "--url", backend.url(), "--json"));
+        assertTrue(out.toString().contains("\"readiness\":{\"status\":\"DEGRADED\""), out.toString());
     }
 
     @Test

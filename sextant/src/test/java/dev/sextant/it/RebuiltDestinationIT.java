@@ -1,6 +1,7 @@
 package dev.sextant.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.testing.Cli;
 import dev.sextant.testing.SextantInstance;
@@ -86,6 +87,8 @@ class RebuiltDestinationIT {
                 // a cluster Sextant did not write to so far: nothing is written there until an operator accepts it
                 Gauge changed = sextant.registry().find("sextant.destination.cluster.changed").gauge();
                 Await.until(SYNCED, "the destination cluster change noticed", () -> changed.value() == 1);
+                Cli.Run status = Cli.run("status", "--url", "http://" + sextant.app().queryAddress());
+                assertTrue(status.out().startsWith("DEGRADED: the destination is cluster "), status.toString());
                 Await.until(SYNCED, "MirrorMaker 2's sync of the last record on the new mirror", () ->
                         Clients.mirrorMakerSyncPairs(source, TOPIC, 0).stream().anyMatch(p -> p[0] == RECORDS - 1
                                 && p[1] == RECORDS - LOG_START - 1));
