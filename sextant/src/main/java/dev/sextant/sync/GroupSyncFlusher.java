@@ -22,7 +22,6 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,8 +67,6 @@ final class GroupSyncFlusher {
     private final UnansweredLimit unansweredLimit = new UnansweredLimit();
     private final Queue<GroupOutcome> outcomes = new ConcurrentLinkedQueue<>();
     private final TaskGauges gauges;
-    /** The destination cluster Sextant's history pins; empty with identity translation (no history). */
-    private final Supplier<Optional<String>> pinnedCluster;
     /** Set when the task is closed, read by Admin threads before they send a write this task planned. */
     private volatile boolean closed;
     /** While the task reads a backlog: when each group was last planned. Emptied once the backlog is read. */
@@ -97,7 +94,6 @@ final class GroupSyncFlusher {
         this.settler = new WriteSettler(positions, groups, bounded, clamped, pending, reasons, metrics,
                 runtime.checkpoints());
         this.triggers = triggers(history, uncovered);
-        this.pinnedCluster = history == null ? Optional::empty : history::destinationCluster;
     }
 
     /**
@@ -170,7 +166,6 @@ final class GroupSyncFlusher {
         long now = settings.clock().millis();
         settleAnswers(now);
         gauges.update(now);
-        pinnedCluster.get().ifPresent(view::pin);
         if (!view.ready() || !runtime.catchUp().caughtUp() || view.clusterChange().isPresent()) {
             // nothing is planned from a partial view of the destination or of the offset-sync history, nor for a
             // destination that is not the cluster written to so far (until an operator's rebaseline)

@@ -63,6 +63,8 @@ final class WritePlanner {
     private final LogStartTranslation logStarts;
     /** The mirror topic id each source topic's history describes, when recorded (none with identity translation). */
     private final Function<String, Optional<Uuid>> recordedMirror;
+    /** The recorded mirror ids read last, by source topic. */
+    private final Map<String, Uuid> recordedMirrors = new HashMap<>();
 
     WritePlanner(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
                  OffsetTranslator translator, BoundedPositions bounded, UncoveredPositions uncovered,
@@ -156,14 +158,18 @@ final class WritePlanner {
         return PartitionDecision.decide(pos, translation, guard, presence, log, now);
     }
 
-    /** True when the view sees the topic's mirror with another id than the one its history describes. */
+    /**
+     * True when the view sees the topic's mirror with another id than the one its history describes. The recorded id
+     * is read from the history only when the view's differs from the one read last: no store read per write.
+     */
     private boolean mirrorReplaced(String sourceTopic) {
-        Optional<Uuid> recorded = recordedMirror.apply(sourceTopic);
-        if (recorded.isEmpty()) {
+        Optional<Uuid> seen = view.topicId(destinationTopic(sourceTopic));
+        if (seen.isEmpty() || seen.get().equals(recordedMirrors.get(sourceTopic))) {
             return false;
         }
-        Optional<Uuid> seen = view.topicId(destinationTopic(sourceTopic));
-        return seen.isPresent() && !seen.get().equals(recorded.get());
+        Optional<Uuid> recorded = recordedMirror.apply(sourceTopic);
+        recorded.ifPresent(id -> recordedMirrors.put(sourceTopic, id));
+        return recorded.isPresent() && !recorded.get().equals(seen.get());
     }
 
     /** Stores the decided position and moves the partition in the pending set as the verdict says. */

@@ -1,9 +1,11 @@
 package dev.sextant.topology;
 
+import dev.sextant.apply.DestinationView;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.state.HistoryRecords;
 import dev.sextant.state.NewestSyncs;
+import dev.sextant.state.OffsetSyncKeys;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.sync.SyncSettings;
 import org.apache.kafka.common.utils.Bytes;
@@ -22,6 +24,9 @@ import org.slf4j.LoggerFactory;
  * <p>A record that is not one Sextant writes is counted and skipped: the global thread must survive anything the
  * topic holds, since it replays the topic on every restore.
  *
+ * <p>The destination cluster the history pins is handed to the instance's {@link DestinationView} as it is read,
+ * so the sync holds its writes to another cluster without reading the store at every flush.
+ *
  * <p>Its writer also keeps the instance's {@link NewestSyncs} (the head of every partition's history) exact: this is
  * the only writer of both, and the head is updated after the store.
  */
@@ -33,11 +38,14 @@ final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, V
     private final SyncSettings settings;
     private final UndecodableRecords undecodable;
     private final OffsetSyncCatchUp catchUp;
+    private final DestinationView view;
     private ProcessorContext<Void, Void> context;
     private OffsetSyncStore history;
 
+    /** @param view told the destination cluster the history pins, at the start and whenever a pin is read */
     OffsetSyncHistoryUpdater(NewestSyncs newest, SyncSettings settings, UndecodableRecords undecodable,
-                             OffsetSyncCatchUp catchUp) {
+                             OffsetSyncCatchUp catchUp, DestinationView view) {
+        this.view = view;
         this.newest = newest;
         this.catchUp = catchUp;
         this.settings = settings;
@@ -50,6 +58,7 @@ final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, V
         KeyValueStore<Bytes, byte[]> store = context.getStateStore(OffsetSyncStore.NAME);
         history = OffsetSyncStore.writer(store, newest);
         history.seedNewest();
+        history.destinationCluster().ifPresent(view::pin);
     }
 
     @Override
@@ -59,6 +68,9 @@ final class OffsetSyncHistoryUpdater implements Processor<Bytes, byte[], Void, V
         }
         try {
             HistoryRecords.replay(record.key(), record.value(), history);
+            if (record.key() != null && OffsetSyncKeys.upstreamOf(record.key()) == OffsetSyncKeys.DESTINATION_CLUSTER) {
+                history.destinationCluster().ifPresent(view::pin);
+            }
         } catch (IllegalArgumentException e) {
             // A global store cannot forward: counted, and logged as often as a dead-letter record would be written.
             // Throwing would stop the global thread, and the client with it, on every restore.

@@ -64,7 +64,8 @@ public final class SextantTopology {
                             Serdes.ByteArray()).withLoggingDisabled(),
                     "offset-sync-history-source", Serdes.Bytes().deserializer(), Serdes.ByteArray().deserializer(),
                     settings.historyTopic(), "offset-sync-history-updater",
-                    () -> new OffsetSyncHistoryUpdater(newestSyncs, settings, undecodable, runtime.catchUp()));
+                    () -> new OffsetSyncHistoryUpdater(newestSyncs, settings, undecodable, runtime.catchUp(),
+                            runtime.view()));
             topology.addSource(AutoOffsetReset.earliest(), "offset-syncs-source",
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     Pattern.compile(Pattern.quote(settings.offsetSyncsTopic())));
