@@ -199,13 +199,8 @@ public final class AdminDestinationClient implements DestinationClient {
     }
 
     @Override
-    public CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics) {
-        return described(topics, TopicDescription::topicId);
-    }
-
-    @Override
-    public CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> topics) {
-        return described(topics, desc -> desc.partitions().size());
+    public CompletableFuture<Map<String, DestinationTopic>> topics(Set<String> topics) {
+        return described(topics, desc -> new DestinationTopic(desc.partitions().size(), desc.topicId()));
     }
 
     /** What {@code of} takes from the description of each named topic that exists. */

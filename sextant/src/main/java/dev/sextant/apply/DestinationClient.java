@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
@@ -20,11 +21,24 @@ public interface DestinationClient extends AutoCloseable {
     /** The destination cluster's id: a cluster rebuilt at the same address, or another one, has another. */
     CompletableFuture<String> clusterId();
 
+    /** The named topics that exist, each described once (absent ones are left out). */
+    CompletableFuture<Map<String, DestinationTopic>> topics(Set<String> topics);
+
     /** The ids of the named topics that exist (absent ones are left out): a recreated topic has a new one. */
-    CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics);
+    default CompletableFuture<Map<String, Uuid>> topicIds(Set<String> topics) {
+        return topics(topics).thenApply(found -> map(found, DestinationTopic::id));
+    }
 
     /** Partition counts of the named topics that exist (absent ones are left out). */
-    CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> topics);
+    default CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> topics) {
+        return topics(topics).thenApply(found -> map(found, DestinationTopic::partitions));
+    }
+
+    private static <T> Map<String, T> map(Map<String, DestinationTopic> found, Function<DestinationTopic, T> of) {
+        Map<String, T> out = new HashMap<>();
+        found.forEach((topic, description) -> out.put(topic, of.apply(description)));
+        return out;
+    }
 
     /** Log start offsets of the given partitions (absent ones are left out); by default none known. */
     default CompletableFuture<Map<TopicPartition, Long>> startOffsets(Set<TopicPartition> partitions) {

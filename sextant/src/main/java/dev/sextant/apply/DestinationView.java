@@ -214,11 +214,17 @@ public final class DestinationView {
                     return g;
                 })
                 : CompletableFuture.completedFuture(groups);
-        CompletableFuture<Map<String, Integer>> counted = client.partitionCounts(topics)
-                .thenCombine(client.topicIds(topics), (counts, ids) -> {
-                    topicIds = Map.copyOf(ids);
-                    return counts;
-                });
+        // one description per topic: its partitions and its id (a re-seeded mirror has a new one)
+        CompletableFuture<Map<String, Integer>> counted = client.topics(topics).thenApply(described -> {
+            Map<String, Integer> counts = new HashMap<>();
+            Map<String, Uuid> ids = new HashMap<>();
+            described.forEach((topic, d) -> {
+                counts.put(topic, d.partitions());
+                ids.put(topic, d.id());
+            });
+            topicIds = Map.copyOf(ids);
+            return counts;
+        });
         inFlight = listed
                 .thenCombine(counted, (g, counts) -> {
                     groups = g;

@@ -2,6 +2,7 @@ package dev.sextant.testing;
 
 import dev.sextant.apply.DestinationClient;
 import dev.sextant.apply.DestinationGroup;
+import dev.sextant.apply.DestinationTopic;
 import dev.sextant.apply.WriteLease;
 import dev.sextant.apply.WriteLeaseExpiredException;
 import dev.sextant.domain.GroupKind;
@@ -59,19 +60,6 @@ public final class InMemoryDestination implements DestinationClient {
                 : CompletableFuture.completedFuture(clusterId);
     }
 
-    @Override
-    public CompletableFuture<Map<String, Uuid>> topicIds(Set<String> wanted) {
-        if (unreachable) {
-            return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
-        }
-        Map<String, Uuid> out = new HashMap<>();
-        wanted.forEach(t -> {
-            if (topics.containsKey(t)) {
-                out.put(t, topicIds.computeIfAbsent(t, x -> Uuid.randomUuid()));
-            }
-        });
-        return CompletableFuture.completedFuture(out);
-    }
 
     public void activeConsumerGroup(String group) {
         groups.put(group, new DestinationGroup(group, GroupKind.CONSUMER, "consumer", true, "STABLE"));
@@ -106,14 +94,14 @@ public final class InMemoryDestination implements DestinationClient {
     }
 
     @Override
-    public CompletableFuture<Map<String, Integer>> partitionCounts(Set<String> wanted) {
+    public CompletableFuture<Map<String, DestinationTopic>> topics(Set<String> wanted) {
         if (unreachable) {
             return CompletableFuture.failedFuture(new TimeoutException("destination unreachable"));
         }
-        Map<String, Integer> out = new HashMap<>();
+        Map<String, DestinationTopic> out = new HashMap<>();
         wanted.forEach(t -> {
             if (topics.containsKey(t)) {
-                out.put(t, topics.get(t));
+                out.put(t, new DestinationTopic(topics.get(t), topicIds.computeIfAbsent(t, x -> Uuid.randomUuid())));
             }
         });
         return CompletableFuture.completedFuture(out);
