@@ -6,9 +6,7 @@ import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,24 +26,19 @@ final class IncarnationCheck {
 
     private final SourceOffsets source;
     private final OffsetSyncStore history;
-    private final Map<TopicPartition, OffsetSyncPoint> lastSync;
-    private final Set<TopicPartition> forgotten;
+    private final SentSyncs sent;
     private final SextantMetrics metrics;
     private final HistorySink sink;
     private final SourceIncarnations incarnations;
     private CompletableFuture<Map<String, Uuid>> idCheck;
     private long nextFullCheck;
 
-    /**
-     * @param lastSync  the newest sync the intake sent per partition, which a recreation forgets
-     * @param forgotten where the partitions forgotten go: none has a newest sync until a new one is stored
-     */
-    IncarnationCheck(SourceOffsets source, OffsetSyncStore history, Map<TopicPartition, OffsetSyncPoint> lastSync,
-                     Set<TopicPartition> forgotten, SextantMetrics metrics, HistorySink sink) {
-        this.forgotten = forgotten;
+    /** @param sent the newest sync the intake sent per partition, which a recreation forgets */
+    IncarnationCheck(SourceOffsets source, OffsetSyncStore history, SentSyncs sent, SextantMetrics metrics,
+                     HistorySink sink) {
+        this.sent = sent;
         this.source = source;
         this.history = history;
-        this.lastSync = lastSync;
         this.metrics = metrics;
         this.sink = sink;
         this.incarnations = new SourceIncarnations(history::incarnation);
@@ -104,19 +97,10 @@ final class IncarnationCheck {
      * be the new incarnation's are stored again.
      */
     private void recreated(SourceIncarnations.Change change, long now) {
-        Set<Integer> partitions = new TreeSet<>();
-        history.partitions().stream().filter(tp -> tp.topic().equals(change.topic()))
-                .forEach(tp -> partitions.add(tp.partition()));
-        lastSync.keySet().stream().filter(tp -> tp.topic().equals(change.topic()))
-                .forEach(tp -> partitions.add(tp.partition()));
-        change.keep().forEach(sync -> partitions.add(sync.partition()));
-        for (int partition : partitions) {
-            sink.reset(change.topic(), partition, now);
-            lastSync.remove(new TopicPartition(change.topic(), partition));
-            forgotten.add(new TopicPartition(change.topic(), partition));
-        }
+        Set<Integer> partitions = sent.forget(change.topic(),
+                change.keep().stream().map(OffsetSyncPoint::partition).toList(), now);
         for (OffsetSyncPoint sync : change.keep()) {
-            lastSync.put(new TopicPartition(sync.topic(), sync.partition()), sync);
+            sent.sent(sync);
             sink.sync(sync, now);
         }
         metrics.offsetSyncHistoryResets(partitions.size());

@@ -5,16 +5,13 @@ import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.OffsetSyncStore;
-import dev.sextant.translate.OffsetSyncPoint;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +38,7 @@ final class MirrorIncarnationCheck {
     private final OffsetSyncStore history;
     private final DestinationView destination;
     private final Function<String, String> destinationTopic;
-    private final Map<TopicPartition, OffsetSyncPoint> lastSync;
-    private final Set<TopicPartition> forgotten;
+    private final SentSyncs sent;
     private final SextantMetrics metrics;
     private final HistorySink sink;
     private final String instance;
@@ -51,18 +47,14 @@ final class MirrorIncarnationCheck {
     private CompletableFuture<Map<String, Uuid>> reading;
     private long nextCheck;
 
-    /**
-     * @param lastSync  the newest sync the intake sent per partition, which a re-seed forgets
-     * @param forgotten where the partitions forgotten go: none has a newest sync until a new one is stored
-     */
+    /** @param sent the newest sync the intake sent per partition, which a re-seed forgets */
     MirrorIncarnationCheck(OffsetSyncStore history, DestinationView destination,
-                           Function<String, String> destinationTopic, Map<TopicPartition, OffsetSyncPoint> lastSync,
-                           Set<TopicPartition> forgotten, SextantMetrics metrics, HistorySink sink, String instance) {
-        this.forgotten = forgotten;
+                           Function<String, String> destinationTopic, SentSyncs sent, SextantMetrics metrics,
+                           HistorySink sink, String instance) {
+        this.sent = sent;
         this.history = history;
         this.destination = destination;
         this.destinationTopic = destinationTopic;
-        this.lastSync = lastSync;
         this.metrics = metrics;
         this.sink = sink;
         this.instance = instance;
@@ -73,7 +65,7 @@ final class MirrorIncarnationCheck {
         if (reading == null && now >= nextCheck) {
             nextCheck = now + INTERVAL_MS;
             Map<String, String> sourceOf = new HashMap<>();
-            topicsWithHistory().forEach(t -> sourceOf.put(destinationTopic.apply(t), t));
+            sent.topics().forEach(t -> sourceOf.put(destinationTopic.apply(t), t));
             if (!sourceOf.isEmpty()) {
                 reading = destination.fetchTopicIds(sourceOf.keySet()).thenApply(byMirror -> byMirror.entrySet()
                         .stream().collect(Collectors.toMap(e -> sourceOf.get(e.getKey()), Map.Entry::getValue)));
@@ -102,16 +94,7 @@ final class MirrorIncarnationCheck {
     }
 
     private void reseeded(String topic, Uuid before, Uuid now, long at) {
-        Set<Integer> partitions = new TreeSet<>();
-        history.partitions().stream().filter(tp -> tp.topic().equals(topic)).forEach(tp -> partitions.add(
-                tp.partition()));
-        lastSync.keySet().stream().filter(tp -> tp.topic().equals(topic)).forEach(tp -> partitions.add(
-                tp.partition()));
-        for (int partition : partitions) {
-            sink.reset(topic, partition, at);
-            lastSync.remove(new TopicPartition(topic, partition));
-            forgotten.add(new TopicPartition(topic, partition));
-        }
+        Set<Integer> partitions = sent.forget(topic, Set.of(), at);
         recorded.put(topic, now);
         sink.mirrorIncarnation(topic, now, at);
         metrics.offsetSyncHistoryResets(partitions.size());
@@ -125,10 +108,4 @@ final class MirrorIncarnationCheck {
                 instance), at);
     }
 
-    private Set<String> topicsWithHistory() {
-        Set<String> topics = new TreeSet<>();
-        history.partitions().forEach(tp -> topics.add(tp.topic()));
-        lastSync.keySet().forEach(tp -> topics.add(tp.topic()));
-        return topics;
-    }
 }

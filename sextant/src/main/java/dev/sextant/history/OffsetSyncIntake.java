@@ -13,11 +13,8 @@ import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.SyncHolds;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.time.Clock;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -72,12 +69,7 @@ public final class OffsetSyncIntake {
     private final DestinationClusterCheck cluster;
     private final HistoryPruning pruning;
     /** The newest sync this intake sent per partition: the global store may not have read it back yet. */
-    private final Map<TopicPartition, OffsetSyncPoint> lastSync = new HashMap<>();
-    /**
-     * Partitions whose history this intake forgot (a recreated source topic, a re-seeded mirror) and stored nothing
-     * for since: their newest sync is none, whatever the global store still holds before it reads the reset back.
-     */
-    private final Set<TopicPartition> forgotten = new HashSet<>();
+    private final SentSyncs sent;
     private final DeadLetterThrottle rejections = new DeadLetterThrottle();
 
     /**
@@ -92,22 +84,19 @@ public final class OffsetSyncIntake {
         this.catchUp = catchUp;
         this.history = history;
         this.sink = sink;
+        this.sent = new SentSyncs(history, sink);
         this.cluster = new DestinationClusterCheck(history, destination, sink, settings.instance());
-        this.mirrors = new MirrorIncarnationCheck(history, destination, settings.destinationTopic(), lastSync,
-                forgotten, metrics, sink, settings.instance());
+        this.mirrors = new MirrorIncarnationCheck(history, destination, settings.destinationTopic(), sent,
+                metrics, sink, settings.instance());
         this.gate = new OffsetSyncGate(holds, source, destination, settings.destinationTopic(), this::newest,
                 ids -> mirrors.seen(ids, settings.clock().millis()), settings.clock());
-        this.incarnations = new IncarnationCheck(source, history, lastSync, forgotten, metrics, sink);
+        this.incarnations = new IncarnationCheck(source, history, sent, metrics, sink);
         this.pruning = new HistoryPruning(source, history, settings.pruneIntervalMs(), metrics, sink,
                 settings.clock().millis());
     }
 
     private OffsetSyncPoint newest(TopicPartition tp) {
-        OffsetSyncPoint sent = lastSync.get(tp);
-        if (sent != null || forgotten.contains(tp)) {
-            return sent;
-        }
-        return lastSync.computeIfAbsent(tp, p -> history.newest(p.topic(), p.partition()).orElse(null));
+        return sent.newest(tp);
     }
 
     /**
@@ -170,10 +159,10 @@ public final class OffsetSyncIntake {
         Map<Long, OffsetSyncPoint> doomed = new TreeMap<>();
         history.contradictedBy(tp.topic(), tp.partition(), sync.upstreamOffset(), sync.downstreamOffset())
                 .forEach(s -> doomed.put(s.upstreamOffset(), s));
-        OffsetSyncPoint sent = lastSync.get(tp);
-        if (sent != null && sent.upstreamOffset() < sync.upstreamOffset()
-                && sent.downstreamOffset() >= sync.downstreamOffset()) {
-            doomed.put(sent.upstreamOffset(), sent);
+        OffsetSyncPoint last = sent.lastSent(tp);
+        if (last != null && last.upstreamOffset() < sync.upstreamOffset()
+                && last.downstreamOffset() >= sync.downstreamOffset()) {
+            doomed.put(last.upstreamOffset(), last);
         }
         for (long upstream : doomed.keySet()) {
             sink.forget(tp.topic(), tp.partition(), upstream, timestamp);
@@ -185,8 +174,7 @@ public final class OffsetSyncIntake {
     private void store(TopicPartition tp, OffsetSync sync, long timestamp) {
         OffsetSyncPoint point = new OffsetSyncPoint(sync.topic(), sync.partition(), sync.upstreamOffset(),
                 sync.downstreamOffset());
-        lastSync.put(tp, point);
-        forgotten.remove(tp);
+        sent.sent(point);
         incarnations.stored(point);
         if (!incarnations.knows(sync.topic())) {
             // the topic's first sync here: its history belongs to the incarnation the gate's fetch saw, recorded now
