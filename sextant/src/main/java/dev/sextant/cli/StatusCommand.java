@@ -1,6 +1,7 @@
 package dev.sextant.cli;
 
 import dev.sextant.client.SextantClient;
+import dev.sextant.client.SextantClientException;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,7 +63,7 @@ final class StatusCommand implements Callable<Integer> {
                 worstBound.map(SextantClient.GroupSummary::group).orElse(null),
                 worstLag.map(g -> Math.max(0, now - g.lastSourceCommit())).orElse(null),
                 worstLag.map(SextantClient.GroupSummary::group).orElse(null),
-                recentConflicts, groups, client.readiness());
+                recentConflicts, groups, readiness(client));
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.write(status));
@@ -73,8 +74,17 @@ final class StatusCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
+    /** The readiness of the instance asked; null when it does not say (a status never fails for want of it). */
+    private static SextantClient.Readiness readiness(SextantClient client) {
+        try {
+            return client.readiness();
+        } catch (SextantClientException e) {
+            return null;
+        }
+    }
+
     private static void print(PrintWriter out, Status s) {
-        if (s.readiness().problem() != null) {
+        if (s.readiness() != null && s.readiness().problem() != null) {
             // what keeps the instance asked from syncing: the destination unreachable or replaced, a refused read
             out.printf("%s: %s%n", s.readiness().status(), s.readiness().problem());
         }
