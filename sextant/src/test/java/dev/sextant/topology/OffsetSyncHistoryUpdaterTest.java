@@ -1,7 +1,9 @@
 package dev.sextant.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.apply.DestinationView;
 import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.HistoryRecords;
@@ -10,6 +12,7 @@ import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncKeys;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.sync.SyncSettings;
+import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.OffsetSyncTranslator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -38,10 +41,12 @@ class OffsetSyncHistoryUpdaterTest {
     private final NewestSyncs newest = new NewestSyncs();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private final SyncSettings settings = TestSettings.settings();
+    private final InMemoryDestination destination = new InMemoryDestination();
+    private final DestinationView view = new DestinationView(destination);
 
     private OffsetSyncHistoryUpdater updater() {
         return new OffsetSyncHistoryUpdater(newest, settings,
-                new UndecodableRecords(settings, new SextantMetrics(registry)), OffsetSyncCatchUp.notNeeded());
+                new UndecodableRecords(settings, new SextantMetrics(registry)), OffsetSyncCatchUp.notNeeded(), view);
     }
 
     private OffsetSyncHistoryUpdater started() {
@@ -50,6 +55,16 @@ class OffsetSyncHistoryUpdaterTest {
         OffsetSyncHistoryUpdater updater = updater();
         updater.init(context);
         return updater;
+    }
+
+    @Test
+    void aDestinationClusterPinReadFromTheHistoryHoldsTheViewsWritesToAnotherCluster() {
+        view.refreshNow(); // the destination says it is "in-memory-cluster"
+        OffsetSyncHistoryUpdater updater = started();
+        assertTrue(view.clusterChange().isEmpty(), "nothing pinned yet");
+        updater.process(new Record<>(OffsetSyncKeys.destinationClusterKey(),
+                OffsetSyncKeys.clusterValue("the-old-cluster"), 0));
+        assertTrue(view.clusterChange().isPresent(), "pinned to another cluster than the one answering");
     }
 
     @Test
