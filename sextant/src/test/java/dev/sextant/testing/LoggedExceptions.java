@@ -50,6 +50,27 @@ public final class LoggedExceptions implements AutoCloseable {
                 .map(LoggedExceptions::describe).toList();
     }
 
+    /**
+     * Events with an exception at {@code level} or above that a stop can cause: logged by Sextant's own code, or
+     * carrying a {@code ConcurrentModificationException} (a Kafka client closed from two threads), each on one line.
+     * Kafka clients' complaints about the clusters (a topic absent from the destination, asked for by a running task)
+     * are not the stop's: they come whenever the task asks, during the stop or not.
+     */
+    public List<String> fromStop(Level level) {
+        return events.stream().filter(e -> e.getLevel().isGreaterOrEqual(level))
+                .filter(e -> e.getLoggerName().startsWith("dev.sextant.") || concurrentUse(e))
+                .map(LoggedExceptions::describe).toList();
+    }
+
+    private static boolean concurrentUse(ILoggingEvent event) {
+        for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {
+            if (t.getClassName().equals("java.util.ConcurrentModificationException")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static String describe(ILoggingEvent event) {
         StringBuilder causes = new StringBuilder();
         for (IThrowableProxy t = event.getThrowableProxy(); t != null; t = t.getCause()) {

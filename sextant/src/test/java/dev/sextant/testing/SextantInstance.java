@@ -81,14 +81,15 @@ public final class SextantInstance implements AutoCloseable {
 
     /**
      * Stops the instance as {@code sextant run} does on SIGTERM, from its shutdown hook and its main thread at once,
-     * and fails the test when either threw, or when a warning or an error with an exception was logged meanwhile (on
-     * any thread: where a test runs several instances, theirs too, named in the message).
+     * and fails the test when either threw, or when Sextant's code logged a warning or an error with an exception
+     * meanwhile, or anything logged a {@code ConcurrentModificationException} (on any thread: where a test runs
+     * several instances, theirs too, named in the message).
      */
     @Override
     public void close() {
         try (LoggedExceptions logged = LoggedExceptions.record()) {
             List<Throwable> thrown = TwoStops.run(app::close, STOP_BOUND);
-            List<String> loud = logged.atLeast(Level.WARN);
+            List<String> loud = logged.fromStop(Level.WARN);
             if (!thrown.isEmpty() || !loud.isEmpty()) {
                 AssertionError failed = new AssertionError("The stop of " + app.settings().applicationId()
                         + " was not quiet: threw " + thrown + "; logged with an exception:\n  "
