@@ -92,7 +92,7 @@ public final class SextantApplication implements AutoCloseable {
         metrics.destinationWrites(admin::writeLimit, admin::writesInFlight, admin::writesQueued);
         this.destination = admin;
         this.processMeters = new ProcessMeters(registry);
-        this.view = new DestinationView(destination);
+        this.view = new DestinationView(destination, Clock.systemUTC(), config.streamsDestinationKafkaVersion());
         this.refresher = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "sextant-destination-view"));
     }
 

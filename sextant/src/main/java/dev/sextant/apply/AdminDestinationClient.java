@@ -26,10 +26,13 @@ import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeFeaturesOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
+import org.apache.kafka.clients.admin.FinalizedVersionRange;
 import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.ListOffsetsOptions;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.SupportedVersionRange;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
@@ -195,6 +198,17 @@ public final class AdminDestinationClient implements DestinationClient {
     public CompletableFuture<String> clusterId() {
         return toCompletable(admin.describeCluster(new DescribeClusterOptions().timeoutMs(READ_TIMEOUT_MS))
                 .clusterId());
+    }
+
+    @Override
+    public CompletableFuture<DestinationFeatures> features() {
+        return toCompletable(admin.describeFeatures(new DescribeFeaturesOptions().timeoutMs(READ_TIMEOUT_MS))
+                .featureMetadata()).thenApply(f -> {
+                    FinalizedVersionRange streams = f.finalizedFeatures().get("streams.version");
+                    SupportedVersionRange metadata = f.supportedFeatures().get("metadata.version");
+                    return new DestinationFeatures(streams == null ? 0 : streams.maxVersionLevel(),
+                            metadata == null ? 0 : metadata.maxVersion());
+                });
     }
 
     @Override

@@ -21,6 +21,14 @@ public interface DestinationClient extends AutoCloseable {
     /** The destination cluster's id: a cluster rebuilt at the same address, or another one, has another. */
     CompletableFuture<String> clusterId();
 
+    /**
+     * The features the destination reports (streams groups, the brokers' release); by default none known, so that a
+     * client that cannot read them never lets a Kafka Streams group be written.
+     */
+    default CompletableFuture<DestinationFeatures> features() {
+        return CompletableFuture.completedFuture(DestinationFeatures.UNKNOWN);
+    }
+
     /** The named topics that exist, each described once (absent ones are left out). */
     CompletableFuture<Map<String, DestinationTopic>> topics(Set<String> topics);
 

@@ -70,14 +70,35 @@ public final class DestinationView {
     private volatile String pinnedCluster;
     /** When the listing that {@link #groups} holds was started, epoch ms; -1 before the first. */
     private volatile long groupsListedAt = -1;
+    /** The destination brokers' Kafka version as the operator states it, for what their protocol cannot tell. */
+    private final Optional<String> declaredVersion;
+    /** Whether Kafka Streams groups may be written, from the features last read (with the retention). */
+    private volatile StreamsGroupSupport streamsGroups = StreamsGroupSupport.UNKNOWN;
 
     public DestinationView(DestinationClient client) {
         this(client, Clock.systemUTC());
     }
 
     public DestinationView(DestinationClient client, Clock clock) {
+        this(client, clock, Optional.empty());
+    }
+
+    /**
+     * @param declaredVersion {@code sync.streams.destination.kafka.version}: the destination brokers' Kafka version,
+     *                        when the operator states it (empty: told by their features alone)
+     */
+    public DestinationView(DestinationClient client, Clock clock, Optional<String> declaredVersion) {
         this.client = client;
         this.clock = clock;
+        this.declaredVersion = declaredVersion;
+    }
+
+    /**
+     * Whether a Kafka Streams group (KIP-1071) may be written on the destination, from its features as last read
+     * (every 10 s and after every outage): unknown before the first read.
+     */
+    public StreamsGroupSupport streamsGroups() {
+        return streamsGroups;
     }
 
     /** True while the last refresh succeeded (before the first one: false). */
@@ -300,8 +321,17 @@ public final class DestinationView {
                 + "operator accepts it with 'sextant rebaseline --apply'");
     }
 
-    /** Reads the brokers' offsets retention, apart from the refresh: a refusal (no permission) is no outage. */
+    /**
+     * Reads the cluster's id, its features and the brokers' offsets retention, apart from the refresh: a refusal (no
+     * permission) is no outage.
+     */
     private void readRetention() {
+        readClusterId();
+        readFeatures();
+        readOffsetsRetention();
+    }
+
+    private void readClusterId() {
         CompletableFuture<String> id;
         try {
             id = client.clusterId();
@@ -316,6 +346,27 @@ public final class DestinationView {
                 clusterId = seen;
             }
         });
+    }
+
+    private void readFeatures() {
+        CompletableFuture<DestinationFeatures> features;
+        try {
+            features = client.features();
+        } catch (RuntimeException e) {
+            features = CompletableFuture.failedFuture(e);
+        }
+        features.whenComplete((read, err) -> {
+            if (read != null) {
+                StreamsGroupSupport support = StreamsGroupSupport.of(read, declaredVersion);
+                if (support.refused() && !streamsGroups.refused()) {
+                    log.warn("Kafka Streams groups are not written on the destination: {}", support.detail());
+                }
+                streamsGroups = support;
+            }
+        });
+    }
+
+    private void readOffsetsRetention() {
         CompletableFuture<Long> read;
         try {
             read = client.offsetsRetentionMs();

@@ -12,7 +12,9 @@ import org.apache.kafka.common.GroupType;
 
 /**
  * The destination's group listing as {@link DestinationGroup}s: the Sextant phase each group's type belongs to (none
- * for a type Sextant never writes), whether it is active, and how its type is shown.
+ * for a type Sextant never writes), whether it is active, and how its type is shown. Kafka Streams groups (KIP-1071)
+ * are in the consumer phase: their offsets are ordinary commits, and an empty one accepts an admin commit as an
+ * empty consumer group does (one with members refuses it: active).
  */
 final class GroupListings {
 
@@ -41,6 +43,8 @@ final class GroupListings {
                 case CLASSIC -> protocol == null || protocol.isEmpty() || protocol.equals("consumer")
                         ? GroupKind.CONSUMER : null;
                 case SHARE -> GroupKind.SHARE;
+                // a streams group keeps ordinary committed offsets, and takes an admin commit while empty
+                case STREAMS -> GroupKind.CONSUMER;
                 default -> null;
             };
             GroupState state = listing.groupState().orElse(GroupState.UNKNOWN);

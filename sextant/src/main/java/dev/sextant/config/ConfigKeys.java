@@ -48,6 +48,7 @@ public final class ConfigKeys {
     public static final String SYNC_FOREIGN_OFFSETS_CONFIG = "sync.foreign.offsets";
     public static final String SYNC_PENDING_TIMEOUT_MS_CONFIG = "sync.pending.timeout.ms";
     public static final String SYNC_OFFSETS_REFRESH_MS_CONFIG = "sync.offsets.refresh.ms";
+    public static final String SYNC_STREAMS_DESTINATION_KAFKA_VERSION_CONFIG = "sync.streams.destination.kafka.version";
     public static final String EMIT_CHECKPOINTS_ENABLED_CONFIG = "emit.checkpoints.enabled";
     public static final String SYNC_WRITE_PARALLELISM_CONFIG = "sync.write.parallelism";
     public static final String OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG = "offset.syncs.prune.interval.ms";

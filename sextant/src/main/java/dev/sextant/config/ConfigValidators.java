@@ -23,6 +23,7 @@ import org.apache.kafka.connect.mirror.ReplicationPolicy;
 final class ConfigValidators {
 
     private static final Pattern APPLICATION_ID = Pattern.compile("[a-zA-Z0-9._-]+");
+    private static final Pattern KAFKA_VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+");
     private static final Pattern WHITESPACE = Pattern.compile(".*\\s.*", Pattern.DOTALL);
 
     private ConfigValidators() {
@@ -58,6 +59,16 @@ final class ConfigValidators {
                 throw new ConfigException(name, value, "not one of " + String.join(", ", accepted) + hint);
             }
         }, () -> "one of " + String.join(", ", accepted));
+    }
+
+    /** A Kafka release as {@code major.minor.patch} ({@code 4.2.1}), or empty. */
+    static ConfigDef.Validator kafkaVersionOrEmpty() {
+        return LambdaValidator.with((name, value) -> {
+            String s = value == null ? "" : ((String) value).trim();
+            if (!s.isEmpty() && !KAFKA_VERSION.matcher(s).matches()) {
+                throw new ConfigException(name, value, "not a Kafka release like 4.2.1");
+            }
+        }, () -> "a Kafka release like 4.2.1, or empty");
     }
 
     /** A legal Kafka topic name; {@code null} is allowed when {@code nullable} (meaning "derive it"). */

@@ -38,6 +38,7 @@ import static dev.sextant.config.ConfigKeys.SYNC_OFFSETS_REFRESH_MS_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_PENDING_TIMEOUT_MS_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_REWIND_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_SHARE_GROUPS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SYNC_STREAMS_DESTINATION_KAFKA_VERSION_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_UNTRANSLATABLE_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_WRITE_PARALLELISM_CONFIG;
 import static dev.sextant.config.ConfigKeys.TOPICS_EXCLUDE_CONFIG;
@@ -271,6 +272,12 @@ public class SextantConfig extends AbstractConfig {
     /** {@code health.destination.timeout.ms}. */
     public long healthDestinationTimeoutMs() {
         return getLong(HEALTH_DESTINATION_TIMEOUT_MS_CONFIG);
+    }
+
+    /** {@code sync.streams.destination.kafka.version}: empty when not stated. */
+    public Optional<String> streamsDestinationKafkaVersion() {
+        String version = getString(SYNC_STREAMS_DESTINATION_KAFKA_VERSION_CONFIG);
+        return version == null || version.isBlank() ? Optional.empty() : Optional.of(version.trim());
     }
 
     /** {@code sync.offsets.refresh.ms}: 0 to derive it from the destination's offsets retention. */

@@ -16,6 +16,7 @@ import static dev.sextant.config.ConfigKeys.SYNC_PENDING_TIMEOUT_MS_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_PENDING_TIMEOUT_MS_DEFAULT;
 import static dev.sextant.config.ConfigKeys.SYNC_REWIND_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_SHARE_GROUPS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SYNC_STREAMS_DESTINATION_KAFKA_VERSION_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_UNTRANSLATABLE_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_WRITE_PARALLELISM_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_WRITE_PARALLELISM_DEFAULT;
@@ -46,9 +47,20 @@ final class SyncKeys {
     /** What is synced, how often, and what is refused. */
     private static void defineSync(ConfigDef def) {
         define(def, SYNC_CONSUMER_GROUPS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM, GROUP_SYNC,
-                "Whether to sync consumer groups (classic and consumer protocol).");
+                "Whether to sync consumer groups (classic and consumer protocol), and the committed offsets of "
+                        + "Kafka Streams groups (streams protocol, KIP-1071).");
         define(def, SYNC_SHARE_GROUPS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM, GROUP_SYNC,
                 "Whether to sync share groups (their share-partition start offsets).");
+        define(def, SYNC_STREAMS_DESTINATION_KAFKA_VERSION_CONFIG, Type.STRING, "",
+                ConfigValidators.kafkaVersionOrEmpty(), Importance.LOW, GROUP_SYNC,
+                "The destination brokers' Kafka version, needed only when they run 4.2 and a source group is a Kafka "
+                        + "Streams group (streams protocol). Sextant writes such a group's offsets as an admin "
+                        + "commit, which the application's first streams heartbeat on the destination converts to a "
+                        + "streams group; Kafka 4.2.0 loses the converted group's offsets (KAFKA-20254, fixed in "
+                        + "4.2.1), and a broker's protocol cannot tell 4.2.0 from 4.2.1. Empty (the default): streams "
+                        + "groups are written on destinations of 4.3 or later, and refused (DESTINATION_UNSUPPORTED) "
+                        + "on 4.2; set it to the version the brokers run, e.g. 4.2.1, to write them on 4.2.1 or "
+                        + "later.");
         define(def, SYNC_INTERVAL_MS_CONFIG, Type.LONG, SYNC_INTERVAL_MS_DEFAULT, ConfigValidators.atLeast(10),
                 Importance.MEDIUM, GROUP_SYNC,
                 "How often, in milliseconds, the positions gathered per group are written to the destination: one "

@@ -4,6 +4,12 @@ package dev.sextant.domain;
 public enum Reason {
     /** The group exists on the destination as another group type (consumer vs share vs streams). */
     TYPE_CONFLICT,
+    /**
+     * The group is a Kafka Streams group (KIP-1071) and the destination cannot take it: its brokers run no streams
+     * groups, or a release that loses a converted group's offsets (4.2.0, KAFKA-20254; 4.2 unless
+     * {@code sync.streams.destination.kafka.version} says 4.2.1 or later). Nothing is written until it can.
+     */
+    DESTINATION_UNSUPPORTED,
     /** The group has members on the destination: writing would make it double-active. */
     GROUP_ACTIVE,
     /** The destination offset was committed by someone other than Sextant. */

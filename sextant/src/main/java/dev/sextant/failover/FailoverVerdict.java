@@ -12,6 +12,7 @@ import dev.sextant.failover.FailoverReport.GroupResult;
 import dev.sextant.failover.FailoverReport.GroupState;
 import dev.sextant.failover.FailoverReport.PartitionState;
 import dev.sextant.failover.FailoverReport.PartitionStatus;
+import dev.sextant.state.GroupRecord;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import java.util.ArrayList;
@@ -47,12 +48,18 @@ final class FailoverVerdict {
 
     /** A group the instance knows as {@code type} and the destination lacks. */
     static DestinationGroup absent(String group, String type) {
-        GroupKind kind = GroupKind.SHARE.label().equals(type) ? GroupKind.SHARE : GroupKind.CONSUMER;
-        return new DestinationGroup(group, kind, kind.label(), false, ABSENT);
+        GroupKind kind = kindOf(type);
+        return new DestinationGroup(group, kind, type == null ? kind.label() : type, false, ABSENT);
+    }
+
+    /** The sync phase of a type as the instance shows it: a Kafka Streams group's offsets are a consumer group's. */
+    static GroupKind kindOf(String type) {
+        return GroupKind.SHARE.label().equals(type) ? GroupKind.SHARE : GroupKind.CONSUMER;
     }
 
     /**
-     * @param sourceType the group's type as the instance knows it ({@code consumer}, {@code share}), or null
+     * @param sourceType the group's type as the instance knows it ({@code consumer}, {@code streams}, {@code share}),
+     *                   or null; it is the type shown when known
      * @param consumer   the group's committed offsets on the destination (a consumer group)
      * @param share      its start offsets there (a share group)
      * @param known      the instance's positions of the group
@@ -77,13 +84,13 @@ final class FailoverVerdict {
             rows.put(tp, pendingRow(tp, p, there, now));
         });
         known.forEach(p -> unwrittenRow(p, rows, now));
-        if (sourceType != null && !sourceType.equals(group.type().label()) && !ABSENT.equals(group.state())) {
+        if (sourceType != null && kindOf(sourceType) != group.type() && !ABSENT.equals(group.state())) {
             return new GroupState(group.groupId(), group.typeLabel(), group.state(), GroupResult.REFUSED,
-                    "a " + group.type().label() + " group on the destination, a " + sourceType + " group on the "
+                    "a " + group.typeLabel() + " group on the destination, a " + sourceType + " group on the "
                     + "source: Sextant never writes across types; delete the destination group or rename one",
                     List.copyOf(rows.values()));
         }
-        return judge(group, foreign, List.copyOf(rows.values()));
+        return judge(group, shownType(group, sourceType), foreign, List.copyOf(rows.values()));
     }
 
     /**
@@ -142,7 +149,19 @@ final class FailoverVerdict {
                         ? PartitionStatus.NOT_SEXTANT : PartitionStatus.PENDING);
     }
 
-    private static GroupState judge(DestinationGroup group, boolean foreign, List<PartitionState> partitions) {
+    /**
+     * The group's type as the report shows it: as the instance knows it, else the destination's phase, except that a
+     * Kafka Streams group there is shown as one ({@code streams}).
+     */
+    private static String shownType(DestinationGroup group, String sourceType) {
+        if (sourceType != null) {
+            return sourceType;
+        }
+        return GroupRecord.STREAMS_PROTOCOL.equals(group.typeLabel()) ? group.typeLabel() : group.type().label();
+    }
+
+    private static GroupState judge(DestinationGroup group, String type, boolean foreign,
+                                    List<PartitionState> partitions) {
         boolean hasPending = partitions.stream().anyMatch(p -> p.status().toWrite());
         List<String> untranslated = partitions.stream().filter(p -> p.status() == PartitionStatus.UNTRANSLATED)
                 .map(p -> p.topic() + "-" + p.partition()).toList();
@@ -172,7 +191,7 @@ final class FailoverVerdict {
         } else {
             result = GroupResult.READY;
         }
-        return new GroupState(group.groupId(), group.type().label(), group.state(), result, detail, partitions);
+        return new GroupState(group.groupId(), type, group.state(), result, detail, partitions);
     }
 
     /** The destination partitions of rows with a translation to write: their logs decide what is written. */

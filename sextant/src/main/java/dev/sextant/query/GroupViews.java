@@ -16,7 +16,8 @@ final class GroupViews {
 
     /** Group states other than in-sync, worst first: the open dead-letter reasons and the retried statuses. */
     private static final List<PositionStatus> WORST_FIRST = List.of(PositionStatus.TYPE_CONFLICT,
-            PositionStatus.GROUP_ACTIVE, PositionStatus.DESTINATION_DIVERGED, PositionStatus.TOPIC_NOT_MIRRORED,
+            PositionStatus.DESTINATION_UNSUPPORTED, PositionStatus.GROUP_ACTIVE, PositionStatus.DESTINATION_DIVERGED,
+            PositionStatus.TOPIC_NOT_MIRRORED,
             PositionStatus.UNTRANSLATABLE, PositionStatus.PENDING);
 
     static final String IN_SYNC = "IN_SYNC";
@@ -27,7 +28,7 @@ final class GroupViews {
 
     static String groupType(GroupRecord record) {
         // positions are only kept for consumer groups; a group seen only through its commits is one
-        return record == null ? "consumer" : record.type().label();
+        return record == null ? "consumer" : record.typeLabel();
     }
 
     static Views.PartitionView partition(PositionKey key, PartitionPosition pos,

@@ -24,6 +24,7 @@ import org.apache.kafka.common.TopicCollection;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
 
 /**
  * {@link SourceOffsets} over the Admin API: one ListOffsets request for the log starts and one batched
@@ -187,7 +188,21 @@ public final class AdminSourceOffsets implements SourceOffsets {
      * holds one page's answer at a time.
      */
     private CompletableFuture<Map<TopicPartition, Long>> lowestCommitted(Set<TopicPartition> partitions) {
+        // Kafka Streams groups (KIP-1071) commit offsets as consumer groups do; brokers before 4.1 list none
+        CompletableFuture<Collection<GroupListing>> streams = admin.listGroups(ListGroupsOptions.forStreamsGroups())
+                .all().toCompletionStage().toCompletableFuture()
+                .exceptionally(err -> {
+                    if (unwrap(err) instanceof UnsupportedVersionException) {
+                        return List.of(); // a broker that cannot list them has none
+                    }
+                    throw new CompletionException(unwrap(err)); // never prune without them
+                });
         return admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().toCompletionStage().toCompletableFuture()
+                .thenCombine(streams, (consumers, streamsGroups) -> {
+                    List<GroupListing> all = new ArrayList<>(consumers);
+                    all.addAll(streamsGroups);
+                    return all;
+                })
                 .thenCompose(groups -> {
                     List<String> included = new ArrayList<>(included(groups));
                     Map<TopicPartition, Long> lowest = new ConcurrentHashMap<>();

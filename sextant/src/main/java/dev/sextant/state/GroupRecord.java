@@ -11,7 +11,9 @@ import java.util.Map;
  * What Sextant knows of a source group as a whole.
  *
  * @param type         the sync phase the group belongs to
- * @param protocolType for classic groups, the protocol type of the source group ("consumer", "" for simple groups)
+ * @param protocolType the source group's protocol type: for classic groups as the client wrote it ("consumer", ""
+ *                     for simple groups), "consumer" for consumer-protocol groups, "streams" for Kafka Streams
+ *                     groups (KIP-1071), "share" for share groups
  * @param openReason   the dead-letter reason last reported for the group and not cleared since, or null; a new
  *                     dead-letter record is written only when this changes, so the topic stays readable
  * @param shareTopics  for share groups, source topic names by topic id (from the group's
@@ -27,6 +29,19 @@ public record GroupRecord(GroupKind type, String protocolType, Reason openReason
 
     public static GroupRecord of(GroupKind type) {
         return new GroupRecord(type, null, null, Map.of());
+    }
+
+    /** The protocol type of Kafka Streams groups (KIP-1071). */
+    public static final String STREAMS_PROTOCOL = "streams";
+
+    /** True for a Kafka Streams group (streams protocol): its offsets sync as a consumer group's. */
+    public boolean streams() {
+        return type == GroupKind.CONSUMER && STREAMS_PROTOCOL.equals(protocolType);
+    }
+
+    /** How the group's type is shown: "consumer", "share", or "streams" for a Kafka Streams group. */
+    public String typeLabel() {
+        return streams() ? STREAMS_PROTOCOL : type.label();
     }
 
     public GroupRecord withReason(Reason reason) {

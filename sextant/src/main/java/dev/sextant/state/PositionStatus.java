@@ -14,6 +14,11 @@ public enum PositionStatus {
     GROUP_ACTIVE,
     /** The group exists on the destination as another type; retried at a slow pace. */
     TYPE_CONFLICT,
+    /**
+     * The group is a Kafka Streams group and the destination cannot take it (no streams groups there, or a release
+     * whose conversion loses offsets); retried at a slow pace, written once the destination can.
+     */
+    DESTINATION_UNSUPPORTED,
     /** Someone other than Sextant committed on the destination; retried at a slow pace. */
     DESTINATION_DIVERGED,
     /** The source rewound and {@code sync.rewind=never}: the destination keeps its higher offset. */

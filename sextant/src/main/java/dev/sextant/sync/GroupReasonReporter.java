@@ -23,14 +23,16 @@ import java.util.function.Consumer;
  *
  * <p>Invariant: one record per change of a group's reason, never one per flush, so the topic stays readable. A
  * position waiting for its topic or an offset sync is a reason only once it has waited {@code sync.pending.timeout.ms};
- * the guards (type conflict, active group, diverged offsets) are reasons at once.
+ * the guards (type conflict, a Kafka Streams group the destination cannot take, active group, diverged offsets) are
+ * reasons at once.
  */
 final class GroupReasonReporter {
 
     private static final Comparator<PositionKey> BY_PARTITION =
             Comparator.comparing(PositionKey::topic).thenComparingInt(PositionKey::partition);
     /** When partitions of a group have different problems, the group is reported under the first of these. */
-    private static final List<Reason> REASON_ORDER = List.of(Reason.TYPE_CONFLICT, Reason.GROUP_ACTIVE,
+    private static final List<Reason> REASON_ORDER = List.of(Reason.TYPE_CONFLICT,
+            Reason.DESTINATION_UNSUPPORTED, Reason.GROUP_ACTIVE,
             Reason.DESTINATION_DIVERGED, Reason.TOPIC_NOT_MIRRORED, Reason.UNTRANSLATABLE);
 
     private final SyncSettings settings;
@@ -67,7 +69,7 @@ final class GroupReasonReporter {
         }
         groups.put(group, record.withReason(reason));
         if (reason != null) {
-            report(group, kind, reason, parts, detail, now);
+            report(group, kind, record.typeLabel(), reason, parts, detail, now);
         }
     }
 
@@ -84,8 +86,8 @@ final class GroupReasonReporter {
     }
 
     /** One dead-letter record naming the partitions that have {@code reason}, in partition order. */
-    private void report(String group, GroupKind kind, Reason reason, Map<PositionKey, PartitionPosition> parts,
-                        String detail, long now) {
+    private void report(String group, GroupKind kind, String typeLabel, Reason reason,
+                        Map<PositionKey, PartitionPosition> parts, String detail, long now) {
         List<DeadLetterRecord.PartitionDetail> details = new ArrayList<>();
         long newestCommit = -1;
         List<Map.Entry<PositionKey, PartitionPosition>> sorted = new ArrayList<>(parts.entrySet());
@@ -102,7 +104,7 @@ final class GroupReasonReporter {
         }
         metrics.refused(kind, reason, details.size());
         metrics.deadLetter(reason);
-        deadLetters.accept(new DeadLetterRecord(group, kind.label(), reason, details,
+        deadLetters.accept(new DeadLetterRecord(group, typeLabel, reason, details,
                 detail != null ? detail : describe(group, kind, reason), newestCommit >= 0 ? newestCommit : null,
                 now, settings.instance()));
     }
@@ -112,6 +114,7 @@ final class GroupReasonReporter {
         return switch (p.status()) {
             case TYPE_CONFLICT -> Reason.TYPE_CONFLICT;
             case GROUP_ACTIVE -> Reason.GROUP_ACTIVE;
+            case DESTINATION_UNSUPPORTED -> Reason.DESTINATION_UNSUPPORTED;
             case DESTINATION_DIVERGED -> Reason.DESTINATION_DIVERGED;
             case TOPIC_NOT_MIRRORED -> timedOut ? Reason.TOPIC_NOT_MIRRORED : null;
             case UNTRANSLATABLE -> timedOut ? Reason.UNTRANSLATABLE : null;
@@ -128,6 +131,8 @@ final class GroupReasonReporter {
             case GROUP_ACTIVE -> "group has members on the destination (state "
                     + there.map(DestinationGroup::state).orElse("?")
                     + "); its offsets are left alone until it is empty";
+            case DESTINATION_UNSUPPORTED -> "a Kafka Streams group is not written on this destination: "
+                    + view.streamsGroups().detail();
             case DESTINATION_DIVERGED -> "destination offsets were committed by someone other than Sextant";
             case TOPIC_NOT_MIRRORED -> "destination topic or partition missing after "
                     + settings.pendingTimeoutMs() + " ms; still retried";

@@ -2,6 +2,7 @@ package dev.sextant.sync;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView.PartitionPresence;
+import dev.sextant.apply.StreamsGroupSupport;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.LogRange;
 import dev.sextant.state.PartitionPosition;
@@ -20,7 +21,8 @@ import java.util.Optional;
  *       {@link Verdict#SETTLE} (an applied position keeps what it has);</li>
  *   <li>an applied position whose new translation, kept within the mirror partition's log, is no better than what
  *       the destination holds: {@link Verdict#SETTLE};</li>
- *   <li>a guard on the group: {@link Verdict#GUARDED};</li>
+ *   <li>a guard on the group: {@link Verdict#GUARDED}, or {@link Verdict#WAIT} while it is not known yet
+ *       ({@link Guard#UNKNOWN});</li>
  *   <li>the destination partition: unknown to the view, or its log end not known yet, {@link Verdict#WAIT}; absent
  *       {@link Verdict#PARK} as {@code TOPIC_NOT_MIRRORED}; present {@link Verdict#PLAN}.</li>
  * </ol>
@@ -68,7 +70,14 @@ final class PartitionDecision {
         /** The group exists on the destination as another type: a group is never written over another type. */
         TYPE_CONFLICT(PositionStatus.TYPE_CONFLICT),
         /** The group has members on the destination: its offsets are left alone until it is empty. */
-        GROUP_ACTIVE(PositionStatus.GROUP_ACTIVE);
+        GROUP_ACTIVE(PositionStatus.GROUP_ACTIVE),
+        /** A Kafka Streams group the destination cannot take ({@link dev.sextant.apply.StreamsGroupSupport}). */
+        DESTINATION_UNSUPPORTED(PositionStatus.DESTINATION_UNSUPPORTED),
+        /**
+         * A Kafka Streams group while the destination's features are not read yet: nothing is written, nothing is
+         * reported, and the group is looked at again at the next flush.
+         */
+        UNKNOWN(null);
 
         private final PositionStatus status;
 
@@ -85,6 +94,22 @@ final class PartitionDecision {
                 return TYPE_CONFLICT;
             }
             return there.get().active() ? GROUP_ACTIVE : NONE;
+        }
+
+        /**
+         * The guard on a Kafka Streams group: the destination's own guard first, then whether it takes streams
+         * groups at all.
+         */
+        static Guard ofStreams(Optional<DestinationGroup> there, StreamsGroupSupport support) {
+            Guard guard = of(there, GroupKind.CONSUMER);
+            if (guard != NONE) {
+                return guard;
+            }
+            return switch (support.verdict()) {
+                case SUPPORTED -> NONE;
+                case REFUSED -> DESTINATION_UNSUPPORTED;
+                case UNKNOWN -> UNKNOWN;
+            };
         }
     }
 
@@ -127,6 +152,9 @@ final class PartitionDecision {
             return settle(pos);
         }
         PartitionPosition translated = pos.withTranslation(t);
+        if (guard == Guard.UNKNOWN) {
+            return new Result(Verdict.WAIT, translated);
+        }
         if (guard != Guard.NONE) {
             return new Result(Verdict.GUARDED, translated.withStatus(guard.status, now));
         }

@@ -1,8 +1,10 @@
 package dev.sextant.sync;
 
+import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.DestinationView.PartitionPresence;
 import dev.sextant.apply.PlannedPartition;
+import dev.sextant.apply.StreamsGroupSupport;
 import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.LogRange;
@@ -109,7 +111,7 @@ final class WritePlanner {
         if (type == GroupKind.SHARE) {
             resolvePlaceholders(group);
         }
-        Guard guard = Guard.of(view.group(group), type);
+        Guard guard = guard(group, type);
         List<PlannedPartition> plan = new ArrayList<>();
         for (PositionKey key : pending.keys(group)) {
             PartitionPosition pos = positions.get(key);
@@ -128,13 +130,28 @@ final class WritePlanner {
         }
         if (plan.isEmpty()) {
             reasons.update(group, type, null, now);
-            if (guard != Guard.NONE) {
+            if (guard != Guard.NONE && guard != Guard.UNKNOWN) {
                 pending.backoff(group, now + Backoffs.GUARD_MS);
             }
             // otherwise what is still pending is retried: untranslatable offsets and unmirrored topics a second
             // later (parked), partitions the view does not know yet at the next flush
         }
         return plan;
+    }
+
+    /**
+     * The group's guard. Whether it is a Kafka Streams group is read from the store only when the destination may
+     * not take one (unknown yet, or refused): not a store read per group per flush.
+     */
+    private Guard guard(String group, GroupKind type) {
+        Optional<DestinationGroup> there = view.group(group);
+        Guard guard = Guard.of(there, type);
+        if (guard != Guard.NONE || type != GroupKind.CONSUMER
+                || view.streamsGroups().verdict() == StreamsGroupSupport.Verdict.SUPPORTED) {
+            return guard;
+        }
+        GroupRecord record = groups.get(group);
+        return record != null && record.streams() ? Guard.ofStreams(there, view.streamsGroups()) : guard;
     }
 
     /** Gathers what the decision needs: a translation only when one is wanted, the destination only with one. */

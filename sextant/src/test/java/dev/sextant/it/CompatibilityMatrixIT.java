@@ -3,6 +3,9 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.client.SextantClient;
+import dev.sextant.client.SextantClientException;
+import dev.sextant.testing.KafkaStreamsApp;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
@@ -48,7 +51,8 @@ class CompatibilityMatrixIT {
 
     @ParameterizedTest(name = "source {0}, destination {1}, MirrorMaker 2 {2}")
     @MethodSource("matrix")
-    void commitsAreSyncedAndAResumingConsumerSkipsNothing(String source, String destination, String mirror) {
+    void commitsAreSyncedAndAResumingConsumerSkipsNothing(String source, String destination, String mirror)
+            throws Exception {
         long started = System.nanoTime();
         try (LocalClusters clusters = LocalClusters.builder()
                 .sourceBrokerDistribution(KafkaDistribution.broker(source))
@@ -88,14 +92,44 @@ class CompatibilityMatrixIT {
                     replayed += commit.get(p) - first;
                     assertEquals(RECORDS - first, read.get(p).size(), "read from the offset on, once");
                 }
+                String streams = destination.startsWith("4.2.")
+                        ? ", " + aStreamsGroupIsRefusedOnKafka42(clusters, sextant, mirrored) : "";
                 String row = String.format("source %s, destination %s, MirrorMaker 2 %s: clusters up in %.0f s, "
-                        + "commits on the mirror %.1f s after they were made, %d records replayed, none skipped, "
-                        + "%.0f s in all", source, destination, mirror, startup, latency, replayed,
+                        + "commits on the mirror %.1f s after they were made, %d records replayed, none skipped%s, "
+                        + "%.0f s in all", source, destination, mirror, startup, latency, replayed, streams,
                         (System.nanoTime() - started) / 1e9);
                 RESULTS.add(row);
                 System.out.println("compatibility: " + row);
             }
         }
+    }
+
+    /**
+     * A Kafka Streams application on the streams protocol commits on the source: a destination on Kafka 4.2, whose
+     * 4.2.0 loses the offsets of a group converted to a streams group (KAFKA-20254) and which a client cannot tell
+     * from 4.2.1, is refused (DESTINATION_UNSUPPORTED) and written nothing.
+     */
+    private static String aStreamsGroupIsRefusedOnKafka42(LocalClusters clusters, SextantInstance sextant,
+                                                          String mirrored) throws Exception {
+        String app = "compat-kstreams";
+        try (KafkaStreamsApp streams = new KafkaStreamsApp(clusters.source(), app, "streams", TOPIC)) {
+            Await.until(SYNCED, app + " committed on the source", () -> Clients.committed(clusters, clusters.source(),
+                    app, TOPIC).values().stream().filter(om -> om.offset() == RECORDS).count() == PARTITIONS);
+        }
+        SextantClient client = SextantClient.builder("http://" + sextant.app().queryAddress())
+                .deadline(Duration.ofSeconds(10)).build();
+        Await.until(SYNCED, app + " refused as DESTINATION_UNSUPPORTED", () -> {
+            try {
+                List<SextantClient.Partition> partitions = client.group(app).partitions();
+                return partitions.size() == PARTITIONS && partitions.stream().allMatch(p ->
+                        "DESTINATION_UNSUPPORTED".equals(p.status()));
+            } catch (SextantClientException e) {
+                return false;
+            }
+        });
+        assertTrue(Clients.committed(clusters, clusters.destination(), app, mirrored).isEmpty(),
+                "nothing written for the streams group");
+        return "a streams group refused (DESTINATION_UNSUPPORTED)";
     }
 
     @AfterAll

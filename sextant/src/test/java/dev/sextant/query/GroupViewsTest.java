@@ -22,6 +22,16 @@ class GroupViewsTest {
             .settled(1201, 1234, PositionStatus.APPLIED, 2_000);
 
     @Test
+    void aGroupsTypeIsShownAsItsProtocolNamesIt() {
+        assertEquals("consumer", GroupViews.groupType(null), "a group seen only through its commits");
+        assertEquals("consumer", GroupViews.groupType(GroupRecord.of(GroupKind.CONSUMER).withType(GroupKind.CONSUMER,
+                "consumer")));
+        assertEquals("streams", GroupViews.groupType(GroupRecord.of(GroupKind.CONSUMER).withType(GroupKind.CONSUMER,
+                GroupRecord.STREAMS_PROTOCOL)), "a Kafka Streams group (KIP-1071)");
+        assertEquals("share", GroupViews.groupType(GroupRecord.of(GroupKind.SHARE)));
+    }
+
+    @Test
     void unknownOffsetsAreNull() {
         Views.PartitionView view = GroupViews.partition(new PositionKey("g", "orders", 0),
                 PartitionPosition.committed(5, 1_000), t -> "source." + t);

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.apply.DestinationFeatures;
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView.PartitionPresence;
+import dev.sextant.apply.StreamsGroupSupport;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.LogRange;
 import dev.sextant.state.PartitionPosition;
@@ -192,14 +194,38 @@ class PartitionDecisionTest {
         DestinationGroup activeShare = new DestinationGroup("g", GroupKind.SHARE, "share", true, "STABLE");
         DestinationGroup activeConsumer = new DestinationGroup("g", GroupKind.CONSUMER, "consumer", true, "STABLE");
         DestinationGroup emptyConsumer = new DestinationGroup("g", GroupKind.CONSUMER, "classic", false, "EMPTY");
-        DestinationGroup streams = new DestinationGroup("g", null, "streams", false, "EMPTY");
+        DestinationGroup connect = new DestinationGroup("g", null, "classic/connect", false, "EMPTY");
 
         assertEquals(Guard.NONE, Guard.of(Optional.empty(), GroupKind.CONSUMER), "a group new to the destination");
         assertEquals(Guard.TYPE_CONFLICT, Guard.of(Optional.of(activeShare), GroupKind.CONSUMER));
-        assertEquals(Guard.TYPE_CONFLICT, Guard.of(Optional.of(streams), GroupKind.CONSUMER),
+        assertEquals(Guard.TYPE_CONFLICT, Guard.of(Optional.of(connect), GroupKind.CONSUMER),
                 "a type Sextant never writes");
         assertEquals(Guard.GROUP_ACTIVE, Guard.of(Optional.of(activeConsumer), GroupKind.CONSUMER));
         assertEquals(Guard.NONE, Guard.of(Optional.of(emptyConsumer), GroupKind.CONSUMER));
         assertEquals(Guard.TYPE_CONFLICT, Guard.of(Optional.of(emptyConsumer), GroupKind.SHARE));
+    }
+
+    @Test
+    void aStreamsGroupIsGuardedByTheDestinationsGroupThenByWhetherItTakesStreamsGroups() {
+        StreamsGroupSupport supported = StreamsGroupSupport.of(new DestinationFeatures(1, 33), Optional.empty());
+        StreamsGroupSupport refused = StreamsGroupSupport.of(new DestinationFeatures(1, 29), Optional.empty());
+        DestinationGroup emptyStreams = new DestinationGroup("g", GroupKind.CONSUMER, "streams", false, "EMPTY");
+        DestinationGroup liveStreams = new DestinationGroup("g", GroupKind.CONSUMER, "streams", true, "STABLE");
+
+        assertEquals(Guard.NONE, Guard.ofStreams(Optional.empty(), supported));
+        assertEquals(Guard.NONE, Guard.ofStreams(Optional.of(emptyStreams), supported),
+                "an empty streams group takes an admin commit");
+        assertEquals(Guard.GROUP_ACTIVE, Guard.ofStreams(Optional.of(liveStreams), supported),
+                "a live streams group is never written");
+        assertEquals(Guard.DESTINATION_UNSUPPORTED, Guard.ofStreams(Optional.empty(), refused));
+        assertEquals(Guard.GROUP_ACTIVE, Guard.ofStreams(Optional.of(liveStreams), refused));
+        assertEquals(Guard.UNKNOWN, Guard.ofStreams(Optional.empty(), StreamsGroupSupport.UNKNOWN));
+    }
+
+    @Test
+    void anUnknownGuardWaitsWithoutAStatus() {
+        Result result = decide(pending, exact(190), Guard.UNKNOWN, PartitionPresence.PRESENT);
+        assertEquals(Verdict.WAIT, result.verdict());
+        assertEquals(PositionStatus.PENDING, result.next().status());
     }
 }

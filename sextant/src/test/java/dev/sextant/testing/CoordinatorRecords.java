@@ -17,6 +17,8 @@ import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataKey;
 import org.apache.kafka.coordinator.group.generated.ShareGroupMetadataValue;
 import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataKey;
 import org.apache.kafka.coordinator.group.generated.ShareGroupStatePartitionMetadataValue;
+import org.apache.kafka.coordinator.group.generated.StreamsGroupMetadataKey;
+import org.apache.kafka.coordinator.group.generated.StreamsGroupMetadataValue;
 import org.apache.kafka.coordinator.share.generated.ShareSnapshotKey;
 import org.apache.kafka.coordinator.share.generated.ShareSnapshotValue;
 import org.apache.kafka.coordinator.share.generated.ShareUpdateKey;
@@ -72,6 +74,14 @@ public final class CoordinatorRecords {
     public static KeyValue<byte[], byte[]> consumerGroupTombstone(String group) {
         return KeyValue.pair(MessageUtil.toCoordinatorTypePrefixedBytes(
                 new ConsumerGroupMetadataKey().setGroupId(group)), null);
+    }
+
+    /** A Kafka Streams group's metadata record (KIP-1071, key type 17). */
+    public static KeyValue<byte[], byte[]> streamsGroup(String group) {
+        byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(new StreamsGroupMetadataKey().setGroupId(group));
+        byte[] value = MessageUtil.toVersionPrefixedBytes((short) 0,
+                new StreamsGroupMetadataValue().setEpoch(1).setMetadataHash(3));
+        return KeyValue.pair(key, value);
     }
 
     public static KeyValue<byte[], byte[]> shareGroup(String group) {

@@ -1,6 +1,7 @@
 package dev.sextant.testing;
 
 import dev.sextant.apply.DestinationClient;
+import dev.sextant.apply.DestinationFeatures;
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationTopic;
 import dev.sextant.apply.WriteLease;
@@ -40,6 +41,8 @@ public final class InMemoryDestination implements DestinationClient {
     public volatile boolean unreachable;
     /** The cluster's id: a test replaces the cluster by changing it. */
     public volatile String clusterId = "in-memory-cluster";
+    /** What the cluster reports: by default a 4.4 cluster with streams groups. */
+    public volatile DestinationFeatures features = new DestinationFeatures(1, 33);
     public final AtomicInteger listGroupsCalls = new AtomicInteger();
     /** Runs inside every {@link #listGroups()} (a test advances its clock here: the listing's cost). */
     public volatile Runnable onListGroups = () -> { };
@@ -52,6 +55,12 @@ public final class InMemoryDestination implements DestinationClient {
     public void recreate(String name) {
         topicIds.put(name, Uuid.randomUuid());
         offsets.values().forEach(group -> group.keySet().removeIf(tp -> tp.topic().equals(name)));
+    }
+
+    @Override
+    public CompletableFuture<DestinationFeatures> features() {
+        return unreachable ? CompletableFuture.failedFuture(new TimeoutException("destination unreachable"))
+                : CompletableFuture.completedFuture(features);
     }
 
     @Override

@@ -4,9 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.apply.DestinationFeatures;
+import dev.sextant.apply.DestinationGroup;
 import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionStatus;
+import dev.sextant.testing.CoordinatorRecords;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,6 +67,65 @@ class DestinationGuardTopologyTest extends GroupSyncFixture {
         assertEquals("billing", record.group());
         assertEquals(10L, record.partitions().get(0).sourceOffset());
         assertTrue(deadLetters.isEmpty());
+    }
+
+    @Test
+    void aKafkaStreamsGroupIsWrittenOnAnEmptyStreamsGroupAndNeverOnALiveOne() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        destination.groups.put("wordcount", new DestinationGroup("wordcount", GroupKind.CONSUMER, "streams", true,
+                "STABLE"));
+        pipe(commits, CoordinatorRecords.streamsGroup("wordcount"));
+        commit("wordcount", "orders", 0, 10);
+        flush();
+
+        assertNull(destination.committed("wordcount", "source.orders", 0), "a live streams group is never written");
+        DeadLetterRecord record = deadLetters.readValue();
+        assertEquals(Reason.GROUP_ACTIVE, record.reason());
+        assertEquals("streams", record.groupType());
+
+        destination.groups.put("wordcount", new DestinationGroup("wordcount", GroupKind.CONSUMER, "streams", false,
+                "EMPTY")); // the application stopped there
+        tick(2_000);
+        flush();
+        assertEquals(10L, destination.committed("wordcount", "source.orders", 0));
+        assertEquals(PositionStatus.APPLIED, position("wordcount", "orders", 0).status());
+    }
+
+    @Test
+    void aKafkaStreamsGroupIsNotWrittenOnADestinationThatCannotTakeItAndOtherGroupsStillSync() {
+        destination.features = new DestinationFeatures(1, 29); // Kafka 4.2: 4.2.0 loses converted offsets
+        start(true, true);
+        destination.topic("source.orders", 1);
+        pipe(commits, CoordinatorRecords.streamsGroup("wordcount"));
+        commit("wordcount", "orders", 0, 10);
+        commit("billing", "orders", 0, 33);
+        flush();
+
+        assertNull(destination.committed("wordcount", "source.orders", 0));
+        assertEquals(33L, destination.committed("billing", "source.orders", 0), "a consumer group is written");
+        assertEquals(PositionStatus.DESTINATION_UNSUPPORTED, position("wordcount", "orders", 0).status());
+        DeadLetterRecord record = deadLetters.readValue();
+        assertEquals(Reason.DESTINATION_UNSUPPORTED, record.reason());
+        assertEquals("streams", record.groupType());
+        assertTrue(record.detail().contains("KAFKA-20254"), record.detail());
+        assertTrue(deadLetters.isEmpty());
+    }
+
+    @Test
+    void aKafkaStreamsGroupWaitsSilentlyUntilTheDestinationsFeaturesAreRead() {
+        destination.features = DestinationFeatures.UNKNOWN;
+        start(true, true);
+        destination.topic("source.orders", 1);
+        pipe(commits, CoordinatorRecords.streamsGroup("wordcount"));
+        commit("wordcount", "orders", 0, 10);
+        flush();
+        tick(PENDING_TIMEOUT);
+        flush();
+
+        assertNull(destination.committed("wordcount", "source.orders", 0));
+        assertEquals(PositionStatus.PENDING, position("wordcount", "orders", 0).status());
+        assertTrue(deadLetters.isEmpty(), "not knowing yet is no refusal");
     }
 
     @Test
