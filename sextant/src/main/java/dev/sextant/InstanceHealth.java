@@ -2,6 +2,7 @@ package dev.sextant;
 
 import dev.sextant.acl.AccessDenials;
 import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.SourceClusterChange;
 import dev.sextant.query.HealthChecks;
 import java.util.Optional;
 
@@ -15,10 +16,12 @@ final class InstanceHealth implements HealthChecks {
     private final StreamThreadFailures threadFailures;
     private final AccessDenials denials;
     private final DestinationView view;
+    private final SourceClusterChange sourceChange;
     private final long destinationTimeoutMs;
 
     InstanceHealth(StreamThreadFailures threadFailures, AccessDenials denials, DestinationView view,
-                   long destinationTimeoutMs) {
+                   SourceClusterChange sourceChange, long destinationTimeoutMs) {
+        this.sourceChange = sourceChange;
         this.threadFailures = threadFailures;
         this.denials = denials;
         this.view = view;
@@ -35,6 +38,10 @@ final class InstanceHealth implements HealthChecks {
         Optional<String> changed = view.clusterChange();
         if (changed.isPresent()) {
             return changed;
+        }
+        Optional<String> sourceChanged = sourceChange.problem();
+        if (sourceChanged.isPresent()) {
+            return sourceChanged;
         }
         Optional<String> denied = denials.problem();
         if (denied.isPresent()) {

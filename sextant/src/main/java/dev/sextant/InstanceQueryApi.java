@@ -2,6 +2,7 @@ package dev.sextant;
 
 import dev.sextant.acl.AccessDenials;
 import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.SourceClusterChange;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.metrics.SextantMetrics;
@@ -37,7 +38,7 @@ final class InstanceQueryApi implements AutoCloseable {
     InstanceQueryApi(SextantConfig config, SyncSettings settings, Supplier<KafkaStreams> streams,
                      HostAndPort advertised, QueryServer.Settings server, DestinationView view,
                      StreamThreadFailures threadFailures, AccessDenials denials, SextantMetrics metrics,
-                     CatchingUpPartitions catchingUp, IntervalEvidence evidence) {
+                     CatchingUpPartitions catchingUp, IntervalEvidence evidence, SourceClusterChange sourceChange) {
         sourceInputs = new AdminSourceInputs(config.sourceClientConfig())
                 .input(Topic.GROUP_METADATA_TOPIC_NAME, "consumer-group offset commits", true)
                 .input(config.dlqTopic(), "Sextant's dead-letter topic", true);
@@ -60,7 +61,7 @@ final class InstanceQueryApi implements AutoCloseable {
                 sourceInputs,
                 () -> new Views.DestinationHealth(view.ready(), view.reachable(), view.unreachableForMs(),
                         view.lastError()),
-                new InstanceHealth(threadFailures, denials, view, config.healthDestinationTimeoutMs()),
+                new InstanceHealth(threadFailures, denials, view, sourceChange, config.healthDestinationTimeoutMs()),
                 metrics.registry());
     }
 

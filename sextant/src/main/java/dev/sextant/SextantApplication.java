@@ -11,6 +11,7 @@ import dev.sextant.config.StreamsProperties;
 import dev.sextant.metrics.ProcessMeters;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.query.QueryServer;
+import dev.sextant.source.SourceClusterId;
 import dev.sextant.state.BoundedStoreMemory;
 import dev.sextant.state.CatchingUpPartitions;
 import dev.sextant.state.OffsetSyncStore;
@@ -160,6 +161,9 @@ public final class SextantApplication implements AutoCloseable {
         refusal.verifyAhead();
         refusal.guard("Sextant cannot create its topics on the source cluster (create them ahead, or grant the ACL)",
                 () -> OwnTopics.create(config, settings));
+        String[] sourceCluster = new String[1];
+        refusal.guard("Sextant cannot read the source cluster's id",
+                () -> sourceCluster[0] = SourceClusterId.read(config.sourceClientConfig()));
         QueryServer.Settings querySettings = QueryServer.Settings.of(config);
         query = QueryServer.bind(querySettings);
         HostAndPort advertised = config.queryAdvertised();
@@ -171,7 +175,8 @@ public final class SextantApplication implements AutoCloseable {
         refresher.scheduleWithFixedDelay(view::refresh, 0, Math.max(MIN_VIEW_REFRESH_MS, config.syncIntervalMs()),
                 TimeUnit.MILLISECONDS);
 
-        sync = new SyncResources(config, settings, destination, view, denials, metrics, catchingUp);
+        sync = new SyncResources(config, settings, destination, view, denials, metrics, catchingUp, sourceCluster[0]);
+        metrics.sourceClusterChanged(() -> sync.sourceChange().problem().isPresent());
         Topology topology = SextantTopology.build(settings, sync.runtime());
         log.debug("Topology:\n{}", topology.describe());
         Map<String, Object> defaults = new HashMap<>(StreamsErrorHandlers.configs(settings, metrics));
@@ -187,7 +192,7 @@ public final class SextantApplication implements AutoCloseable {
         streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics.registry());
         queryApi = new InstanceQueryApi(config, settings, () -> streams, advertised, querySettings, view,
-                threadFailures, denials, metrics, catchingUp, sync.evidence());
+                threadFailures, denials, metrics, catchingUp, sync.evidence(), sync.sourceChange());
         query.start(queryApi.api());
         streams.start();
         log.info("Sextant {} started: {} -> {}, translation {}, application.id {}, HTTP API on {} (advertised {})",

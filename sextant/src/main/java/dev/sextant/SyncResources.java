@@ -8,6 +8,7 @@ import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.KafkaCheckpointEmitter;
 import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.ShareGroupApplier;
+import dev.sextant.apply.SourceClusterChange;
 import dev.sextant.config.ForeignOffsetPolicy;
 import dev.sextant.config.Interpolation;
 import dev.sextant.config.SextantConfig;
@@ -44,9 +45,11 @@ final class SyncResources implements AutoCloseable {
     private final IntervalEvidence evidence;
     private final CheckpointEmitter checkpoints;
     private final SyncRuntime runtime;
+    private final ConsumerGroupApplier consumers;
 
     SyncResources(SextantConfig config, SyncSettings settings, DestinationClient destination, DestinationView view,
-                  AccessDenials denials, SextantMetrics metrics, CatchingUpPartitions catchingUp) {
+                  AccessDenials denials, SextantMetrics metrics, CatchingUpPartitions catchingUp,
+                  String sourceCluster) {
         source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
         topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
         openTransactions = new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()),
@@ -65,9 +68,9 @@ final class SyncResources implements AutoCloseable {
         OffsetSyncCatchUp catchUp = settings.identityTranslation() ? OffsetSyncCatchUp.notNeeded()
                 : new OffsetSyncCatchUp(source, settings.offsetSyncsTopic(), settings.historyTopic(),
                         settings.applicationId(), config.exactlyOnce(), settings.clock());
-        runtime = new SyncRuntime(view, new ConsumerGroupApplier(destination,
-                new OffsetOwnership(config.applicationId()), settings.followRewinds(),
-                config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials),
+        consumers = new ConsumerGroupApplier(destination, new OffsetOwnership(config.applicationId(), sourceCluster),
+                settings.followRewinds(), config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials);
+        runtime = new SyncRuntime(view, consumers,
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
                 openTransactions, catchingUp, evidence);
     }
@@ -89,6 +92,11 @@ final class SyncResources implements AutoCloseable {
     /** What every task of the topology shares. */
     SyncRuntime runtime() {
         return runtime;
+    }
+
+    /** Groups refused because their destination offsets name another source cluster. */
+    SourceClusterChange sourceChange() {
+        return consumers.sourceChange();
     }
 
     /** What proves an interval between offset syncs, for the queries too. */

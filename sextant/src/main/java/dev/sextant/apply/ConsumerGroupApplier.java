@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  *   plans ──▶ listConsumerGroupOffsets (all groups, every partition, one batch) ──▶ per group:
+ *               any mark naming another source cluster, on any partition ─▶ SOURCE_CHANGED, nothing written
  *               any offset not Sextant's, on any partition ─▶ DESTINATION_DIVERGED, nothing written
  *                 (adopt-forward: unless the translation is at or above it: then taken over)
  *               current carries a newer source commit ─▶ SUPERSEDED, nothing written
@@ -68,6 +70,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
     private final boolean adoptForward;
     private final AccessDenials denials;
     private final UnansweredWrites handedOver = new UnansweredWrites();
+    private final SourceClusterChange sourceChange = new SourceClusterChange(Clock.systemUTC());
 
     public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds) {
         this(client, ownership, followRewinds, false);
@@ -113,6 +116,11 @@ public final class ConsumerGroupApplier implements GroupApplier {
         });
     }
 
+    /** Groups refused because their destination offsets name another source cluster, as last met. */
+    public SourceClusterChange sourceChange() {
+        return sourceChange;
+    }
+
     @Override
     public int unanswered() {
         return handedOver.unanswered();
@@ -125,6 +133,10 @@ public final class ConsumerGroupApplier implements GroupApplier {
 
     private CompletableFuture<GroupOutcome> write(String group, List<PlannedPartition> parts,
                                                   Map<TopicPartition, OffsetAndMetadata> existing, WriteLease lease) {
+        Optional<GroupOutcome> otherSource = fromAnotherSource(group, parts, existing);
+        if (otherSource.isPresent()) {
+            return CompletableFuture.completedFuture(otherSource.get());
+        }
         GroupWrite w = new GroupWrite();
         for (PlannedPartition part : parts) {
             w.add(part, existing.get(part.destination()));
@@ -231,6 +243,37 @@ public final class ConsumerGroupApplier implements GroupApplier {
         }
     }
 
+    /**
+     * A group whose destination offsets, on any partition, carry marks of another source cluster: its commits are not
+     * ordered against this source's (a replaced source starts {@code __consumer_offsets} again at 0, so every new
+     * commit would rank below them and never be written). Refused as a whole until an operator releases the marks.
+     */
+    private Optional<GroupOutcome> fromAnotherSource(String group, List<PlannedPartition> parts,
+                                                     Map<TopicPartition, OffsetAndMetadata> existing) {
+        Optional<String> current = ownership.sourceCluster();
+        if (current.isEmpty()) {
+            return Optional.empty();
+        }
+        Set<String> others = new TreeSet<>();
+        existing.forEach((tp, now) -> ownership.mark(now.metadata()).filter(ownership::fromAnotherSource)
+                .ifPresent(m -> others.add(m.sourceCluster())));
+        if (others.isEmpty()) {
+            return Optional.empty();
+        }
+        sourceChange.seen(String.join(", ", others), current.get());
+        Map<PositionKey, PartitionOutcome> refused = new HashMap<>();
+        for (PlannedPartition part : parts) {
+            OffsetAndMetadata now = existing.get(part.destination());
+            refused.put(part.key(), new PartitionOutcome(PositionStatus.SOURCE_CHANGED,
+                    now == null ? -1 : now.offset()));
+        }
+        return Optional.of(new GroupOutcome(group, Reason.SOURCE_CHANGED, false,
+                "destination offsets of the group were written from source cluster " + String.join(", ", others)
+                        + ", and this source is cluster " + current.get() + " (replaced, or source.bootstrap.servers "
+                        + "names another cluster): its new commits cannot be ordered against them; nothing is "
+                        + "written until an operator runs 'sextant rebaseline --source --apply'", refused));
+    }
+
     /** A group someone else committed on is theirs: every partition is left alone, not just those. */
     private static GroupOutcome diverged(String group, List<PlannedPartition> parts,
                                          Map<TopicPartition, OffsetAndMetadata> existing, Set<String> foreign) {
@@ -280,7 +323,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
                     // offset already there settled without a write, and left the older commit's mark
                     boolean olderMark = now != null && now.offset() != part.translatedOffset()
                             && ownership.mark(now.metadata())
-                            .map(m -> m.olderThan(part))
+                            .map(m -> !ownership.fromAnotherSource(m) && m.olderThan(part))
                             .orElse(false);
                     // adopt-forward: another writer (MirrorMaker 2's old checkpoint tasks, typically, which read
                     // the destination before Sextant's write and wrote after it) moved a taken-over offset back, or

@@ -35,6 +35,7 @@ public final class DestinationSession implements AutoCloseable {
 
     private final DestinationClient client;
     private final Duration timeout;
+    private final OffsetOwnership ownership;
     private final GroupApplier consumers;
     private final GroupApplier shares;
 
@@ -45,6 +46,7 @@ public final class DestinationSession implements AutoCloseable {
      */
     public DestinationSession(DestinationClient client, Duration timeout, OffsetOwnership ownership,
                               boolean followRewinds, boolean adoptForward) {
+        this.ownership = ownership;
         this.client = client;
         this.timeout = timeout;
         this.consumers = new ConsumerGroupApplier(client, ownership, followRewinds, adoptForward);
@@ -136,6 +138,39 @@ public final class DestinationSession implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         return Map.copyOf(outcomes);
+    }
+
+    /**
+     * The partitions of a group whose offsets carry Sextant's marks of another source cluster than this session's:
+     * what {@link #releaseMarks} rewrites. Empty when the session does not know the source.
+     */
+    public Map<TopicPartition, OffsetOwnership.Mark> marksOfAnotherSource(
+            Map<TopicPartition, OffsetAndMetadata> offsets) {
+        Map<TopicPartition, OffsetOwnership.Mark> marks = new HashMap<>();
+        offsets.forEach((tp, om) -> ownership.mark(om.metadata()).filter(ownership::fromAnotherSource)
+                .ifPresent(m -> marks.put(tp, m)));
+        return marks;
+    }
+
+    /**
+     * Rewrites, in place, the offsets of a group whose marks name another source cluster: the same offsets under a
+     * released mark ({@link OffsetOwnership#released}), which the next commit of this source replaces. Only the
+     * offsets as read ({@code readBefore}) are rewritten: the write fails, nothing changed, when they moved meanwhile
+     * or the group has members.
+     *
+     * @return per partition the error, or null when rewritten
+     * @throws IllegalStateException when the destination does not answer within the timeout
+     */
+    public Map<TopicPartition, Throwable> releaseMarks(String group,
+                                                       Map<TopicPartition, OffsetAndMetadata> readBefore) {
+        Map<TopicPartition, OffsetAndMetadata> released = new HashMap<>();
+        marksOfAnotherSource(readBefore).forEach((tp, mark) -> released.put(tp,
+                new OffsetAndMetadata(readBefore.get(tp).offset(), ownership.released(mark))));
+        if (released.isEmpty()) {
+            return Map.of();
+        }
+        return await(client.alterConsumerGroupOffsets(group, released, WriteLease.ALWAYS, readBefore),
+                "releasing the marks of group " + group);
     }
 
     /** The answer of one call, within the timeout; {@code what} names the call in the error. */

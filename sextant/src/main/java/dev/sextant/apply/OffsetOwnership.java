@@ -8,8 +8,8 @@ import java.util.regex.Pattern;
  * The mark Sextant leaves in the metadata of every offset it commits on the destination:
  *
  * <pre>
- *   sextant/&lt;application.id&gt; t=&lt;source commit time, epoch ms&gt; o=&lt;the commit's offset in
- *       __consumer_offsets&gt; b=&lt;replay bound&gt; src=&lt;source offset&gt;</pre>
+ *   sextant/&lt;application.id&gt; c=&lt;source cluster id&gt; t=&lt;source commit time, epoch ms&gt; o=&lt;the
+ *       commit's offset in __consumer_offsets&gt; b=&lt;replay bound&gt; src=&lt;source offset&gt;</pre>
  *
  * It tells Sextant's own commits from a consumer's (a consumer that ran on the destination, or another tool), which
  * Sextant never overwrites; and it names the source commit the offset carries, so that a write of an older commit
@@ -20,14 +20,24 @@ import java.util.regex.Pattern;
  *
  * <p>Which of two commits is newer is decided by their place in {@code __consumer_offsets} when both marks carry it
  * (a group lives on one partition of it, so the log orders its commits, also two in one millisecond or across a
- * coordinator move to a broker whose clock is behind), and by the commit time otherwise.
+ * coordinator move to a broker whose clock is behind), and by the commit time otherwise. That order holds within one
+ * source cluster only: a replaced source starts {@code __consumer_offsets} again at 0, so a mark naming another source
+ * cluster ({@code c=}) is no commit of this one, older or newer ({@link #fromAnotherSource}); the sync refuses such a
+ * group ({@code SOURCE_CHANGED}) until an operator releases the marks ({@code sextant rebaseline --source --apply},
+ * {@link #released}). Marks without {@code c=} (older ones, or written by a command that did not know the source) are
+ * compared as if of this source.
  */
 public final class OffsetOwnership {
 
     /**
      * The source commit a mark names; {@code commitTimestamp} and {@code bound} are -1 when the mark predates them.
      */
-    public record Mark(long commitTimestamp, long sourceOffset, long bound, long commitLogOffset) {
+    public record Mark(long commitTimestamp, long sourceOffset, long bound, long commitLogOffset,
+                       String sourceCluster) {
+
+        public Mark(long commitTimestamp, long sourceOffset, long bound, long commitLogOffset) {
+            this(commitTimestamp, sourceOffset, bound, commitLogOffset, null);
+        }
 
         public Mark(long commitTimestamp, long sourceOffset, long bound) {
             this(commitTimestamp, sourceOffset, bound, -1);
@@ -50,20 +60,54 @@ public final class OffsetOwnership {
         }
     }
 
-    private static final Pattern MARK =
-            Pattern.compile("(?: t=(-?\\d+))?(?: o=(-?\\d+))?(?: b=(-?\\d+))? src=(-?\\d+)$");
+    private static final Pattern MARK = Pattern.compile(
+            "(?: c=([A-Za-z0-9_-]+))?(?: t=(-?\\d+))?(?: o=(-?\\d+))?(?: b=(-?\\d+))? src=(-?\\d+)$");
 
     private final String prefix;
     /** The prefix and the space after it: built once, it is tested on every partition of every group written. */
     private final String prefixAndSpace;
+    /** The source cluster's id, null when not known (a command run with the source gone). */
+    private final String sourceCluster;
+    /** The prefix and this source's {@code c=}: what a mark written now starts with. */
+    private final String writtenPrefix;
 
+    /** Marks without the source cluster: for commands that do not know it (the source gone). */
     public OffsetOwnership(String applicationId) {
+        this(applicationId, null);
+    }
+
+    /** @param sourceCluster the source cluster's id, named in every mark written ({@code c=}); null when not known */
+    public OffsetOwnership(String applicationId, String sourceCluster) {
         this.prefix = "sextant/" + applicationId;
         this.prefixAndSpace = prefix + " ";
+        this.sourceCluster = sourceCluster;
+        this.writtenPrefix = sourceCluster == null ? prefix : prefix + " c=" + sourceCluster;
+    }
+
+    /** The source cluster's id, when known. */
+    public Optional<String> sourceCluster() {
+        return Optional.ofNullable(sourceCluster);
+    }
+
+    /**
+     * True when the mark names a source cluster other than this one: its commit is not ordered against this source's
+     * commits. False when either is not known.
+     */
+    public boolean fromAnotherSource(Mark mark) {
+        return sourceCluster != null && mark.sourceCluster() != null && !sourceCluster.equals(mark.sourceCluster());
+    }
+
+    /**
+     * The mark released from its source: what {@code sextant rebaseline --source --apply} writes in place of a mark
+     * of a replaced source cluster, keeping the offset and its replay bound. Without a cluster, a commit time or a log
+     * position it names no commit, so the next commit of the new source replaces it.
+     */
+    public String released(Mark mark) {
+        return prefix + (mark.bound() < 0 ? "" : " b=" + mark.bound()) + " src=" + mark.sourceOffset();
     }
 
     public String metadataFor(long commitTimestamp, long sourceOffset) {
-        return prefix + " t=" + commitTimestamp + " src=" + sourceOffset;
+        return writtenPrefix + " t=" + commitTimestamp + " src=" + sourceOffset;
     }
 
     /** The mark of a planned write: its commit, the commit's log position and the translation's bound. */
@@ -71,7 +115,7 @@ public final class OffsetOwnership {
         if (part.commitLogOffset() < 0) {
             return metadataFor(part.commitTimestamp(), part.sourceOffset(), part.bound());
         }
-        return prefix + " t=" + part.commitTimestamp() + " o=" + part.commitLogOffset()
+        return writtenPrefix + " t=" + part.commitTimestamp() + " o=" + part.commitLogOffset()
                 + (part.bound() < 0 ? "" : " b=" + part.bound()) + " src=" + part.sourceOffset();
     }
 
@@ -79,7 +123,7 @@ public final class OffsetOwnership {
     public String metadataFor(long commitTimestamp, long sourceOffset, long bound) {
         // src= stays last, as in every mark before it: tools that read the source offset from the end keep working
         return bound < 0 ? metadataFor(commitTimestamp, sourceOffset)
-                : prefix + " t=" + commitTimestamp + " b=" + bound + " src=" + sourceOffset;
+                : writtenPrefix + " t=" + commitTimestamp + " b=" + bound + " src=" + sourceOffset;
     }
 
     public boolean owns(String metadata) {
@@ -95,8 +139,8 @@ public final class OffsetOwnership {
         if (!m.matches()) {
             return Optional.empty();
         }
-        return Optional.of(new Mark(number(m.group(1)), Long.parseLong(m.group(4)), number(m.group(3)),
-                number(m.group(2))));
+        return Optional.of(new Mark(number(m.group(2)), Long.parseLong(m.group(5)), number(m.group(4)),
+                number(m.group(3)), m.group(1)));
     }
 
     private static long number(String field) {

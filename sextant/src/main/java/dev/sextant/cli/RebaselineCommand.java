@@ -1,14 +1,19 @@
 package dev.sextant.cli;
 
 import dev.sextant.failover.DestinationRebaseline;
+import dev.sextant.failover.SourceRebaseline;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code sextant rebaseline -c FILE [--apply] [--json]}: accept the destination cluster as it is now. */
+/**
+ * {@code sextant rebaseline -c FILE [--source] [--apply] [--json]}: accept the destination cluster as it is now, or,
+ * with {@code --source}, a replaced source cluster.
+ */
 @Command(name = "rebaseline", mixinStandardHelpOptions = true,
         description = {"Accept the cluster answering at destination.bootstrap.servers as the one Sextant writes to: a "
                 + "dry run by default.",
@@ -17,14 +22,26 @@ import picocli.CommandLine.Option;
                 + "letter, the gauge sextant_destination_cluster_changed and the readiness detail. With --apply "
                 + "the cluster answering now is pinned; every running instance writes to it from then on, every "
                 + "group again, through the new mirrors' offset syncs.",
-                "Exits 0 when the destination is the pinned cluster (or now is), 1 when it is not (a dry run)."})
+                "With --source: accept the source cluster answering at source.bootstrap.servers. Every offset "
+                + "Sextant writes names the source cluster it came from; a replaced source (its __consumer_offsets "
+                + "starting again at 0) cannot order its commits against those, so the sync refuses those groups "
+                + "(SOURCE_CHANGED dead letter, the gauge sextant_source_cluster_changed, the readiness detail). "
+                + "This lists them; with --apply it releases their marks in place (the same offsets, under a mark "
+                + "that names no commit), and the next commit of each group is written. Groups with members on the "
+                + "destination are left alone.",
+                "Exits 0 when the destination is the pinned cluster (or now is), 1 when it is not (a dry run); with "
+                + "--source, 0 when no group names another source cluster (or all were released), else 1."})
 final class RebaselineCommand implements Callable<Integer> {
 
     @CommandLine.Mixin
     ConfigOption config;
 
-    @Option(names = "--apply", description = "Pin the cluster answering now (default: only show both).")
+    @Option(names = "--apply", description = "Pin the cluster answering now, or with --source release the marks "
+            + "(default: only show what would change).")
     boolean apply;
+
+    @Option(names = "--source", description = "Accept a replaced source cluster instead of the destination.")
+    boolean source;
 
     @Option(names = "--json", description = "JSON instead of text.")
     boolean json;
@@ -39,8 +56,15 @@ final class RebaselineCommand implements Callable<Integer> {
     record RebaselineJson(String pinned, String destination, boolean changed, boolean applied) {
     }
 
+    record SourceRebaselineJson(String source, boolean clean, boolean applied,
+                                List<SourceRebaseline.GroupResult> groups) {
+    }
+
     @Override
     public Integer call() {
+        if (source) {
+            return source();
+        }
         DestinationRebaseline.Result result = new DestinationRebaseline(config.load())
                 .run(apply, Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();
@@ -62,5 +86,35 @@ final class RebaselineCommand implements Callable<Integer> {
         }
         out.flush();
         return result.changed() && !result.applied() ? ExitCodes.FAILURE : ExitCodes.OK;
+    }
+
+    private int source() {
+        SourceRebaseline.Result result = new SourceRebaseline(config.load()).run(apply,
+                Duration.ofSeconds(timeoutSeconds));
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.write(new SourceRebaselineJson(result.source(), result.clean(), apply,
+                    result.groups())));
+        } else if (result.groups().isEmpty()) {
+            out.printf("The source is cluster %s, and no destination offset Sextant wrote names another. Nothing to "
+                    + "do.%n", result.source());
+        } else {
+            out.printf("The source is cluster %s; destination offsets of %d group(s) were written from another:%n",
+                    result.source(), result.groups().size());
+            for (SourceRebaseline.GroupResult g : result.groups()) {
+                out.printf("  %s (from %s; %s): %s%s%n", g.group(), String.join(", ", g.clusters()),
+                        String.join(", ", g.partitions()), switch (g.status()) {
+                            case FOUND -> "not written by the sync until released";
+                            case RELEASED -> "released: written again from its next commit";
+                            case ACTIVE -> "left alone";
+                            case FAILED -> "not released";
+                        }, g.detail() == null ? "" : " (" + g.detail() + ")");
+            }
+            if (!apply) {
+                out.println("Run again with --apply to release them.");
+            }
+        }
+        out.flush();
+        return result.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
     }
 }

@@ -10,6 +10,12 @@ public enum Reason {
      * {@code sync.streams.destination.kafka.version} says 4.2.1 or later). Nothing is written until it can.
      */
     DESTINATION_UNSUPPORTED,
+    /**
+     * The group's destination offsets were written from another source cluster (the source was replaced, or
+     * {@code source.bootstrap.servers} names another cluster): a new source's commits cannot be ordered against them,
+     * so nothing is written until an operator runs {@code sextant rebaseline --source --apply}.
+     */
+    SOURCE_CHANGED,
     /** The group has members on the destination: writing would make it double-active. */
     GROUP_ACTIVE,
     /** The destination offset was committed by someone other than Sextant. */

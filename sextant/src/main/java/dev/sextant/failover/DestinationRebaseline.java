@@ -10,8 +10,6 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -57,25 +55,12 @@ public final class DestinationRebaseline {
         String topic = config.applicationId() + "-offset-sync-history";
         InMemorySyncHistory history = OffsetSyncHistoryLoader.load(config.sourceClientConfig(), topic, timeout);
         String pinned = history.destinationCluster().orElse(null);
-        String destination = destinationCluster(timeout);
+        String destination = ClusterIds.read(config.destinationClientConfig(), timeout, "the destination");
         boolean write = apply && !destination.equals(pinned);
         if (write) {
             pin(topic, destination, timeout);
         }
         return new Result(pinned, destination, write);
-    }
-
-    private String destinationCluster(Duration timeout) {
-        try (Admin admin = Admin.create(config.destinationClientConfig())) {
-            return admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout.toMillis()))
-                    .clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("the destination did not say its cluster id within "
-                    + timeout.toSeconds() + " s: " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 
     private void pin(String topic, String cluster, Duration timeout) {

@@ -90,6 +90,12 @@ final class FailoverVerdict {
                     + "source: Sextant never writes across types; delete the destination group or rename one",
                     List.copyOf(rows.values()));
         }
+        if (known.stream().anyMatch(p -> PositionStatus.SOURCE_CHANGED.name().equals(p.status()))) {
+            return new GroupState(group.groupId(), shownType(group, sourceType), group.state(), GroupResult.REFUSED,
+                    "the group's destination offsets were written from another source cluster (the source was "
+                    + "replaced): the instance's newer positions are not written until an operator runs 'sextant "
+                    + "rebaseline --source --apply'", List.copyOf(rows.values()));
+        }
         return judge(group, shownType(group, sourceType), foreign, List.copyOf(rows.values()));
     }
 

@@ -191,6 +191,13 @@ public final class SextantMetrics {
      * {@code sextant_destination_cluster_changed}: 1 while the destination is not the cluster Sextant's history pins
      * (nothing is written until {@code sextant rebaseline --apply}), else 0.
      */
+    public void sourceClusterChanged(BooleanSupplier changed) {
+        Gauge.builder("sextant.source.cluster.changed", () -> changed.getAsBoolean() ? 1 : 0)
+                .description("1 while groups are refused because their destination offsets were written from "
+                        + "another source cluster (writes held until 'sextant rebaseline --source --apply'), else 0")
+                .register(registry);
+    }
+
     public void destinationClusterChanged(BooleanSupplier changed) {
         Gauge.builder("sextant.destination.cluster.changed", () -> changed.getAsBoolean() ? 1 : 0)
                 .description("1 while the destination is not the cluster Sextant wrote to so far (writes held "

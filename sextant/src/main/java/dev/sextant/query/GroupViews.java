@@ -16,9 +16,9 @@ final class GroupViews {
 
     /** Group states other than in-sync, worst first: the open dead-letter reasons and the retried statuses. */
     private static final List<PositionStatus> WORST_FIRST = List.of(PositionStatus.TYPE_CONFLICT,
-            PositionStatus.DESTINATION_UNSUPPORTED, PositionStatus.GROUP_ACTIVE, PositionStatus.DESTINATION_DIVERGED,
-            PositionStatus.TOPIC_NOT_MIRRORED,
-            PositionStatus.UNTRANSLATABLE, PositionStatus.PENDING);
+            PositionStatus.DESTINATION_UNSUPPORTED, PositionStatus.SOURCE_CHANGED, PositionStatus.GROUP_ACTIVE,
+            PositionStatus.DESTINATION_DIVERGED, PositionStatus.TOPIC_NOT_MIRRORED, PositionStatus.UNTRANSLATABLE,
+            PositionStatus.PENDING);
 
     static final String IN_SYNC = "IN_SYNC";
     static final String NO_OFFSETS = "NO_OFFSETS";

@@ -19,6 +19,11 @@ public enum PositionStatus {
      * whose conversion loses offsets); retried at a slow pace, written once the destination can.
      */
     DESTINATION_UNSUPPORTED,
+    /**
+     * The destination offsets of the group name another source cluster (the source was replaced): retried at a slow
+     * pace, written once an operator released them ({@code sextant rebaseline --source --apply}).
+     */
+    SOURCE_CHANGED,
     /** Someone other than Sextant committed on the destination; retried at a slow pace. */
     DESTINATION_DIVERGED,
     /** The source rewound and {@code sync.rewind=never}: the destination keeps its higher offset. */

@@ -32,7 +32,7 @@ final class GroupReasonReporter {
             Comparator.comparing(PositionKey::topic).thenComparingInt(PositionKey::partition);
     /** When partitions of a group have different problems, the group is reported under the first of these. */
     private static final List<Reason> REASON_ORDER = List.of(Reason.TYPE_CONFLICT,
-            Reason.DESTINATION_UNSUPPORTED, Reason.GROUP_ACTIVE,
+            Reason.DESTINATION_UNSUPPORTED, Reason.SOURCE_CHANGED, Reason.GROUP_ACTIVE,
             Reason.DESTINATION_DIVERGED, Reason.TOPIC_NOT_MIRRORED, Reason.UNTRANSLATABLE);
 
     private final SyncSettings settings;
@@ -115,6 +115,7 @@ final class GroupReasonReporter {
             case TYPE_CONFLICT -> Reason.TYPE_CONFLICT;
             case GROUP_ACTIVE -> Reason.GROUP_ACTIVE;
             case DESTINATION_UNSUPPORTED -> Reason.DESTINATION_UNSUPPORTED;
+            case SOURCE_CHANGED -> Reason.SOURCE_CHANGED;
             case DESTINATION_DIVERGED -> Reason.DESTINATION_DIVERGED;
             case TOPIC_NOT_MIRRORED -> timedOut ? Reason.TOPIC_NOT_MIRRORED : null;
             case UNTRANSLATABLE -> timedOut ? Reason.UNTRANSLATABLE : null;
@@ -133,6 +134,8 @@ final class GroupReasonReporter {
                     + "); its offsets are left alone until it is empty";
             case DESTINATION_UNSUPPORTED -> "a Kafka Streams group is not written on this destination: "
                     + view.streamsGroups().detail();
+            case SOURCE_CHANGED -> "destination offsets were written from another source cluster: nothing is written "
+                    + "until an operator runs 'sextant rebaseline --source --apply'";
             case DESTINATION_DIVERGED -> "destination offsets were committed by someone other than Sextant";
             case TOPIC_NOT_MIRRORED -> "destination topic or partition missing after "
                     + settings.pendingTimeoutMs() + " ms; still retried";

@@ -43,8 +43,8 @@ final class IndexedPositions {
 
     static boolean isProblem(PositionStatus status) {
         return switch (status) {
-            case TYPE_CONFLICT, DESTINATION_UNSUPPORTED, GROUP_ACTIVE, DESTINATION_DIVERGED, TOPIC_NOT_MIRRORED,
-                 UNTRANSLATABLE -> true;
+            case TYPE_CONFLICT, DESTINATION_UNSUPPORTED, SOURCE_CHANGED, GROUP_ACTIVE, DESTINATION_DIVERGED,
+                 TOPIC_NOT_MIRRORED, UNTRANSLATABLE -> true;
             default -> false;
         };
     }

@@ -87,7 +87,7 @@ final class WriteSettler {
             metrics.applied(type, applied);
         }
         reasons.update(group, type, outcome.reason() == null ? null : outcome.detail(), now);
-        if (outcome.reason() == Reason.DESTINATION_DIVERGED) {
+        if (outcome.reason() == Reason.DESTINATION_DIVERGED || outcome.reason() == Reason.SOURCE_CHANGED) {
             pending.backoff(group, now + Backoffs.DIVERGED_MS);
         } else if (outcome.reason() != null) {
             pending.backoff(group, now + Backoffs.GUARD_MS);

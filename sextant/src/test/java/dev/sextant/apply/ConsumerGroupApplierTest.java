@@ -186,6 +186,56 @@ class ConsumerGroupApplierTest {
         assertEquals(10L, destination.committed("audit", "source.orders", 0));
     }
 
+    @Test
+    void marksOfAnotherSourceClusterRefuseTheWholeGroupUntilReleased() throws Exception {
+        destination.topic("source.orders", 2);
+        OffsetOwnership oldSource = new OffsetOwnership("app", "OldSourceCluster");
+        OffsetOwnership newSource = new OffsetOwnership("app", "NewSourceCluster");
+        ConsumerGroupApplier old = new ConsumerGroupApplier(destination, oldSource, true);
+        ConsumerGroupApplier replaced = new ConsumerGroupApplier(destination, newSource, true);
+        PositionKey key = new PositionKey("billing", "orders", 0);
+        // written from the old source: its __consumer_offsets was at 9,000
+        assertNull(apply(old, List.of(new PlannedPartition(key, P0, 600, 1_000, 600, 0, 9_000, false))).reason());
+        assertTrue(destination.metadata("billing", "source.orders", 0).startsWith("sextant/app c=OldSourceCluster "));
+
+        // the new source's commit: its __consumer_offsets started again at 0
+        GroupOutcome refused = apply(replaced, List.of(new PlannedPartition(key, P0, 1_200, 5_000, 1_200, 0, 3,
+                false)));
+        assertEquals(Reason.SOURCE_CHANGED, refused.reason(), "not SUPERSEDED by a log position of another cluster");
+        assertEquals(PositionStatus.SOURCE_CHANGED, refused.partitions().get(key).status());
+        assertTrue(refused.detail().contains("OldSourceCluster") && refused.detail().contains("NewSourceCluster"),
+                refused.detail());
+        assertEquals(600L, destination.committed("billing", "source.orders", 0));
+        assertTrue(replaced.sourceChange().problem().isPresent(), "said while it lasts");
+
+        // a partition the write does not touch refuses the group too
+        GroupOutcome other = apply(replaced, List.of(new PlannedPartition(new PositionKey("billing", "orders", 1),
+                P1, 10, 5_000, 10, 0, 4, false)));
+        assertEquals(Reason.SOURCE_CHANGED, other.reason());
+
+        // released by the operator: the same offset under a mark naming no commit
+        OffsetOwnership.Mark mark = newSource.mark(destination.metadata("billing", "source.orders", 0)).orElseThrow();
+        destination.offsets.get("billing").put(P0, new OffsetAndMetadata(600, newSource.released(mark)));
+        GroupOutcome written = apply(replaced, List.of(new PlannedPartition(key, P0, 1_200, 5_000, 1_200, 0, 3,
+                false)));
+        assertNull(written.reason(), written.toString());
+        assertEquals(1_200L, destination.committed("billing", "source.orders", 0));
+        assertTrue(destination.metadata("billing", "source.orders", 0).startsWith("sextant/app c=NewSourceCluster "));
+    }
+
+    @Test
+    void marksWithoutASourceClusterAreOrderedAsBefore() throws Exception {
+        destination.topic("source.orders", 2);
+        ConsumerGroupApplier knowing = new ConsumerGroupApplier(destination, new OffsetOwnership("app", "Cluster"),
+                true);
+        PositionKey key = new PositionKey("billing", "orders", 0);
+        assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 200, 0, 41, false))).reason());
+        GroupOutcome replayed = apply(knowing, List.of(new PlannedPartition(key, P0, 150, 1_000, 150, 0, 40,
+                false)));
+        assertEquals(PositionStatus.SUPERSEDED, replayed.partitions().get(key).status(),
+                "a mark of an older release names no cluster: ordered by the log, as it was");
+    }
+
     private static GroupOutcome apply(ConsumerGroupApplier applier, List<PlannedPartition> parts) throws Exception {
         return apply(applier, parts, "billing");
     }

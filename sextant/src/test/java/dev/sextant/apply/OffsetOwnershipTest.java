@@ -33,6 +33,28 @@ class OffsetOwnershipTest {
     }
 
     @Test
+    void aMarkNamesItsSourceClusterAndTellsAnotherOnesApart() {
+        OffsetOwnership here = new OffsetOwnership("sextant-prod", "Ab-9_xYz");
+        PlannedPartition part = new PlannedPartition(new PositionKey("g", "orders", 0),
+                new TopicPartition("source.orders", 0), 4_321, 1_000, 4_300, 17, 912, false);
+        String metadata = here.metadataFor(part);
+        assertEquals("sextant/sextant-prod c=Ab-9_xYz t=1000 o=912 b=17 src=4321", metadata);
+        OffsetOwnership.Mark mark = here.mark(metadata).orElseThrow();
+        assertEquals(new OffsetOwnership.Mark(1_000, 4_321, 17, 912, "Ab-9_xYz"), mark);
+        assertFalse(here.fromAnotherSource(mark));
+
+        OffsetOwnership replaced = new OffsetOwnership("sextant-prod", "NewCluster");
+        assertTrue(replaced.fromAnotherSource(replaced.mark(metadata).orElseThrow()));
+        assertFalse(replaced.fromAnotherSource(replaced.mark("sextant/sextant-prod t=1000 src=4321").orElseThrow()),
+                "a mark naming no cluster is not another's");
+        assertFalse(ownership.fromAnotherSource(mark), "a command that does not know the source tells none apart");
+
+        String released = replaced.released(mark);
+        assertEquals("sextant/sextant-prod b=17 src=4321", released, "the offset's bound kept, no commit named");
+        assertEquals(Optional.of(new OffsetOwnership.Mark(-1, 4_321, 17, -1)), replaced.mark(released));
+    }
+
+    @Test
     void aMarkCarriesTheCommitsPlaceInTheLogAndOrdersByIt() {
         PlannedPartition part = new PlannedPartition(new PositionKey("g", "orders", 0),
                 new TopicPartition("source.orders", 0), 4_321, 1_000, 4_300, 17, 912, false);

@@ -190,8 +190,8 @@ class FailoverIT {
         assertTrue(applied.out().contains("Applied"), applied.out());
         OffsetAndMetadata there = destinationOffsets(clusters, group).get(mirror);
         assertEquals(destinationOffset, there.offset(), "the destination holds the shown translation");
-        assertTrue(there.metadata().matches("sextant/" + app + " t=\\d+ b=" + shown.get("bound").asLong() + " src="
-                + committed), there.metadata());
+        assertTrue(there.metadata().matches("sextant/" + app + "( c=\\S+)? t=\\d+ b=" + shown.get("bound").asLong()
+                + " src=" + committed), there.metadata());
 
         // a member on the destination: refused, nothing written
         Clients.commit(clusters.source(), group, topic, Map.of(0, committed + 1));
