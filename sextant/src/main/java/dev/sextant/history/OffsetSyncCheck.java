@@ -27,7 +27,8 @@ import dev.sextant.translate.OffsetSyncPoint;
  *
  * The log ends are fetched asynchronously; "fresh" means they were fetched after the sync arrived, so a sync that
  * fresh ends do not cover is refused, and one that older ends do not cover waits for fresh ones; so does every sync
- * below the newest one (only fresh ends can tell a recreated topic). Pure.
+ * below the newest one (only fresh ends can tell a recreated topic), and one whose downstream offset is (the fetch of
+ * fresh ends reads the mirror's topic id too: a mirror created again is told from one that went back). Pure.
  */
 public final class OffsetSyncCheck {
 
@@ -95,9 +96,12 @@ public final class OffsetSyncCheck {
             return ends.fresh() ? belowTheNewest(downstream, newest, ends) : Result.WAIT;
         }
         if (newest != null && downstream < newest.downstreamOffset()) {
-            return new Result(Verdict.REWIND_AND_ACCEPT, "the downstream offset " + downstream + " is behind the "
-                    + "newest sync's " + newest.downstreamOffset() + " (upstream " + newest.upstreamOffset()
-                    + ") while the upstream offset advanced: the mirror went back");
+            // judged on fresh ends only: their fetch also reads the mirror's topic id, and a mirror created again
+            // (not one that went back) forgets the whole history first, this sync then starting the new one
+            return ends.fresh() ? new Result(Verdict.REWIND_AND_ACCEPT, "the downstream offset " + downstream
+                    + " is behind the newest sync's " + newest.downstreamOffset() + " (upstream "
+                    + newest.upstreamOffset() + ") while the upstream offset advanced: the mirror went back")
+                    : Result.WAIT;
         }
         return Result.ACCEPT;
     }

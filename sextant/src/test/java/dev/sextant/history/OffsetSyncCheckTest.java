@@ -27,7 +27,7 @@ class OffsetSyncCheckTest {
             "'copied again after a restart of MirrorMaker 2', 200, 1900, 1000, 2000, true, REMIRRORED",
             "'copied again, ends not fresh', 200, 1900, 1000, 2000, false, WAIT_FOR_LOG_ENDS",
             "'the mirror went back', 400, 1100, 1000, 2000, true, REWIND_AND_ACCEPT",
-            "'the mirror went back, older ends', 400, 1100, 1000, 2000, false, REWIND_AND_ACCEPT",
+            "'went back, older ends: wait (the fetch reads its id)', 400, 1100, 1000, 2000, false, WAIT_FOR_LOG_ENDS",
             "'the same upstream, downstream back', 300, 900, 1000, 2000, true, REWIND_AND_ACCEPT",
             "'backwards, log now short', 10, 1900, 150, 2000, true, RESET_AND_ACCEPT",
             "'backwards, ends not fresh', 10, 1900, 150, 2000, false, WAIT_FOR_LOG_ENDS",
