@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +67,15 @@ public final class DestinationView {
     private volatile long offsetsRetentionMs = -1;
     /** The destination cluster's id as last read (with the retention), null before. */
     private volatile String clusterId;
+    /**
+     * How many times refreshes started failing: a cluster id read asked before an outage does not confirm the cluster
+     * answering after it (another one may have come up at the same address meanwhile).
+     */
+    private long outages; // guarded by this
+    /** True once the cluster id was read after the last outage (and at start): until then nothing is written. */
+    private volatile boolean clusterConfirmed;
+    /** A cluster id read that was refused (no permission; a real id is never empty): nothing to pin or hold for. */
+    private static final String NOT_ALLOWED = "";
     /** The cluster id Sextant's history pins, null while not pinned. */
     private volatile String pinnedCluster;
     /** When the listing that {@link #groups} holds was started, epoch ms; -1 before the first. */
@@ -221,6 +231,8 @@ public final class DestinationView {
         Set<String> topics = new HashSet<>(wantedTopics);
         topics.addAll(partitionCounts.keySet());
         long startedAt = clock.millis();
+        long outagesAtStart = outages;
+        CompletableFuture<String> clusterRead = readClusterId();
         boolean listing = listGroups || startedAt >= groupsDueAt;
         if (startedAt >= retentionDueAt) {
             retentionDueAt = startedAt + RETENTION_READ_INTERVAL_MS;
@@ -247,6 +259,10 @@ public final class DestinationView {
             return counts;
         });
         inFlight = listed
+                .thenCombine(clusterRead, (g, seen) -> {
+                    clusterIdRead(seen, outagesAtStart);
+                    return g;
+                })
                 .thenCombine(counted, (g, counts) -> {
                     groups = g;
                     if (listing) {
@@ -282,9 +298,14 @@ public final class DestinationView {
                     lastError = KafkaFutures.unwrap(err).toString();
                     synchronized (this) {
                         // the next answer may come from a destination that changed meanwhile (restarted with
-                        // another retention, or replaced): everything is read again then
+                        // another retention, or replaced): everything is read again then, and nothing is written
+                        // before its cluster id is
                         groupsDueAt = 0;
                         retentionDueAt = 0;
+                        if (unreachableSince < 0) {
+                            outages++;
+                        }
+                        clusterConfirmed = false;
                     }
                     if (unreachableSince < 0) {
                         unreachableSince = startedAt; // it did not answer from then on
@@ -293,6 +314,14 @@ public final class DestinationView {
                     return null;
                 });
         return inFlight;
+    }
+
+    /**
+     * True once the destination's cluster id was read after its last outage (and after start): the flush writes
+     * nothing before, since a cluster rebuilt at the same address meanwhile is only told apart by its id.
+     */
+    public boolean clusterConfirmed() {
+        return clusterConfirmed;
     }
 
     /** The destination cluster's id as last read (every 10 s and after every outage); empty before the first read. */
@@ -321,31 +350,46 @@ public final class DestinationView {
                 + "operator accepts it with 'sextant rebaseline --apply'");
     }
 
-    /**
-     * Reads the cluster's id, its features and the brokers' offsets retention, apart from the refresh: a refusal (no
-     * permission) is no outage.
-     */
+    /** Reads the cluster's features and the brokers' offsets retention: a refusal (no permission) is no outage. */
     private void readRetention() {
-        readClusterId();
         readFeatures();
         readOffsetsRetention();
     }
 
-    private void readClusterId() {
+    /**
+     * The cluster id, read with every refresh: a cluster rebuilt at the same address may answer a refresh that
+     * started before it (the Admin client retries), and must be told apart before anything is planned from that
+     * answer. A failed read is null: the cluster is then not confirmed, and read again at the next refresh.
+     */
+    private CompletableFuture<String> readClusterId() {
         CompletableFuture<String> id;
         try {
             id = client.clusterId();
         } catch (RuntimeException e) {
             id = CompletableFuture.failedFuture(e);
         }
-        id.whenComplete((seen, err) -> {
-            if (seen != null && !seen.equals(clusterId)) {
-                if (clusterId != null) {
-                    log.warn("The destination's cluster id changed from {} to {}", clusterId, seen);
-                }
-                clusterId = seen;
+        return id.handle((seen, err) -> {
+            if (err != null && KafkaFutures.unwrap(err) instanceof AuthorizationException) {
+                // not allowed to know it: nothing can be pinned, and nothing held for it (as before the pin)
+                return NOT_ALLOWED;
             }
+            return seen;
         });
+    }
+
+    /** What a refresh read of the cluster id says; {@code asOf} the outages counted when the refresh started. */
+    private synchronized void clusterIdRead(String seen, long asOf) {
+        if (seen == null || asOf != outages) {
+            clusterConfirmed = false; // not read, or asked before an outage: says nothing of the cluster after it
+            return;
+        }
+        if (!seen.equals(NOT_ALLOWED) && !seen.equals(clusterId)) {
+            if (clusterId != null) {
+                log.warn("The destination's cluster id changed from {} to {}", clusterId, seen);
+            }
+            clusterId = seen;
+        }
+        clusterConfirmed = true;
     }
 
     private void readFeatures() {

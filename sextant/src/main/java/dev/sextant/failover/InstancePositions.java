@@ -13,7 +13,9 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * What a live Sextant instance holds for a failover with the source gone: the type of every selected group it knows
- * ({@code consumer}, {@code share}), the positions of each, and why it could not tell (null when it could).
+ * ({@code consumer}, {@code streams}, {@code share}), the positions of each, and why it could not tell (null when it
+ * could), or else what it reports wrong with itself (its readiness detail: a destination that is not the cluster it
+ * wrote to, groups refused for a replaced source, an unreachable destination).
  */
 record InstancePositions(Map<String, String> types, Map<String, List<SextantClient.Partition>> positions,
                          String problem) {
@@ -34,7 +36,18 @@ record InstancePositions(Map<String, String> types, Map<String, List<SextantClie
             groups.addAll(types.keySet());
             problem = positions(instance, groups, positions);
         }
-        return new InstancePositions(types, positions, problem);
+        return new InstancePositions(types, positions, problem != null ? problem : degraded(instance));
+    }
+
+    /** What the instance says is wrong with it ({@code /health/ready}'s detail), or null. */
+    private static String degraded(SextantClient instance) {
+        try {
+            SextantClient.Readiness readiness = instance.readiness();
+            return readiness == null || readiness.problem() == null ? null
+                    : "the Sextant instance reports " + readiness.status() + ": " + readiness.problem();
+        } catch (SextantClientException e) {
+            return null; // not ready (restoring): what it serves was already asked above
+        }
     }
 
     /** The instance's positions of a group; none when it does not know it. */

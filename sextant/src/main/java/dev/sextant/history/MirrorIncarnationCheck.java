@@ -6,6 +6,7 @@ import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.OffsetSyncStore;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -44,6 +45,12 @@ final class MirrorIncarnationCheck {
     private final String instance;
     /** The id each topic's history describes, as recorded or read back from the history. */
     private final Map<String, Uuid> recorded = new HashMap<>();
+    /**
+     * Ids this instance saw replaced, per topic. Two readers ask for the ids (the gate's fetch and the periodic
+     * one), each answer taken in when it is in, so an answer asked before a re-seed may arrive after one asked later:
+     * a topic id is never used again, so an id seen replaced is an old answer, not a new mirror.
+     */
+    private final Map<String, Set<Uuid>> retired = new HashMap<>();
     private CompletableFuture<Map<String, Uuid>> reading;
     private long nextCheck;
 
@@ -84,6 +91,9 @@ final class MirrorIncarnationCheck {
     void seen(Map<String, Uuid> bySource, long now) {
         bySource.forEach((topic, id) -> {
             Uuid before = recorded.computeIfAbsent(topic, t -> history.mirrorIncarnation(t).orElse(null));
+            if (retired.getOrDefault(topic, Set.of()).contains(id)) {
+                return; // an answer asked before the mirror was created again
+            }
             if (before == null) {
                 recorded.put(topic, id);
                 sink.mirrorIncarnation(topic, id, now);
@@ -94,6 +104,7 @@ final class MirrorIncarnationCheck {
     }
 
     private void reseeded(String topic, Uuid before, Uuid now, long at) {
+        retired.computeIfAbsent(topic, t -> new HashSet<>()).add(before);
         Set<Integer> partitions = sent.forget(topic, Set.of(), at);
         recorded.put(topic, now);
         sink.mirrorIncarnation(topic, now, at);

@@ -166,9 +166,11 @@ final class GroupSyncFlusher {
         long now = settings.clock().millis();
         settleAnswers(now);
         gauges.update(now);
-        if (!view.ready() || !runtime.catchUp().caughtUp() || view.clusterChange().isPresent()) {
+        if (!view.ready() || !runtime.catchUp().caughtUp() || !view.clusterConfirmed()
+                || view.clusterChange().isPresent()) {
             // nothing is planned from a partial view of the destination or of the offset-sync history, nor for a
-            // destination that is not the cluster written to so far (until an operator's rebaseline)
+            // destination whose cluster id was not read since it was last unreachable, nor for one that is not the
+            // cluster written to so far (until an operator's rebaseline)
             return;
         }
         for (ReplanTrigger trigger : triggers) {

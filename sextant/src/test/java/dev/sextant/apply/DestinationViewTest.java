@@ -38,6 +38,27 @@ class DestinationViewTest {
     }
 
     @Test
+    void afterAnOutageTheClusterIsNotConfirmedUntilItsIdIsReadAgain() {
+        assertFalse(view.clusterConfirmed(), "not before a first read");
+        view.refreshNow();
+        assertTrue(view.clusterConfirmed());
+
+        destination.unreachable = true;
+        view.refreshNow();
+        assertFalse(view.clusterConfirmed(), "an outage: another cluster may come up at the same address");
+
+        destination.unreachable = false;
+        destination.clusterIdFails = true; // the listing answers, the cluster id read does not yet
+        view.refreshNow();
+        assertTrue(view.ready());
+        assertFalse(view.clusterConfirmed(), "the id not read yet: nothing may be written");
+
+        destination.clusterIdFails = false;
+        view.refreshNow();
+        assertTrue(view.clusterConfirmed(), "read again at the next refresh, not 10 s later");
+    }
+
+    @Test
     void listsTheGroupsNoMoreOftenThanTheirCostAllows() {
         destination.emptyConsumerGroup("billing");
         destination.onListGroups = () -> clock.advance(Duration.ofMillis(100)); // a destination with many groups

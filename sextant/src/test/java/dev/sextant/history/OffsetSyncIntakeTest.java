@@ -266,6 +266,27 @@ class OffsetSyncIntakeTest {
     }
 
     @Test
+    void anAnswerAskedBeforeTheMirrorWasCreatedAgainDoesNotForgetTheNewHistory() throws Exception {
+        OffsetSyncIntake intake = intake();
+        offer(intake, "orders", 100, 100);
+        Uuid old = destination.topicId("source.orders");
+        destination.recreate("source.orders");
+        offer(intake, "orders", 1_000, 0); // the new mirror's first sync: the old history forgotten before it
+        out.clear();
+
+        // one reader's answer, asked before the re-seed, comes in after the other's: the old id again
+        destination.answerTopicId("source.orders", old);
+        clock.advance(Duration.ofSeconds(6));
+        intake.tick();
+        intake.tick();
+
+        assertEquals(List.of(), out, "not forgotten again: a topic id is never used again");
+        assertEquals(0, history.newest("orders", 0).orElseThrow().downstreamOffset(),
+                "the new mirror's first sync still translates");
+        assertEquals(1, deadLetters.size(), "one MIRROR_RESEEDED: " + deadLetters);
+    }
+
+    @Test
     void theFirstDestinationClusterIsPinnedAndAnotherOneIsReportedOnceAndHoldsTheWrites() throws Exception {
         OffsetSyncIntake intake = intake();
         intake.tick();

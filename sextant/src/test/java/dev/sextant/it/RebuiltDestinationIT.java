@@ -101,6 +101,11 @@ class RebuiltDestinationIT {
                 Files.writeString(config, "source.bootstrap.servers=" + source.bootstrapServers()
                         + "\ndestination.bootstrap.servers=" + rebuilt.bootstrapServers()
                         + "\napplication.id=sextant-it-rebuilt\n");
+                Cli.Run failover = Cli.run("failover", "-c", config.toString(), "--url",
+                        "http://" + sextant.app().queryAddress(), "--group", "rebuilt-lag");
+                assertEquals(1, failover.exit(), failover.toString());
+                assertTrue(failover.err().contains("the Sextant instance reports DEGRADED: the destination is "
+                        + "cluster "), "failover says so too: " + failover.err());
                 Cli.Run dry = Cli.run("rebaseline", "-c", config.toString());
                 assertEquals(1, dry.exit(), "a dry run of a changed destination: " + dry);
                 Cli.Run accepted = Cli.run("rebaseline", "-c", config.toString(), "--apply");

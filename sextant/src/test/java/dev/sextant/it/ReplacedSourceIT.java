@@ -110,6 +110,12 @@ class ReplacedSourceIT {
                 Files.writeString(config, "source.bootstrap.servers=" + replaced.bootstrapServers()
                         + "\ndestination.bootstrap.servers=" + destination.bootstrapServers()
                         + "\napplication.id=" + APP + "\n");
+                Cli.Run failover = Cli.run("failover", "-c", config.toString(), "--url",
+                        "http://" + sextant.app().queryAddress(), "--group", GROUP);
+                assertEquals(1, failover.exit(), failover.toString());
+                assertTrue(failover.out().contains("written from another source cluster"), failover.out());
+                assertTrue(failover.err().contains("the Sextant instance reports DEGRADED: destination offsets were "
+                        + "written from source cluster " + oldCluster), failover.err());
                 Cli.Run dry = Cli.run("rebaseline", "-c", config.toString(), "--source", "--json");
                 assertEquals(1, dry.exit(), "a dry run with marks of another source: " + dry);
                 JsonNode found = JSON.readTree(dry.out()).get("groups").get(0);

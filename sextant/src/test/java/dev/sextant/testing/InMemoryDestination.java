@@ -41,6 +41,8 @@ public final class InMemoryDestination implements DestinationClient {
     public volatile boolean unreachable;
     /** The cluster's id: a test replaces the cluster by changing it. */
     public volatile String clusterId = "in-memory-cluster";
+    /** While set, reading the cluster id fails (the rest answers): a broker still coming up. */
+    public volatile boolean clusterIdFails;
     /** What the cluster reports: by default a 4.4 cluster with streams groups. */
     public volatile DestinationFeatures features = new DestinationFeatures(1, 33);
     public final AtomicInteger listGroupsCalls = new AtomicInteger();
@@ -49,6 +51,16 @@ public final class InMemoryDestination implements DestinationClient {
 
     public void topic(String name, int partitions) {
         topics.put(name, partitions);
+    }
+
+    /** The topic's id as the cluster answers it now (made when first asked for). */
+    public Uuid topicId(String name) {
+        return topicIds.computeIfAbsent(name, x -> Uuid.randomUuid());
+    }
+
+    /** Answers {@code id} for the topic from now on: an answer asked before a change, arriving after it. */
+    public void answerTopicId(String name, Uuid id) {
+        topicIds.put(name, id);
     }
 
     /** The topic deleted and created again: a new id, and no offsets committed on it. */
@@ -65,7 +77,8 @@ public final class InMemoryDestination implements DestinationClient {
 
     @Override
     public CompletableFuture<String> clusterId() {
-        return unreachable ? CompletableFuture.failedFuture(new TimeoutException("destination unreachable"))
+        return unreachable || clusterIdFails
+                ? CompletableFuture.failedFuture(new TimeoutException("destination unreachable"))
                 : CompletableFuture.completedFuture(clusterId);
     }
 
