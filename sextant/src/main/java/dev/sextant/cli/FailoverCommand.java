@@ -381,7 +381,7 @@ final class FailoverCommand implements Callable<Integer> {
             partitions.add(new PartitionJson(r.topic(), r.partition(), r.sourceOffset(), r.destinationTopic(),
                     r.destinationOffset(), r.precision(), r.bound(), status(r, result)));
         }
-        return new FailoverJson(plan.group(), "consumer", plan.translation(),
+        return new FailoverJson(plan.group(), plan.groupType(), plan.translation(),
                 result != null && result.status() == ManualFailover.Status.APPLIED,
                 result == null ? "DRY_RUN" : result.status().name(),
                 result == null || result.reason() == null ? null : result.reason().name(),
@@ -400,8 +400,8 @@ final class FailoverCommand implements Callable<Integer> {
     }
 
     private static void printTable(PrintWriter out, ManualFailover.Plan plan, ManualFailover.Result result) {
-        out.printf("Group %s: %d partition(s), translation %s%s%n", plan.group(), plan.rows().size(),
-                plan.translation(), plan.translation().equals("identity") ? ""
+        out.printf("Group %s (%s group): %d partition(s), translation %s%s%n", plan.group(), plan.groupType(),
+                plan.rows().size(), plan.translation(), plan.translation().equals("identity") ? ""
                         : " (" + plan.historySize() + " offset syncs in Sextant's history)");
         String format = "%-34s %14s  %-34s %18s  %-9s %6s%s%n";
         out.printf(format, "SOURCE", "SOURCE OFFSET", "DESTINATION", "DESTINATION OFFSET", "PRECISION", "BOUND",

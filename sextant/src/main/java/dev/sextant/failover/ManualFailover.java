@@ -32,6 +32,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -83,10 +84,13 @@ public final class ManualFailover {
     /**
      * The translated positions of a group.
      *
-     * @param historySize syncs in the rebuilt history (0 with identity translation)
-     * @param warnings    things the operator should know (members still on the source, topics filtered out)
+     * @param groupType     {@code consumer}, or {@code streams} for a Kafka Streams group (KIP-1071) on the source
+     * @param sourceCluster the source cluster's id, named in the marks written; null when it could not be read
+     * @param historySize   syncs in the rebuilt history (0 with identity translation)
+     * @param warnings      things the operator should know (members still on the source, topics filtered out)
      */
-    public record Plan(String group, String translation, long historySize, List<Row> rows, List<String> warnings) {
+    public record Plan(String group, String groupType, String sourceCluster, String translation, long historySize,
+                       List<Row> rows, List<String> warnings) {
 
         public boolean complete() {
             return rows.stream().allMatch(r -> r.problem() == null);
@@ -109,7 +113,8 @@ public final class ManualFailover {
      */
     public Plan plan(String group) {
         List<String> warnings = new ArrayList<>();
-        Map<TopicPartition, OffsetAndMetadata> committed = sourceOffsets(group, warnings);
+        SourceGroup source = sourceGroup(group, warnings);
+        Map<TopicPartition, OffsetAndMetadata> committed = source.offsets();
         boolean identity = config.translation() == Translation.IDENTITY;
         OffsetTranslator translator;
         long historySize = 0;
@@ -141,10 +146,15 @@ public final class ManualFailover {
                             .orElseGet(() -> new Row(tp.topic(), tp.partition(), offset, destinationTopic, null, null,
                                     null, "no offset sync at or below " + offset + " in Sextant's history")));
                 });
-        return new Plan(group, config.translation().configValue(), historySize, rows, warnings);
+        return new Plan(group, source.type(), source.cluster(), config.translation().configValue(), historySize, rows,
+                warnings);
     }
 
-    private Map<TopicPartition, OffsetAndMetadata> sourceOffsets(String group, List<String> warnings) {
+    /** The group as the source holds it: its committed offsets, its type, and the cluster's id (null: unknown). */
+    private record SourceGroup(Map<TopicPartition, OffsetAndMetadata> offsets, String type, String cluster) {
+    }
+
+    private SourceGroup sourceGroup(String group, List<String> warnings) {
         try (Admin admin = Admin.create(config.sourceClientConfig())) {
             Map<TopicPartition, OffsetAndMetadata> offsets = new LinkedHashMap<>();
             admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
@@ -166,9 +176,9 @@ public final class ManualFailover {
                             + "translation; stop its consumers there first");
                 }
             } catch (ExecutionException e) {
-                // not describable as a consumer group (a simple group may not be): no warning
+                // not describable as a consumer group (a simple group, a streams group): no warning
             }
-            return offsets;
+            return new SourceGroup(offsets, typeOf(admin, group), clusterId(admin));
         } catch (ExecutionException e) {
             throw new IllegalStateException("cannot read the committed offsets of group '" + group
                     + "' on the source cluster: " + e.getCause().getMessage(), e.getCause());
@@ -178,6 +188,31 @@ public final class ManualFailover {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** {@code streams} for a Kafka Streams group (KIP-1071), else {@code consumer} (also when it cannot be told). */
+    private static String typeOf(Admin admin, String group) {
+        try {
+            return admin.listGroups(ListGroupsOptions.forStreamsGroups()).all().get(TIMEOUT.toSeconds(),
+                    TimeUnit.SECONDS).stream().anyMatch(g -> g.groupId().equals(group)) ? "streams" : "consumer";
+        } catch (ExecutionException | TimeoutException e) {
+            return "consumer"; // a broker without streams groups
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "consumer";
+        }
+    }
+
+    /** The source cluster's id, or null: the marks then name no cluster, as an older release's did. */
+    private static String clusterId(Admin admin) {
+        try {
+            return admin.describeCluster().clusterId().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
         }
     }
 
@@ -196,8 +231,8 @@ public final class ManualFailover {
             return new Result(Status.REFUSED, null, "no partition to write; nothing written", Map.of());
         }
         try (DestinationSession destination = DestinationSession.open(config.destinationClientConfig(), TIMEOUT,
-                new OffsetOwnership(config.applicationId()), config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE,
-                false)) {
+                new OffsetOwnership(config.applicationId(), plan.sourceCluster()),
+                config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, false)) {
             Result refused = guard(destination, plan);
             return refused != null ? refused : write(destination, plan);
         } catch (IllegalStateException e) {

@@ -78,7 +78,8 @@ class KafkaStreamsFailoverIT {
                 String shownType = protocol.equals("streams") ? "streams" : "consumer";
                 assertEquals(shownType, client.groups().stream().filter(g -> g.group().equals(app)).findFirst()
                         .orElseThrow().groupType(), "/v1/groups shows the group's type");
-                assertEquals(shownType, failoverGroupType(clusters, url, app), "failover shows the group's type");
+                assertEquals(shownType, failoverGroupType(clusters, url, app, false), "failover shows its type");
+                assertEquals(shownType, failoverGroupType(clusters, url, app, true), "and so does --from-source");
                 clusters.awaitMirrored(topic, SYNCED);
 
                 // the same application on the mirror: every record it had not processed, once
@@ -133,11 +134,17 @@ class KafkaStreamsFailoverIT {
         }
     }
 
-    private static String failoverGroupType(LocalClusters clusters, String url, String group) throws Exception {
+    private static String failoverGroupType(LocalClusters clusters, String url, String group, boolean fromSource)
+            throws Exception {
         Path config = Files.createTempFile("sextant-kstreams", ".properties");
         Files.writeString(config, "source.bootstrap.servers=" + clusters.source().bootstrapServers()
                 + "\ndestination.bootstrap.servers=" + clusters.destination().bootstrapServers()
                 + "\napplication.id=sextant-it-kstreams\n");
+        if (fromSource) {
+            Cli.Run dry = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", group, "--json");
+            assertEquals(0, dry.exit(), dry.toString());
+            return JSON.readTree(dry.out()).get("groupType").asText();
+        }
         Cli.Run dry = Cli.run("failover", "-c", config.toString(), "--url", url, "--group", group, "--json");
         assertEquals(0, dry.exit(), dry.toString());
         JsonNode result = JSON.readTree(dry.out()).get("results").get(0);
