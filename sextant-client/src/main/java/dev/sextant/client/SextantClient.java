@@ -300,11 +300,11 @@ public final class SextantClient {
 
     // ---------------------------------------------------------------------------------------------- answers
 
-    /** {@code GET /v1/groups/{group}/offsets}: destination topic names and the offsets to seek to. */
     /** The instance's readiness: {@code status} UP, DEGRADED or DOWN, and the problem when there is one. */
     public record Readiness(String status, String problem) {
     }
 
+    /** {@code GET /v1/groups/{group}/offsets}: destination topic names and the offsets to seek to. */
     public record GroupOffsets(String group, String groupType, List<Offset> offsets) {
 
         /** Per destination topic-partition, the offset to seek to. */
