@@ -255,8 +255,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
             return Optional.empty();
         }
         Set<String> others = new TreeSet<>();
-        existing.forEach((tp, now) -> ownership.mark(now.metadata()).filter(ownership::fromAnotherSource)
-                .ifPresent(m -> others.add(m.sourceCluster())));
+        existing.values().forEach(now -> ownership.otherSource(now.metadata()).ifPresent(others::add));
         if (others.isEmpty()) {
             return Optional.empty();
         }

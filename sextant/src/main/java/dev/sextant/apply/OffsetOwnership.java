@@ -70,6 +70,8 @@ public final class OffsetOwnership {
     private final String sourceCluster;
     /** The prefix and this source's {@code c=}: what a mark written now starts with. */
     private final String writtenPrefix;
+    /** {@link #writtenPrefix} and the space after it: a mark of this source, told without parsing it. */
+    private final String writtenPrefixAndSpace;
 
     /** Marks without the source cluster: for commands that do not know it (the source gone). */
     public OffsetOwnership(String applicationId) {
@@ -82,6 +84,7 @@ public final class OffsetOwnership {
         this.prefixAndSpace = prefix + " ";
         this.sourceCluster = sourceCluster;
         this.writtenPrefix = sourceCluster == null ? prefix : prefix + " c=" + sourceCluster;
+        this.writtenPrefixAndSpace = writtenPrefix + " ";
     }
 
     /** The source cluster's id, when known. */
@@ -95,6 +98,17 @@ public final class OffsetOwnership {
      */
     public boolean fromAnotherSource(Mark mark) {
         return sourceCluster != null && mark.sourceCluster() != null && !sourceCluster.equals(mark.sourceCluster());
+    }
+
+    /**
+     * The source cluster an offset's metadata names when it is Sextant's mark of another source than this one; empty
+     * otherwise. Read before every write of every group: a mark of this source is told by its prefix, unparsed.
+     */
+    public Optional<String> otherSource(String metadata) {
+        if (sourceCluster == null || metadata == null || metadata.startsWith(writtenPrefixAndSpace)) {
+            return Optional.empty();
+        }
+        return mark(metadata).filter(this::fromAnotherSource).map(Mark::sourceCluster);
     }
 
     /**

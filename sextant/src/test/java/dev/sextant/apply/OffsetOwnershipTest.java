@@ -48,6 +48,10 @@ class OffsetOwnershipTest {
         assertFalse(replaced.fromAnotherSource(replaced.mark("sextant/sextant-prod t=1000 src=4321").orElseThrow()),
                 "a mark naming no cluster is not another's");
         assertFalse(ownership.fromAnotherSource(mark), "a command that does not know the source tells none apart");
+        assertEquals(Optional.of("Ab-9_xYz"), replaced.otherSource(metadata));
+        assertEquals(Optional.empty(), here.otherSource(metadata), "this source's own mark");
+        assertEquals(Optional.empty(), replaced.otherSource("sextant/sextant-prod t=1000 src=4321"), "no c=");
+        assertEquals(Optional.empty(), replaced.otherSource("a consumer's own metadata"));
 
         String released = replaced.released(mark);
         assertEquals("sextant/sextant-prod b=17 src=4321", released, "the offset's bound kept, no commit named");
