@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -65,7 +66,7 @@ public final class DestinationView {
     /** When the destination's offsets retention is read again, epoch ms. */
     private long retentionDueAt; // guarded by this
     private volatile long offsetsRetentionMs = -1;
-    /** The destination cluster's id as last read (with the retention), null before. */
+    /** The destination cluster's id as last read (with every refresh), null before. */
     private volatile String clusterId;
     /**
      * How many times refreshes started failing: a cluster id read asked before an outage does not confirm the cluster
@@ -82,7 +83,7 @@ public final class DestinationView {
     private volatile long groupsListedAt = -1;
     /** The destination brokers' Kafka version as the operator states it, for what their protocol cannot tell. */
     private final Optional<String> declaredVersion;
-    /** Whether Kafka Streams groups may be written, from the features last read (with the retention). */
+    /** Whether Kafka Streams groups may be written, from the features last read (every 10 s, and after outages). */
     private volatile StreamsGroupSupport streamsGroups = StreamsGroupSupport.UNKNOWN;
 
     public DestinationView(DestinationClient client) {
@@ -236,7 +237,7 @@ public final class DestinationView {
         boolean listing = listGroups || startedAt >= groupsDueAt;
         if (startedAt >= retentionDueAt) {
             retentionDueAt = startedAt + RETENTION_READ_INTERVAL_MS;
-            readRetention();
+            readFeaturesAndRetention();
         }
         CompletableFuture<Map<String, DestinationGroup>> listed = listing
                 ? client.listGroups().thenApply(g -> {
@@ -324,7 +325,7 @@ public final class DestinationView {
         return clusterConfirmed;
     }
 
-    /** The destination cluster's id as last read (every 10 s and after every outage); empty before the first read. */
+    /** The destination cluster's id as last read (with every refresh); empty before the first read. */
     public Optional<String> clusterId() {
         return Optional.ofNullable(clusterId);
     }
@@ -350,8 +351,17 @@ public final class DestinationView {
                 + "operator accepts it with 'sextant rebaseline --apply'");
     }
 
+    /** A call of the client, whose throwing is a failed answer as any other. */
+    private static <T> CompletableFuture<T> asked(Supplier<CompletableFuture<T>> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     /** Reads the cluster's features and the brokers' offsets retention: a refusal (no permission) is no outage. */
-    private void readRetention() {
+    private void readFeaturesAndRetention() {
         readFeatures();
         readOffsetsRetention();
     }
@@ -362,12 +372,7 @@ public final class DestinationView {
      * answer. A failed read is null: the cluster is then not confirmed, and read again at the next refresh.
      */
     private CompletableFuture<String> readClusterId() {
-        CompletableFuture<String> id;
-        try {
-            id = client.clusterId();
-        } catch (RuntimeException e) {
-            id = CompletableFuture.failedFuture(e);
-        }
+        CompletableFuture<String> id = asked(client::clusterId);
         return id.handle((seen, err) -> {
             if (err != null && KafkaFutures.unwrap(err) instanceof AuthorizationException) {
                 // not allowed to know it: nothing can be pinned, and nothing held for it (as before the pin)
@@ -393,12 +398,7 @@ public final class DestinationView {
     }
 
     private void readFeatures() {
-        CompletableFuture<DestinationFeatures> features;
-        try {
-            features = client.features();
-        } catch (RuntimeException e) {
-            features = CompletableFuture.failedFuture(e);
-        }
+        CompletableFuture<DestinationFeatures> features = asked(client::features);
         features.whenComplete((read, err) -> {
             if (read != null) {
                 StreamsGroupSupport support = StreamsGroupSupport.of(read, declaredVersion);
@@ -411,12 +411,7 @@ public final class DestinationView {
     }
 
     private void readOffsetsRetention() {
-        CompletableFuture<Long> read;
-        try {
-            read = client.offsetsRetentionMs();
-        } catch (RuntimeException e) {
-            read = CompletableFuture.failedFuture(e);
-        }
+        CompletableFuture<Long> read = asked(client::offsetsRetentionMs);
         read.whenComplete((ms, err) -> {
             if (ms != null && ms > 0) {
                 if (ms != offsetsRetentionMs) {

@@ -20,6 +20,13 @@ final class ClusterIds {
      */
     static String read(Map<String, Object> clientConfig, Duration timeout, String which) {
         try (Admin admin = Admin.create(clientConfig)) {
+            return read(admin, timeout, which);
+        }
+    }
+
+    /** As {@link #read(Map, Duration, String)}, through an Admin client the caller holds. */
+    static String read(Admin admin, Duration timeout, String which) {
+        try {
             return admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout.toMillis()))
                     .clusterId().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {

@@ -207,11 +207,8 @@ public final class ManualFailover {
     /** The source cluster's id, or null: the marks then name no cluster, as an older release's did. */
     private static String clusterId(Admin admin) {
         try {
-            return admin.describeCluster().clusterId().get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            return ClusterIds.read(admin, TIMEOUT, "the source");
+        } catch (IllegalStateException e) {
             return null;
         }
     }

@@ -97,14 +97,10 @@ final class PartitionDecision {
         }
 
         /**
-         * The guard on a Kafka Streams group: the destination's own guard first, then whether it takes streams
-         * groups at all.
+         * The guard on a Kafka Streams group that the destination group itself does not guard ({@link #of} gave
+         * {@link #NONE}): whether the destination takes streams groups at all.
          */
-        static Guard ofStreams(Optional<DestinationGroup> there, StreamsGroupSupport support) {
-            Guard guard = of(there, GroupKind.CONSUMER);
-            if (guard != NONE) {
-                return guard;
-            }
+        static Guard ofStreams(StreamsGroupSupport support) {
             return switch (support.verdict()) {
                 case SUPPORTED -> NONE;
                 case REFUSED -> DESTINATION_UNSUPPORTED;

@@ -1,6 +1,5 @@
 package dev.sextant.sync;
 
-import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.DestinationView.PartitionPresence;
 import dev.sextant.apply.PlannedPartition;
@@ -144,14 +143,14 @@ final class WritePlanner {
      * not take one (unknown yet, or refused): not a store read per group per flush.
      */
     private Guard guard(String group, GroupKind type) {
-        Optional<DestinationGroup> there = view.group(group);
-        Guard guard = Guard.of(there, type);
+        Guard guard = Guard.of(view.group(group), type);
+        StreamsGroupSupport streams = view.streamsGroups();
         if (guard != Guard.NONE || type != GroupKind.CONSUMER
-                || view.streamsGroups().verdict() == StreamsGroupSupport.Verdict.SUPPORTED) {
+                || streams.verdict() == StreamsGroupSupport.Verdict.SUPPORTED) {
             return guard;
         }
         GroupRecord record = groups.get(group);
-        return record != null && record.streams() ? Guard.ofStreams(there, view.streamsGroups()) : guard;
+        return record != null && record.streams() ? Guard.ofStreams(streams) : guard;
     }
 
     /** Gathers what the decision needs: a translation only when one is wanted, the destination only with one. */

@@ -1,6 +1,7 @@
 package dev.sextant.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -90,7 +91,7 @@ class ReplacedSourceIT {
             Await.until(SYNCED, "MirrorMaker 2's sync of the new source's last record", () ->
                     Clients.mirrorMakerSyncs(replaced, TOPIC, 0).contains(1_499L));
             String newCluster = clusterId(clusters, replaced);
-            assertTrue(!newCluster.equals(oldCluster), "a new cluster at the same address");
+            assertNotEquals(oldCluster, newCluster, "a new cluster at the same address");
 
             try (SextantInstance sextant = start(clusters, replaced, destination)) {
                 Clients.commit(replaced, GROUP, TOPIC, Map.of(0, 1_200L));

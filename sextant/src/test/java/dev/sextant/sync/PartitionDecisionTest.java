@@ -212,14 +212,13 @@ class PartitionDecisionTest {
         DestinationGroup emptyStreams = new DestinationGroup("g", GroupKind.CONSUMER, "streams", false, "EMPTY");
         DestinationGroup liveStreams = new DestinationGroup("g", GroupKind.CONSUMER, "streams", true, "STABLE");
 
-        assertEquals(Guard.NONE, Guard.ofStreams(Optional.empty(), supported));
-        assertEquals(Guard.NONE, Guard.ofStreams(Optional.of(emptyStreams), supported),
+        assertEquals(Guard.NONE, Guard.of(Optional.of(emptyStreams), GroupKind.CONSUMER),
                 "an empty streams group takes an admin commit");
-        assertEquals(Guard.GROUP_ACTIVE, Guard.ofStreams(Optional.of(liveStreams), supported),
+        assertEquals(Guard.GROUP_ACTIVE, Guard.of(Optional.of(liveStreams), GroupKind.CONSUMER),
                 "a live streams group is never written");
-        assertEquals(Guard.DESTINATION_UNSUPPORTED, Guard.ofStreams(Optional.empty(), refused));
-        assertEquals(Guard.GROUP_ACTIVE, Guard.ofStreams(Optional.of(liveStreams), refused));
-        assertEquals(Guard.UNKNOWN, Guard.ofStreams(Optional.empty(), StreamsGroupSupport.UNKNOWN));
+        assertEquals(Guard.NONE, Guard.ofStreams(supported));
+        assertEquals(Guard.DESTINATION_UNSUPPORTED, Guard.ofStreams(refused));
+        assertEquals(Guard.UNKNOWN, Guard.ofStreams(StreamsGroupSupport.UNKNOWN));
     }
 
     @Test
