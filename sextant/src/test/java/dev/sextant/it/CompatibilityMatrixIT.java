@@ -113,8 +113,9 @@ class CompatibilityMatrixIT {
                                                           String mirrored) throws Exception {
         String app = "compat-kstreams";
         try (KafkaStreamsApp streams = new KafkaStreamsApp(clusters.source(), app, "streams", TOPIC)) {
-            Await.until(SYNCED, app + " committed on the source", () -> Clients.committed(clusters, clusters.source(),
-                    app, TOPIC).values().stream().filter(om -> om.offset() == RECORDS).count() == PARTITIONS);
+            Await.until(SYNCED, app + " read and committed on the source", () -> streams.readUpTo(PARTITIONS, RECORDS)
+                    && Clients.committed(clusters, clusters.source(), app, TOPIC).values().stream()
+                    .filter(om -> om.offset() == RECORDS).count() == PARTITIONS);
         }
         SextantClient client = SextantClient.builder("http://" + sextant.app().queryAddress())
                 .deadline(Duration.ofSeconds(10)).build();

@@ -1,6 +1,7 @@
 package dev.sextant.testing;
 
 import dev.sextant.testkit.LocalKafkaBroker;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -88,10 +89,10 @@ public final class KafkaStreamsApp implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void close() throws IOException {
         // leaves the group, as a stopped application's instances do once their session ends
         streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
                 .withTimeout(Duration.ofSeconds(30)));
-        streams.cleanUp();
+        SextantProcess.deleteRecursively(stateDir);
     }
 }
