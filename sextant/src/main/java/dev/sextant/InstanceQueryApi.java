@@ -15,6 +15,7 @@ import dev.sextant.query.StreamsGroupRouter;
 import dev.sextant.query.StreamsLocalStores;
 import dev.sextant.query.Views;
 import dev.sextant.state.CatchingUpPartitions;
+import dev.sextant.state.Cutovers;
 import dev.sextant.sync.SyncSettings;
 import dev.sextant.translate.IntervalEvidence;
 import java.time.Duration;
@@ -38,7 +39,8 @@ final class InstanceQueryApi implements AutoCloseable {
     InstanceQueryApi(SextantConfig config, SyncSettings settings, Supplier<KafkaStreams> streams,
                      HostAndPort advertised, QueryServer.Settings server, DestinationView view,
                      StreamThreadFailures threadFailures, AccessDenials denials, SextantMetrics metrics,
-                     CatchingUpPartitions catchingUp, IntervalEvidence evidence, SourceClusterChange sourceChange) {
+                     CatchingUpPartitions catchingUp, Cutovers cutovers, IntervalEvidence evidence,
+                     SourceClusterChange sourceChange) {
         sourceInputs = new AdminSourceInputs(config.sourceClientConfig())
                 .input(Topic.GROUP_METADATA_TOPIC_NAME, "consumer-group offset commits", true)
                 .input(config.dlqTopic(), "Sextant's dead-letter topic", true);
@@ -55,7 +57,7 @@ final class InstanceQueryApi implements AutoCloseable {
         api = new QueryApi(
                 new StreamsGroupRouter(streams, advertised),
                 new StreamsLocalStores(streams, settings::destinationTopic, settings.identityTranslation(),
-                        catchingUp, evidence, view::logRange),
+                        catchingUp, cutovers, evidence, view::logRange),
                 new Forwarder(advertised, FORWARD_TIMEOUT, server.tls(), server.token()),
                 conflicts,
                 sourceInputs,

@@ -16,8 +16,9 @@ import org.apache.kafka.common.config.TopicConfig;
 /**
  * The topics Sextant writes on the source cluster, created at start when missing (brokers usually have topic
  * auto-creation off, and a global store whose topic is missing stops the Kafka Streams client): the dead-letter
- * topic; the offset-sync history (one compacted partition: every instance reads all of it); the share positions,
- * partitioned like {@code __consumer_offsets} so a share position reaches the task that owns its group.
+ * topic; the offset-sync history and the cutovers (one compacted partition each: every instance reads all of it);
+ * the share positions, partitioned like {@code __consumer_offsets} so a share position reaches the task that owns
+ * its group.
  */
 final class OwnTopics {
 
@@ -33,6 +34,8 @@ final class OwnTopics {
             wanted.add(new NewTopic(settings.historyTopic(), Optional.of(1), replication)
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
         }
+        wanted.add(new NewTopic(settings.cutoversTopic(), Optional.of(1), replication)
+                .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
         if (settings.syncShareGroups()) {
             wanted.add(new NewTopic(settings.sharePositionsTopic(), Optional.of(consumerOffsetsPartitions),
                     replication));
@@ -60,7 +63,8 @@ final class OwnTopics {
      * {@code __consumer_offsets} (a position goes to the partition of its group's task; with another count it reaches
      * a task that does not hold the group, and is never applied); the offset-sync history must be compacted (deleted
      * by retention, the history a restarted instance reads back would lose its oldest syncs, and lagging groups their
-     * translation). A policy the broker did not let Sextant read is not judged.
+     * translation); so must the cutovers (or a cut-over group is moved from the source again once its record expired).
+     * A policy the broker did not let Sextant read is not judged.
      */
     static Optional<String> check(SyncSettings settings, List<NewTopic> wanted,
                                   Map<String, SourceTopicCreator.Existing> existing) {
@@ -77,10 +81,11 @@ final class OwnTopics {
                         + "position reaches the task that holds its group: delete it (kafka-topics.sh --delete "
                         + "--topic " + topic.name() + ") and start Sextant again, which creates it right");
             }
-            if (topic.name().equals(settings.historyTopic()) && there.cleanupPolicy() != null
+            if ((topic.name().equals(settings.historyTopic()) || topic.name().equals(settings.cutoversTopic()))
+                    && there.cleanupPolicy() != null
                     && !there.cleanupPolicy().contains(TopicConfig.CLEANUP_POLICY_COMPACT)) {
                 problems.add("topic " + topic.name() + " has cleanup.policy=" + there.cleanupPolicy() + " where "
-                        + "Sextant needs compact, or retention deletes the offset-sync history: kafka-configs.sh "
+                        + "Sextant needs compact, or retention deletes what it holds: kafka-configs.sh "
                         + "--alter --entity-type topics --entity-name " + topic.name()
                         + " --add-config cleanup.policy=compact");
             }

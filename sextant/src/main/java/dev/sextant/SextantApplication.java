@@ -14,6 +14,7 @@ import dev.sextant.query.QueryServer;
 import dev.sextant.source.SourceClusterId;
 import dev.sextant.state.BoundedStoreMemory;
 import dev.sextant.state.CatchingUpPartitions;
+import dev.sextant.state.Cutovers;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.PositionStore;
 import dev.sextant.state.StoreMemoryBudget;
@@ -74,6 +75,7 @@ public final class SextantApplication implements AutoCloseable {
     private SyncResources sync;
     /** Shared by the tasks (which write it) and the query API (which reads it). */
     private final CatchingUpPartitions catchingUp = new CatchingUpPartitions();
+    private final Cutovers cutovers = new Cutovers();
     private KafkaStreamsMetrics streamsMetrics;
     private QueryServer query;
     private InstanceQueryApi queryApi;
@@ -175,7 +177,8 @@ public final class SextantApplication implements AutoCloseable {
         refresher.scheduleWithFixedDelay(view::refresh, 0, Math.max(MIN_VIEW_REFRESH_MS, config.syncIntervalMs()),
                 TimeUnit.MILLISECONDS);
 
-        sync = new SyncResources(config, settings, destination, view, denials, metrics, catchingUp, sourceCluster[0]);
+        sync = new SyncResources(config, settings, destination, view, denials, metrics, catchingUp, sourceCluster[0],
+                cutovers);
         metrics.sourceClusterChanged(() -> sync.sourceChange().problem().isPresent());
         Topology topology = SextantTopology.build(settings, sync.runtime());
         log.debug("Topology:\n{}", topology.describe());
@@ -192,7 +195,7 @@ public final class SextantApplication implements AutoCloseable {
         streamsMetrics = new KafkaStreamsMetrics(streams);
         streamsMetrics.bindTo(metrics.registry());
         queryApi = new InstanceQueryApi(config, settings, () -> streams, advertised, querySettings, view,
-                threadFailures, denials, metrics, catchingUp, sync.evidence(), sync.sourceChange());
+                threadFailures, denials, metrics, catchingUp, cutovers, sync.evidence(), sync.sourceChange());
         query.start(queryApi.api());
         streams.start();
         log.info("Sextant {} started: {} -> {}, translation {}, application.id {}, HTTP API on {} (advertised {})",

@@ -21,6 +21,7 @@ import dev.sextant.source.KafkaRecordRanges;
 import dev.sextant.source.KafkaUncommittedRecords;
 import dev.sextant.source.OpenTransactionWatch;
 import dev.sextant.state.CatchingUpPartitions;
+import dev.sextant.state.Cutovers;
 import dev.sextant.sync.SyncRuntime;
 import dev.sextant.sync.SyncSettings;
 import dev.sextant.translate.IntervalEvidence;
@@ -49,7 +50,7 @@ final class SyncResources implements AutoCloseable {
 
     SyncResources(SextantConfig config, SyncSettings settings, DestinationClient destination, DestinationView view,
                   AccessDenials denials, SextantMetrics metrics, CatchingUpPartitions catchingUp,
-                  String sourceCluster) {
+                  String sourceCluster, Cutovers cutovers) {
         source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
         topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
         openTransactions = new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()),
@@ -72,7 +73,7 @@ final class SyncResources implements AutoCloseable {
                 settings.followRewinds(), config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials);
         runtime = new SyncRuntime(view, consumers,
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
-                openTransactions, catchingUp, evidence);
+                openTransactions, catchingUp, evidence, cutovers);
     }
 
     /**

@@ -318,8 +318,25 @@ public final class SextantClient {
     public record Offset(String topic, int partition, long offset) {
     }
 
-    /** {@code GET /v1/groups/{group}}. */
-    public record GroupPositions(String group, String groupType, List<Partition> partitions) {
+    /**
+     * {@code GET /v1/groups/{group}}.
+     *
+     * @param cutOver the group's cutover ({@code sextant cutover --apply}), or null while the sync moves it
+     */
+    public record GroupPositions(String group, String groupType, List<Partition> partitions, Cutover cutOver) {
+
+        public GroupPositions(String group, String groupType, List<Partition> partitions) {
+            this(group, groupType, partitions, null);
+        }
+    }
+
+    /**
+     * The group was cut over to the destination: the sync no longer moves it from the source.
+     *
+     * @param cutAt   when (epoch ms)
+     * @param fenceMs how long its source offsets stood still before
+     */
+    public record Cutover(long cutAt, long fenceMs, String sourceCluster) {
     }
 
     /**

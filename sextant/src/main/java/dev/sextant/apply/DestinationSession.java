@@ -64,6 +64,11 @@ public final class DestinationSession implements AutoCloseable {
                 adoptForward);
     }
 
+    /** True when {@code metadata} of a destination offset is the mark of this session's Sextant. */
+    public boolean owns(String metadata) {
+        return ownership.owns(metadata);
+    }
+
     /** Every group of the destination, with its type and state. */
     public Map<String, DestinationGroup> groups() {
         return await(client.listGroups(), "listing the destination's groups");

@@ -16,6 +16,12 @@ public enum Reason {
      * so nothing is written until an operator runs {@code sextant rebaseline --source --apply}.
      */
     SOURCE_CHANGED,
+    /**
+     * The group was cut over to the destination ({@code sextant cutover --apply}) and a consumer committed on the
+     * source after that (a zombie, a forgotten job): the commit is not written; the destination keeps what the
+     * cutover gave it until {@code sextant cutover --undo --apply} gives the group back to the sync.
+     */
+    CUT_OVER,
     /** The group has members on the destination: writing would make it double-active. */
     GROUP_ACTIVE,
     /** The destination offset was committed by someone other than Sextant. */

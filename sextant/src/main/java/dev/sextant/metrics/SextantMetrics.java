@@ -205,6 +205,17 @@ public final class SextantMetrics {
                 .register(registry);
     }
 
+    /**
+     * Groups cut over to the destination ({@code sextant_groups_cut_over}): the sync no longer moves them from the
+     * source.
+     */
+    public void groupsCutOver(LongSupplier count) {
+        Gauge.builder("sextant.groups.cut.over", count::getAsLong)
+                .description("Groups cut over to the destination ('sextant cutover'): never moved from the source "
+                        + "again")
+                .register(registry);
+    }
+
     /** Groups of one kind in one sync state ({@code sextant_groups{group_type,state}}): in_sync, pending, refused. */
     public void groupsInState(GroupKind type, String state, LongSupplier count) {
         Gauge.builder("sextant.groups", count::getAsLong)

@@ -1,6 +1,7 @@
 package dev.sextant.query;
 
 import dev.sextant.domain.LogRange;
+import dev.sextant.state.CutoverRecord;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
@@ -8,6 +9,7 @@ import dev.sextant.state.PositionStatus;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 
@@ -22,6 +24,8 @@ final class GroupViews {
 
     static final String IN_SYNC = "IN_SYNC";
     static final String NO_OFFSETS = "NO_OFFSETS";
+    /** A group cut over to the destination ({@code sextant cutover}): the sync no longer moves it. */
+    static final String CUT_OVER = "CUT_OVER";
 
     private GroupViews() {
     }
@@ -47,10 +51,11 @@ final class GroupViews {
 
     static Views.GroupDetail detail(String group, GroupRecord record,
                                     List<Map.Entry<PositionKey, PartitionPosition>> positions,
-                                    UnaryOperator<String> destinationTopic) {
+                                    UnaryOperator<String> destinationTopic, Optional<CutoverRecord> cutOver) {
         List<Views.PartitionView> partitions = new ArrayList<>();
         positions.forEach(e -> partitions.add(partition(e.getKey(), e.getValue(), destinationTopic)));
-        return new Views.GroupDetail(group, groupType(record), partitions);
+        return new Views.GroupDetail(group, groupType(record), partitions, cutOver.map(c ->
+                new Views.CutoverView(c.cutAt(), c.fenceMs(), c.sourceCluster())).orElse(null));
     }
 
     /** Where no destination log is known: offsets are served as translated. */
@@ -78,7 +83,8 @@ final class GroupViews {
         return new Views.GroupOffsets(detail.group(), detail.groupType(), offsets);
     }
 
-    static Views.GroupSummary summary(String group, GroupRecord record, List<PartitionPosition> positions) {
+    static Views.GroupSummary summary(String group, GroupRecord record, List<PartitionPosition> positions,
+                                      boolean cutOver) {
         Long lastCommit = null;
         Long lastApply = null;
         Long worstBound = null;
@@ -94,14 +100,15 @@ final class GroupViews {
                 worstBound = worstBound == null ? bound : Math.max(worstBound, bound);
             }
         }
-        return new Views.GroupSummary(group, groupType(record), state(record, positions), positions.size(),
+        return new Views.GroupSummary(group, groupType(record), cutOver ? CUT_OVER : state(record, positions),
+                positions.size(),
                 lastCommit, lastApply, worstBound);
     }
 
     /**
-     * Sextant's status of a group: the dead-letter reason open for it, else the worst status of its partitions,
-     * else {@code IN_SYNC} (every partition applied, or a rewind skipped by policy); {@code NO_OFFSETS} for a group
-     * with no committed offsets.
+     * Sextant's status of a group that was not cut over: the dead-letter reason open for it, else the worst status of
+     * its partitions, else {@code IN_SYNC} (every partition applied, or a rewind skipped by policy); {@code NO_OFFSETS}
+     * for a group with no committed offsets.
      */
     static String state(GroupRecord record, List<PartitionPosition> positions) {
         if (record != null && record.openReason() != null) {

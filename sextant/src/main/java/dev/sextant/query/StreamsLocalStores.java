@@ -2,6 +2,7 @@ package dev.sextant.query;
 
 import dev.sextant.domain.LogRange;
 import dev.sextant.state.CatchingUpPartitions;
+import dev.sextant.state.Cutovers;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.OffsetSyncStore;
@@ -41,6 +42,7 @@ public final class StreamsLocalStores implements LocalStores {
     private final IntervalEvidence evidence;
     private final CatchingUpPartitions catchingUp;
     private final BiFunction<String, Integer, LogRange> destinationLogs;
+    private final Cutovers cutovers;
 
     /**
      * @param destinationTopic the replication policy: source topic to its mirror's name
@@ -57,16 +59,18 @@ public final class StreamsLocalStores implements LocalStores {
      */
     public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic,
                               boolean identity, CatchingUpPartitions catchingUp, IntervalEvidence evidence) {
-        this(streams, destinationTopic, identity, catchingUp, evidence, GroupViews.NO_LOGS);
+        this(streams, destinationTopic, identity, catchingUp, new Cutovers(), evidence, GroupViews.NO_LOGS);
     }
 
     /**
      * @param destinationLogs each destination partition's log as this instance last read it (its destination view),
      *                        by mirror topic and partition: served offsets are kept inside it
+     * @param cutovers        the groups cut over to the destination, as this instance read them
      */
     public StreamsLocalStores(Supplier<KafkaStreams> streams, UnaryOperator<String> destinationTopic,
-                              boolean identity, CatchingUpPartitions catchingUp, IntervalEvidence evidence,
-                              BiFunction<String, Integer, LogRange> destinationLogs) {
+                              boolean identity, CatchingUpPartitions catchingUp, Cutovers cutovers,
+                              IntervalEvidence evidence, BiFunction<String, Integer, LogRange> destinationLogs) {
+        this.cutovers = cutovers;
         this.destinationLogs = destinationLogs;
         this.evidence = evidence;
         this.streams = streams;
@@ -93,7 +97,7 @@ public final class StreamsLocalStores implements LocalStores {
                 }
                 return Optional.empty();
             }
-            return Optional.of(GroupViews.detail(group, record, positions, destinationTopic));
+            return Optional.of(GroupViews.detail(group, record, positions, destinationTopic, cutovers.of(group)));
         });
     }
 
@@ -110,7 +114,8 @@ public final class StreamsLocalStores implements LocalStores {
             positions.keySet().forEach(g -> names.put(g, true));
             List<Views.GroupSummary> out = new ArrayList<>();
             for (String group : names.keySet()) {
-                out.add(GroupViews.summary(group, records.get(group), positions.getOrDefault(group, List.of())));
+                out.add(GroupViews.summary(group, records.get(group), positions.getOrDefault(group, List.of()),
+                        cutovers.cutOver(group)));
             }
             return out;
         });

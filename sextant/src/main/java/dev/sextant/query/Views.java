@@ -25,8 +25,27 @@ public final class Views {
         }
     }
 
-    /** {@code GET /v1/groups/{group}}. */
-    public record GroupDetail(String group, String groupType, List<PartitionView> partitions) {
+    /**
+     * {@code GET /v1/groups/{group}}.
+     *
+     * @param cutOver the group's cutover ({@code sextant cutover --apply}), or null while the sync moves it
+     */
+    public record GroupDetail(String group, String groupType, List<PartitionView> partitions, CutoverView cutOver) {
+
+        public GroupDetail(String group, String groupType, List<PartitionView> partitions) {
+            this(group, groupType, partitions, null);
+        }
+    }
+
+    /**
+     * The {@code cutOver} of {@code GET /v1/groups/{group}}: the group was cut over to the destination, and the sync
+     * no longer moves it from the source.
+     *
+     * @param cutAt         when it was recorded (epoch ms)
+     * @param fenceMs       how long its source offsets stood still before
+     * @param sourceCluster the source cluster's id, or null
+     */
+    public record CutoverView(long cutAt, long fenceMs, String sourceCluster) {
     }
 
     /** One partition of {@code GET /v1/groups/{group}/offsets}: a destination topic-partition and where to seek. */

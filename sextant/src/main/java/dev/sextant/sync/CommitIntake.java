@@ -19,7 +19,7 @@ import org.apache.kafka.common.GroupType;
  *
  * <p>Per commit this costs one filter lookup and one write to the position store. Invariants: a share position is
  * never kept under a consumer group, nor the reverse; a record read again (after a restart) never moves a position
- * back.
+ * back; a commit of a group cut over to the destination moves nothing ({@link CutoverHold}).
  */
 final class CommitIntake {
 
@@ -31,9 +31,11 @@ final class CommitIntake {
     private final IndexedPositions positions;
     private final GroupStore groups;
     private final GroupSyncFlusher flusher;
+    private final CutoverHold cutovers;
 
     CommitIntake(SyncSettings settings, SyncRuntime runtime, IncludedNames groupNames, IncludedNames topicNames,
-                 IndexedPositions positions, GroupStore groups, GroupSyncFlusher flusher) {
+                 IndexedPositions positions, GroupStore groups, GroupSyncFlusher flusher, CutoverHold cutovers) {
+        this.cutovers = cutovers;
         this.settings = settings;
         this.runtime = runtime;
         this.metrics = runtime.metrics();
@@ -81,8 +83,13 @@ final class CommitIntake {
             return;
         }
         metrics.commitRead(GroupKind.CONSUMER);
-        move(new PositionKey(groupName, topic, commit.partition()), commit.offset(), commit.commitTimestamp(),
-                logOffset);
+        PositionKey key = new PositionKey(groupName, topic, commit.partition());
+        if (cutovers.holds(groupName)) {
+            cutovers.refuse(key, GroupKind.CONSUMER, group.typeLabel(), commit.offset(), commit.commitTimestamp(),
+                    logOffset, positions.get(key));
+            return;
+        }
+        move(key, commit.offset(), commit.commitTimestamp(), logOffset);
     }
 
     private void onGroupType(ConsumerOffsetsRecord.GroupTypeSeen seen) {
@@ -128,6 +135,13 @@ final class CommitIntake {
             return;
         }
         PositionKey key = new PositionKey(group, topic, share.partition());
+        if (cutovers.holds(group)) {
+            if (share.offset() >= 0) {
+                cutovers.refuse(key, GroupKind.SHARE, record.typeLabel(), share.offset(), share.timestamp(),
+                        logOffset, positions.get(key));
+            }
+            return;
+        }
         if (share.offset() < 0) {
             positions.delete(key);
             return;

@@ -141,6 +141,7 @@ final class GroupReasonReporter {
                     + settings.pendingTimeoutMs() + " ms; still retried";
             case UNTRANSLATABLE -> "no offset sync at or below the committed offset after "
                     + settings.pendingTimeoutMs() + " ms; still retried";
+            case CUT_OVER -> "group was cut over to the destination";
             case UNDECODABLE -> "undecodable input";
             case INVALID_OFFSET_SYNC -> "invalid offset sync";
             case MIRROR_RESEEDED -> "mirror topic created again on the destination";

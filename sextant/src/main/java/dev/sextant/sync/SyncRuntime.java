@@ -9,6 +9,7 @@ import dev.sextant.source.OpenTransactionWatch;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.CatchingUpPartitions;
+import dev.sextant.state.Cutovers;
 import dev.sextant.translate.IntervalEvidence;
 
 /**
@@ -16,20 +17,21 @@ import dev.sextant.translate.IntervalEvidence;
  * source's offsets for pruning, the meters, whether the offset-sync history has caught up since the start, the
  * watch that reads past other applications' open transactions, which partitions' tasks are still catching up with
  * their input (for the query API), what the records prove about intervals between offset syncs (interpolation;
- * {@link IntervalEvidence#NONE} when off). Tests pass in-memory ones.
+ * {@link IntervalEvidence#NONE} when off), the groups cut over to the destination (never written from the source
+ * again). Tests pass in-memory ones.
  */
 public record SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
                           SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics,
                           CheckpointEmitter checkpoints, OffsetSyncCatchUp catchUp,
                           OpenTransactionWatch openTransactions, CatchingUpPartitions catchingUp,
-                          IntervalEvidence evidence) {
+                          IntervalEvidence evidence, Cutovers cutovers) {
 
     /** Without MirrorMaker 2 checkpoints, with nothing to wait for at the start, and no look past transactions. */
     public SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
                        SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics) {
         this(view, consumerApplier, shareApplier, source, topicNames, metrics, CheckpointEmitter.NONE,
                 OffsetSyncCatchUp.notNeeded(), OpenTransactionWatch.none(), new CatchingUpPartitions(),
-                IntervalEvidence.NONE);
+                IntervalEvidence.NONE, new Cutovers());
     }
 
     /**
@@ -48,6 +50,6 @@ public record SyncRuntime(DestinationView view, GroupApplier consumerApplier, Gr
     /** The same, translating with {@code evidence} about intervals between offset syncs. */
     public SyncRuntime withEvidence(IntervalEvidence evidence) {
         return new SyncRuntime(view, consumerApplier, shareApplier, source, topicNames, metrics, checkpoints, catchUp,
-                openTransactions, catchingUp, evidence);
+                openTransactions, catchingUp, evidence, cutovers);
     }
 }

@@ -4,6 +4,7 @@ import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
 import dev.sextant.config.UntranslatablePolicy;
+import dev.sextant.state.CutoverRecord;
 import java.time.Clock;
 import java.util.function.Predicate;
 import org.apache.kafka.connect.mirror.ReplicationPolicy;
@@ -40,6 +41,11 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
         /** Sextant's own topic carrying share start offsets to the task that owns each share group. */
         public String sharePositionsTopic() {
             return applicationId + "-share-positions";
+        }
+
+        /** Sextant's own topic of the groups cut over to the destination (compacted; read back into a global store). */
+        public String cutoversTopic() {
+            return CutoverRecord.topic(applicationId);
         }
 
         /** The topic a source topic is mirrored to on the destination. */
@@ -130,6 +136,11 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
     /** See {@link Topics#historyTopic}. */
     public String historyTopic() {
         return topics.historyTopic();
+    }
+
+    /** See {@link Topics#cutoversTopic}. */
+    public String cutoversTopic() {
+        return topics.cutoversTopic();
     }
 
     /** See {@link Topics#sharePositionsTopic}. */

@@ -62,7 +62,8 @@ public final class TaskSync {
                 history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
         this.flusher = new GroupSyncFlusher(settings, runtime, positions, groups, history, translator, bounded,
                 gauges, deadLetters);
-        this.intake = new CommitIntake(settings, runtime, groupNames, topicNames, positions, groups, flusher);
+        this.intake = new CommitIntake(settings, runtime, groupNames, topicNames, positions, groups, flusher,
+                new CutoverHold(runtime.cutovers(), settings, metrics, deadLetters));
         this.input = new TaskInput(settings, runtime, partition);
     }
 

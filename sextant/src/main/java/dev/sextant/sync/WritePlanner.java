@@ -107,6 +107,10 @@ final class WritePlanner {
      * missing topics, untranslatable offsets) and parks or settles them.
      */
     List<PlannedPartition> plan(String group, GroupKind type, long now) {
+        if (runtime.cutovers().cutOver(group)) {
+            pending.keys(group).forEach(pending::clean); // cut over to the destination: never moved from here again
+            return List.of();
+        }
         if (type == GroupKind.SHARE) {
             resolvePlaceholders(group);
         }

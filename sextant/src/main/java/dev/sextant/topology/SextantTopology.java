@@ -3,6 +3,7 @@ package dev.sextant.topology;
 import dev.sextant.deadletter.DeadLetterSerde;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.CoordinatorPartitioner;
+import dev.sextant.state.Cutovers;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncStore;
@@ -33,7 +34,8 @@ import org.apache.kafka.streams.state.Stores;
  *                                          [groups, group-positions] ◀──────────────┤
  *                    flush per group type ──▶ destination (Admin) ◀─────────────────┤
  *                                             dead-letter topic ◀───────────────────┤
- *                                translate: offset-sync-history (global store) ◀────┘
+ *                                translate: offset-sync-history (global store) ◀────┤
+ *                          groups cut over: cutovers (global store) ◀───────────────┘
  *                                                              ▲
  *  mm2-offset-syncs.&lt;dest&gt;.internal ──▶ OffsetSyncHistoryWriter ──▶ &lt;app&gt;-offset-sync-history (compacted)
  * </pre>
@@ -57,6 +59,7 @@ public final class SextantTopology {
         SyncGauges gauges = SyncGauges.registered(metrics, settings.clock());
         metrics.destinationUp(() -> runtime.view().reachable());
         metrics.destinationClusterChanged(() -> runtime.view().clusterChange().isPresent());
+        metrics.groupsCutOver(() -> runtime.cutovers().size());
 
         if (!settings.identityTranslation()) {
             topology.addGlobalStore(
@@ -76,6 +79,14 @@ public final class SextantTopology {
             topology.addSink(TopologyNames.HISTORY_SINK, settings.historyTopic(), Serdes.Bytes().serializer(),
                     Serdes.ByteArray().serializer(), "offset-sync-history-writer");
         }
+
+        // the groups cut over to the destination: every instance holds all of them, and the sync never writes them
+        topology.addGlobalStore(
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(Cutovers.STORE), Serdes.Bytes(),
+                        Serdes.ByteArray()).withLoggingDisabled(),
+                "cutovers-source", Serdes.Bytes().deserializer(), Serdes.ByteArray().deserializer(),
+                settings.cutoversTopic(), "cutovers-updater",
+                () -> new CutoverUpdater(runtime.cutovers(), settings, undecodable));
 
         topology.addSource(AutoOffsetReset.earliest(), "consumer-offsets-source",
                 Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),

@@ -95,6 +95,7 @@ class ArchitectureTest {
                 .layer("query").definedBy("dev.sextant.query..")
                 .layer("failover").definedBy("dev.sextant.failover..")
                 .layer("adopt").definedBy("dev.sextant.adopt..")
+                .layer("cutover").definedBy("dev.sextant.cutover..")
                 .layer("cli").definedBy("dev.sextant.cli..")
                 .layer("wiring").definedBy("dev.sextant")
                 .whereLayer("config").mayNotAccessAnyLayer()
@@ -116,6 +117,7 @@ class ArchitectureTest {
                 .whereLayer("query").mayOnlyAccessLayers("config", "domain", "state", "translate", "deadletter")
                 .whereLayer("failover").mayOnlyAccessLayers("config", "domain", "state", "translate", "apply")
                 .whereLayer("adopt").mayOnlyAccessLayers("config", "domain", "state", "translate", "apply")
+                .whereLayer("cutover").mayOnlyAccessLayers("config", "domain", "decode", "state", "apply")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
                 .whereLayer("wiring").mayOnlyBeAccessedByLayers("cli")
                 .because("each layer is read, tested and changed without the ones above it (docs/architecture.md)"));

@@ -13,6 +13,7 @@ import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.OffsetTranslation;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class GroupViewsTest {
@@ -58,7 +59,8 @@ class GroupViewsTest {
         PartitionPosition moved = APPLIED.withCommit(5_000, 3_000).withStatus(PositionStatus.UNTRANSLATABLE, 3_000);
         Views.GroupDetail detail = GroupViews.detail("g", null, List.of(
                 Map.entry(new PositionKey("g", "orders", 0), moved),
-                Map.entry(new PositionKey("g", "orders", 1), PartitionPosition.committed(7, 1))), t -> "source." + t);
+                Map.entry(new PositionKey("g", "orders", 1), PartitionPosition.committed(7, 1))), t -> "source." + t,
+                Optional.empty());
         assertEquals(List.of(new Views.OffsetView("source.orders", 0, 1201)),
                 GroupViews.offsets(detail, GroupViews.NO_LOGS).offsets());
     }
@@ -70,7 +72,7 @@ class GroupViewsTest {
         PartitionPosition gone = PartitionPosition.committed(5, 1_000).withTranslation(OffsetTranslation.exact(5, 5));
         Views.GroupDetail detail = GroupViews.detail("g", null, List.of(
                 Map.entry(new PositionKey("g", "orders", 0), ahead),
-                Map.entry(new PositionKey("g", "orders", 1), gone)), t -> t);
+                Map.entry(new PositionKey("g", "orders", 1), gone)), t -> t, Optional.empty());
         Map<Integer, LogRange> logs = Map.of(0, new LogRange(0, 60), 1, new LogRange(20, 80));
         assertEquals(List.of(new Views.OffsetView("orders", 0, 60), new Views.OffsetView("orders", 1, 20)),
                 GroupViews.offsets(detail, (topic, partition) -> logs.get(partition)).offsets(),
@@ -91,7 +93,7 @@ class GroupViewsTest {
         PartitionPosition exact = PartitionPosition.committed(10, 5_000)
                 .withTranslation(OffsetTranslation.exact(10, 10))
                 .settled(10, 10, PositionStatus.APPLIED, 6_000);
-        Views.GroupSummary summary = GroupViews.summary("g", null, List.of(APPLIED, exact));
+        Views.GroupSummary summary = GroupViews.summary("g", null, List.of(APPLIED, exact), false);
         assertEquals(new Views.GroupSummary("g", "consumer", "IN_SYNC", 2, 5_000L, 6_000L, 33L), summary);
     }
 }

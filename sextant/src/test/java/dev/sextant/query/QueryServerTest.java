@@ -298,7 +298,8 @@ class QueryServerTest {
         HttpResponse<String> response = get("/v1/groups/billing");
         assertEquals(200, response.statusCode(), response.body());
         JsonNode body = JSON.readTree(response.body());
-        assertEquals(List.of("group", "groupType", "partitions"), fields(body));
+        assertEquals(List.of("group", "groupType", "partitions", "cutOver"), fields(body));
+        assertTrue(body.get("cutOver").isNull(), "a group the sync moves has no cutover");
         assertEquals(List.of("topic", "partition", "destinationTopic", "sourceOffset", "translatedOffset", "precision",
                         "bound", "appliedOffset", "appliedAt", "status", "commitTimestamp"),
                 fields(body.get("partitions").get(0)));

@@ -1,0 +1,442 @@
+package dev.sextant.cutover;
+
+import dev.sextant.apply.DestinationSession;
+import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.client.SextantClient;
+import dev.sextant.client.SextantClientException;
+import dev.sextant.config.RewindPolicy;
+import dev.sextant.config.SextantConfig;
+import dev.sextant.state.CutoverRecord;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A planned cutover with the source alive ({@code sextant cutover}): groups move to the destination and the running
+ * sync stops moving them, once it is proven that nobody moves them on the source any more. Per group, in this order:
+ *
+ * <ol>
+ *   <li>the fence: no members on the source, and for {@code --fence-check} no commit of the group in the source's
+ *       {@code __consumer_offsets} (a consumer that {@code assign()}s its partitions commits without joining) and no
+ *       change of its committed offsets ({@link FenceCheck});</li>
+ *   <li>the last commit on the destination: the running sync reports every partition applied at the fenced offset
+ *       ({@link SyncedCheck}), exact where the history proves it (bounded ones are given {@link #PROOF_GRACE} to
+ *       become exact, then taken with their bound reported); its guards refuse as they refuse the sync;</li>
+ *   <li>the destination, read directly: the group has no members there, is of the same type, and holds exactly what
+ *       the sync wrote, under Sextant's mark;</li>
+ *   <li>the record on Sextant's cutovers topic, and the running instance showing the group cut over: from then on the
+ *       sync never moves it from the source;</li>
+ *   <li>the fence once more: a commit that arrived meanwhile withdraws the record, and the group is refused
+ *       {@code STILL_COMMITTING}.</li>
+ * </ol>
+ *
+ * <p>Invariants: nothing is written to the destination here (the sync wrote it, through its guards); a group is
+ * recorded only after every check passed; running it again is safe (a group already cut over is reported so, one
+ * refused is tried again from the start).
+ */
+public final class PlannedCutover {
+
+    /** How long a bounded translation may take to be proven exact before it is taken with its bound. */
+    static final Duration PROOF_GRACE = Duration.ofSeconds(10);
+    private static final Duration POLL = Duration.ofMillis(250);
+    private static final long SOURCE_REREAD_MS = 1_000;
+
+    /**
+     * @param apply      record the cutover (default: only show what would happen)
+     * @param fenceCheck how long the source is watched for commits of the groups
+     * @param timeout    how long the sync may take to write the groups' last commits, and each cluster to answer
+     */
+    public record Options(boolean apply, Duration fenceCheck, Duration timeout) {
+    }
+
+    private final SextantConfig config;
+    private final SextantClient instance;
+    private final Clock clock;
+    private final Consumer<String> progress;
+
+    public PlannedCutover(SextantConfig config, SextantClient instance, Clock clock, Consumer<String> progress) {
+        this.config = config;
+        this.instance = instance;
+        this.clock = clock;
+        this.progress = progress;
+    }
+
+    /**
+     * Cuts the selected groups over.
+     *
+     * @param named a group named on the command line ({@code --group}), reported even when Sextant does not know it;
+     *              null with a pattern
+     */
+    public CutoverReport cutOver(Predicate<String> selected, String named, Options options) {
+        long started = clock.millis();
+        Map<String, CutoverReport.GroupResult> results = new TreeMap<>();
+        try (CutoverLedger ledger = new CutoverLedger(config.sourceClientConfig(),
+                CutoverRecord.topic(config.applicationId()), options.timeout());
+             SourceGroupReader source = new SourceGroupReader(config.sourceClientConfig(),
+                     options.timeout().toMillis())) {
+            progress.accept("reading the groups cut over so far");
+            Map<String, CutoverRecord> cut = ledger.read();
+            Map<String, String> known = knownGroups(selected, named);
+            Set<String> candidates = new TreeSet<>(known.keySet());
+            cut.keySet().stream().filter(g -> named == null ? selected.test(g) : g.equals(named))
+                    .forEach(candidates::add);
+            if (named != null) {
+                candidates.add(named);
+            }
+            Set<String> remaining = new TreeSet<>();
+            for (String group : candidates) {
+                if (cut.containsKey(group)) {
+                    results.put(group, alreadyCut(cut.get(group)));
+                } else if (!known.containsKey(group)) {
+                    results.put(group, refused(group, "consumer", CutoverReport.UNKNOWN_GROUP, "Sextant knows no "
+                            + "commit of this group (not in groups.include, or it never committed on the source)"));
+                } else {
+                    remaining.add(group);
+                }
+            }
+            if (!remaining.isEmpty()) {
+                try (SourceCommitWatch watch = new SourceCommitWatch(config.sourceClientConfig(), remaining,
+                        source.consumerOffsetsPartitions())) {
+                    move(remaining, known, source, watch, ledger, options, results);
+                }
+            }
+        }
+        return new CutoverReport(options.apply(), false, options.fenceCheck().toMillis(),
+                List.copyOf(results.values()), clock.millis() - started);
+    }
+
+    /** Gives the selected groups back to the sync ({@code --undo}). */
+    public CutoverReport undo(Predicate<String> selected, String named, boolean apply, Duration timeout) {
+        long started = clock.millis();
+        Map<String, CutoverReport.GroupResult> results = new TreeMap<>();
+        try (CutoverLedger ledger = new CutoverLedger(config.sourceClientConfig(),
+                CutoverRecord.topic(config.applicationId()), timeout)) {
+            Map<String, CutoverRecord> cut = ledger.read();
+            Set<String> groups = new TreeSet<>();
+            cut.keySet().stream().filter(g -> named == null ? selected.test(g) : g.equals(named)).forEach(groups::add);
+            if (named != null) {
+                groups.add(named);
+            }
+            for (String group : groups) {
+                CutoverRecord record = cut.get(group);
+                if (record == null) {
+                    results.put(group, new CutoverReport.GroupResult(group, null, CutoverReport.NOT_CUT_OVER, true,
+                            "not cut over: the sync moves it", null, null, List.of()));
+                } else if (!apply) {
+                    results.put(group, new CutoverReport.GroupResult(group, record.groupType(),
+                            CutoverReport.CUT_OVER, true, "cut over at " + Instant.ofEpochMilli(record.cutAt())
+                            + "; --apply gives it back to the sync", record.cutAt(), null, record.partitions()));
+                } else {
+                    ledger.withdraw(group);
+                    boolean seen = waitForInstance(group, false, timeout);
+                    results.put(group, new CutoverReport.GroupResult(group, record.groupType(),
+                            CutoverReport.RETURNED, true, "given back to the sync: its next commit on the source is "
+                            + "written to the destination, unless the group has members there"
+                            + (seen ? "" : " (the instance did not show it yet)"), null, null, List.of()));
+                }
+            }
+        }
+        return new CutoverReport(apply, true, 0, List.copyOf(results.values()), clock.millis() - started);
+    }
+
+    /** The fence, the wait for the sync, the checks of the destination and the record, for every group left. */
+    private void move(Set<String> groups, Map<String, String> known, SourceGroupReader source,
+                      SourceCommitWatch watch, CutoverLedger ledger, Options options,
+                      Map<String, CutoverReport.GroupResult> results) {
+        Map<String, SourceGroup> before = source.read(groups);
+        for (String group : groups) {
+            FenceCheck.members(before.get(group)).ifPresent(b -> results.put(group,
+                    refused(group, known.get(group), b.status().name(), b.message())));
+            if (!results.containsKey(group) && before.get(group).offsets().isEmpty()) {
+                results.put(group, refused(group, known.get(group), CutoverReport.NOT_SYNCED, "the group has no "
+                        + "committed offsets on the source: nothing to cut over"));
+            }
+        }
+        Map<String, SourceGroup> fenced = fence(open(groups, results), before, source, watch, options, results,
+                known);
+        Map<String, SyncedCheck.Verdict> synced = awaitSync(fenced, watch, options, results, known);
+        if (!options.apply()) {
+            synced.forEach((group, verdict) -> results.put(group, new CutoverReport.GroupResult(group,
+                    known.get(group), CutoverReport.CUT_OVER, true, verdict.state() == SyncedCheck.State.SYNCED
+                    ? "would be cut over: the destination holds its last commit" + boundText(verdict.worstBound())
+                    : "would be cut over once the sync wrote its last commit (" + verdict.detail() + ")",
+                    null, verdict.state() == SyncedCheck.State.SYNCED ? verdict.worstBound() : null, List.of())));
+            return;
+        }
+        if (synced.isEmpty()) {
+            return;
+        }
+        String cluster = source.clusterId();
+        try (DestinationSession destination = DestinationSession.open(config.destinationClientConfig(),
+                options.timeout(), new OffsetOwnership(config.applicationId(), cluster),
+                config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, false)) {
+            for (String group : synced.keySet()) {
+                results.put(group, record(group, known.get(group), fenced.get(group), cluster, destination, watch,
+                        source, ledger, options));
+            }
+        }
+    }
+
+    /** The groups no result was given yet. */
+    private static Set<String> open(Set<String> groups, Map<String, CutoverReport.GroupResult> results) {
+        Set<String> open = new TreeSet<>(groups);
+        open.removeAll(results.keySet());
+        return open;
+    }
+
+    /** Watches the source for {@code --fence-check}; returns the groups that held still, as they stand now. */
+    private Map<String, SourceGroup> fence(Set<String> groups, Map<String, SourceGroup> before,
+                                           SourceGroupReader source, SourceCommitWatch watch, Options options,
+                                           Map<String, CutoverReport.GroupResult> results,
+                                           Map<String, String> known) {
+        if (groups.isEmpty()) {
+            return Map.of();
+        }
+        progress.accept("watching the source for commits of " + groups.size() + " group(s) for "
+                + options.fenceCheck().toMillis() + " ms");
+        long start = clock.millis();
+        long end = start + options.fenceCheck().toMillis();
+        long reread = start + SOURCE_REREAD_MS;
+        Set<String> open = new TreeSet<>(groups);
+        Map<String, SourceGroup> now = Map.of();
+        do {
+            watch.poll(Duration.ofMillis(Math.max(0, Math.min(POLL.toMillis(), end - clock.millis()))));
+            boolean last = clock.millis() >= end;
+            if (last || clock.millis() >= reread) {
+                reread = clock.millis() + SOURCE_REREAD_MS;
+                now = source.read(open);
+                for (String group : new ArrayList<>(open)) {
+                    var breach = FenceCheck.check(before.get(group), now.get(group), watch.commits(group),
+                            clock.millis() - start);
+                    if (breach.isPresent()) {
+                        results.put(group, refused(group, known.get(group), breach.get().status().name(),
+                                breach.get().message()));
+                        open.remove(group);
+                    }
+                }
+            }
+            if (last) {
+                break;
+            }
+        } while (!open.isEmpty());
+        Map<String, SourceGroup> held = new TreeMap<>();
+        for (String group : open) {
+            held.put(group, now.get(group));
+        }
+        return held;
+    }
+
+    /**
+     * Asks the running sync until each group's last commit is on the destination (exact, or bounded past the grace),
+     * a guard refuses it, a commit breaks the fence, or the timeout passes. In a dry run it asks once.
+     */
+    private Map<String, SyncedCheck.Verdict> awaitSync(Map<String, SourceGroup> groups, SourceCommitWatch watch,
+                                                       Options options,
+                                                       Map<String, CutoverReport.GroupResult> results,
+                                                       Map<String, String> known) {
+        Map<String, SyncedCheck.Verdict> ready = new TreeMap<>();
+        if (groups.isEmpty()) {
+            return ready;
+        }
+        progress.accept("waiting for the sync to write the last commit of " + groups.size() + " group(s)");
+        long deadline = clock.millis() + options.timeout().toMillis();
+        Map<String, Long> syncedSince = new HashMap<>();
+        Map<String, SyncedCheck.Verdict> last = new HashMap<>();
+        Set<String> open = new TreeSet<>(groups.keySet());
+        while (!open.isEmpty()) {
+            for (String group : new ArrayList<>(open)) {
+                SyncedCheck.Verdict verdict = syncedOrBreach(group, groups.get(group), watch, results, known);
+                if (verdict == null) {
+                    open.remove(group);
+                    continue;
+                }
+                last.put(group, verdict);
+                if (verdict.state() == SyncedCheck.State.SYNCED) {
+                    long since = syncedSince.computeIfAbsent(group, g -> clock.millis());
+                    if (verdict.worstBound() == 0 || clock.millis() - since >= PROOF_GRACE.toMillis()
+                            || !options.apply()) {
+                        ready.put(group, verdict);
+                        open.remove(group);
+                    }
+                } else {
+                    syncedSince.remove(group);
+                }
+            }
+            if (!options.apply()) {
+                open.forEach(g -> ready.put(g, last.get(g)));
+                return ready;
+            }
+            if (open.isEmpty() || clock.millis() >= deadline) {
+                break;
+            }
+            watch.poll(Duration.ofMillis(500));
+        }
+        timedOut(open, last, ready, options, results, known);
+        return ready;
+    }
+
+    /** The groups still open at the timeout: a bounded one is taken with its bound, the others are not synced. */
+    private static void timedOut(Set<String> open, Map<String, SyncedCheck.Verdict> last,
+                                 Map<String, SyncedCheck.Verdict> ready, Options options,
+                                 Map<String, CutoverReport.GroupResult> results, Map<String, String> known) {
+        for (String group : open) {
+            SyncedCheck.Verdict verdict = last.get(group);
+            if (verdict != null && verdict.state() == SyncedCheck.State.SYNCED) {
+                ready.put(group, verdict); // bounded, and the grace did not pass before the timeout
+            } else {
+                results.put(group, refused(group, known.get(group), CutoverReport.NOT_SYNCED, "the sync did not "
+                        + "write the group's last commit within " + options.timeout().toSeconds() + " s"
+                        + (verdict == null ? "" : " (" + verdict.detail() + ")") + "; nothing recorded"));
+            }
+        }
+    }
+
+    /**
+     * What the sync reports of the group now; null when the group got its result instead (a commit broke the fence,
+     * or a guard of the sync refuses it).
+     */
+    private SyncedCheck.Verdict syncedOrBreach(String group, SourceGroup fenced, SourceCommitWatch watch,
+                                               Map<String, CutoverReport.GroupResult> results,
+                                               Map<String, String> known) {
+        if (!watch.commits(group).isEmpty()) {
+            results.put(group, refused(group, known.get(group), CutoverReport.STILL_COMMITTING,
+                    "a commit of the group arrived after the fence check (" + watch.commits(group).get(0)
+                            + "): something still commits for it; stop it, then run the cutover again"));
+            return null;
+        }
+        SyncedCheck.Verdict verdict;
+        try {
+            verdict = SyncedCheck.check(synced(fenced), instance.group(group).partitions());
+        } catch (SextantClientException e) {
+            return new SyncedCheck.Verdict(SyncedCheck.State.WAITING, null,
+                    "the Sextant instance did not answer: " + e.getMessage(), 0);
+        }
+        if (verdict.state() == SyncedCheck.State.REFUSED) {
+            results.put(group, refused(group, known.get(group), verdict.reason(), verdict.detail()
+                    + ": the sync refuses to write the group, and so does the cutover"));
+            return null;
+        }
+        return verdict;
+    }
+
+    /** The group's fenced offsets of the partitions this Sextant syncs. */
+    private Map<TopicPartition, Long> synced(SourceGroup group) {
+        Map<TopicPartition, Long> out = new LinkedHashMap<>();
+        group.offsets().forEach((tp, offset) -> {
+            if (config.includesTopic(tp.topic())) {
+                out.put(tp, offset);
+            }
+        });
+        return out;
+    }
+
+    /** Checks the destination, records the cutover, waits for the instance to hold it, and checks the fence again. */
+    private CutoverReport.GroupResult record(String group, String type, SourceGroup fenced, String cluster,
+                                             DestinationSession destination, SourceCommitWatch watch,
+                                             SourceGroupReader source, CutoverLedger ledger, Options options) {
+        List<SextantClient.Partition> positions;
+        try {
+            positions = instance.group(group).partitions();
+        } catch (SextantClientException e) {
+            return refused(group, type, CutoverReport.FAILED, "the Sextant instance did not answer: "
+                    + e.getMessage() + "; nothing recorded, run the command again");
+        }
+        Map<TopicPartition, Long> offsets = synced(fenced);
+        List<CutoverRecord.Partition> partitions = new ArrayList<>();
+        for (SextantClient.Partition p : positions) {
+            if (offsets.containsKey(new TopicPartition(p.topic(), p.partition()))) {
+                partitions.add(new CutoverRecord.Partition(p.topic(), p.partition(), p.sourceOffset(),
+                        p.destinationTopic(), p.appliedOffset(), p.precision(), p.bound()));
+            }
+        }
+        Optional<DestinationCheck.Problem> problem = DestinationCheck.check(group, type, partitions, destination);
+        if (problem.isPresent()) {
+            return refused(group, type, problem.get().reason().name(), problem.get().message());
+        }
+        long cutAt = clock.millis();
+        CutoverRecord record = new CutoverRecord(group, type, cutAt, options.fenceCheck().toMillis(), cluster,
+                partitions);
+        progress.accept("recording " + group + " as cut over");
+        ledger.record(record);
+        if (!waitForInstance(group, true, options.timeout())) {
+            return refused(group, type, CutoverReport.FAILED, "recorded as cut over, but the Sextant instance "
+                    + "did not show it within " + options.timeout().toSeconds() + " s: run the command again, "
+                    + "which checks it");
+        }
+        watch.poll(POLL);
+        SourceGroup now = source.read(Set.of(group)).get(group);
+        var breach = FenceCheck.check(fenced, now, watch.commits(group), clock.millis() - cutAt);
+        if (breach.isPresent()) {
+            ledger.withdraw(group);
+            return refused(group, type, breach.get().status().name(), breach.get().message()
+                    + " (seen while it was being cut over: given back to the sync)");
+        }
+        long worst = partitions.stream().mapToLong(p -> p.bound() == null ? 0 : p.bound()).max().orElse(0);
+        return new CutoverReport.GroupResult(group, type, CutoverReport.CUT_OVER, true, "cut over: the destination "
+                + "holds its last commit" + boundText(worst) + "; the sync no longer moves it from the source",
+                cutAt, worst, partitions);
+    }
+
+    /** Waits until the instance shows the group cut over ({@code cutOver}), or not; false at the timeout. */
+    private boolean waitForInstance(String group, boolean cutOver, Duration timeout) {
+        long deadline = clock.millis() + timeout.toMillis();
+        while (true) {
+            try {
+                if ((instance.group(group).cutOver() != null) == cutOver) {
+                    return true;
+                }
+            } catch (SextantClientException e) {
+                // retried until the deadline: the owner may be moving
+            }
+            if (clock.millis() >= deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(200); // the instance's global thread takes the record in within a poll
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+    }
+
+    /** The groups the running Sextant knows, with their types, of those selected. */
+    private Map<String, String> knownGroups(Predicate<String> selected, String named) {
+        Map<String, String> known = new TreeMap<>();
+        for (SextantClient.GroupSummary summary : instance.groups()) {
+            if (named == null ? selected.test(summary.group()) : summary.group().equals(named)) {
+                known.put(summary.group(), summary.groupType());
+            }
+        }
+        return known;
+    }
+
+    private static CutoverReport.GroupResult alreadyCut(CutoverRecord record) {
+        long worst = record.partitions().stream().mapToLong(p -> p.bound() == null ? 0 : p.bound()).max()
+                .orElse(0);
+        return new CutoverReport.GroupResult(record.group(), record.groupType(), CutoverReport.CUT_OVER, true,
+                "cut over at " + Instant.ofEpochMilli(record.cutAt()) + " (already)", record.cutAt(), worst,
+                record.partitions());
+    }
+
+    private static CutoverReport.GroupResult refused(String group, String type, String status, String message) {
+        return new CutoverReport.GroupResult(group, type, status, false, message, null, null, List.of());
+    }
+
+    private static String boundText(long bound) {
+        return bound == 0 ? ", exact (replay 0)" : ", bounded: at most " + bound + " record(s) replayed on a "
+                + "partition";
+    }
+}

@@ -1,0 +1,29 @@
+package dev.sextant.cutover;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * A group as the source cluster shows it at one moment: its type, its state and members, and its committed offsets
+ * (share groups: their start offsets).
+ *
+ * @param type    {@code consumer}, {@code classic}, {@code streams} or {@code share}; {@code consumer} for a group the
+ *                listing does not show (a "simple" group of {@code assign()} consumers, which only commits)
+ * @param state   the coordinator's state ({@code Empty}, {@code Stable}, ...), or {@code Empty} when not listed
+ * @param members who is in the group ({@code clientId@host}), when the type can be described; may be empty while
+ *                {@link #active()} is true
+ */
+record SourceGroup(String group, String type, String state, List<String> members,
+                   Map<TopicPartition, Long> offsets) {
+
+    /** True when the group has members on the source: its consumers still run there. */
+    boolean active() {
+        return !members.isEmpty() || !state.equalsIgnoreCase("Empty") && !state.equalsIgnoreCase("Dead")
+                && !state.equalsIgnoreCase("Unknown");
+    }
+
+    boolean share() {
+        return type.equals("share");
+    }
+}

@@ -1,0 +1,167 @@
+package dev.sextant.cutover;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.GroupListing;
+import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.internals.Topic;
+
+/**
+ * Reads groups on the source cluster for a cutover: one listing for their types and states, one offsets request per
+ * type, and the members of those that have any. Read-only.
+ */
+final class SourceGroupReader implements AutoCloseable {
+
+    private final Admin admin;
+    private final long timeoutMs;
+
+    SourceGroupReader(Map<String, Object> sourceClientConfig, long timeoutMs) {
+        this.admin = Admin.create(sourceClientConfig);
+        this.timeoutMs = timeoutMs;
+    }
+
+    /** The groups as the source shows them now; a group the source does not know has no offsets and no members. */
+    Map<String, SourceGroup> read(Set<String> groups) {
+        Map<String, GroupListing> listed = new HashMap<>();
+        for (GroupListing listing : get(admin.listGroups().all())) {
+            if (groups.contains(listing.groupId())) {
+                listed.put(listing.groupId(), listing);
+            }
+        }
+        Map<String, ListConsumerGroupOffsetsSpec> consumers = new HashMap<>();
+        Map<String, ListShareGroupOffsetsSpec> shares = new HashMap<>();
+        for (String group : groups) {
+            if (typeOf(listed.get(group)).equals("share")) {
+                shares.put(group, new ListShareGroupOffsetsSpec());
+            } else {
+                consumers.put(group, new ListConsumerGroupOffsetsSpec());
+            }
+        }
+        Map<String, Map<TopicPartition, Long>> offsets = new HashMap<>();
+        if (!consumers.isEmpty()) {
+            Map<String, Map<TopicPartition, OffsetAndMetadata>> read =
+                    get(admin.listConsumerGroupOffsets(consumers).all());
+            read.forEach((group, byPartition) -> {
+                Map<TopicPartition, Long> committed = new TreeMap<>(BY_PARTITION);
+                byPartition.forEach((tp, om) -> {
+                    if (om != null) {
+                        committed.put(tp, om.offset());
+                    }
+                });
+                offsets.put(group, committed);
+            });
+        }
+        if (!shares.isEmpty()) {
+            var result = admin.listShareGroupOffsets(shares);
+            for (String group : shares.keySet()) {
+                Map<TopicPartition, Long> starts = new TreeMap<>(BY_PARTITION);
+                get(result.partitionsToOffsetInfo(group)).forEach((tp, info) -> {
+                    if (info != null && info.startOffset() >= 0) {
+                        starts.put(tp, info.startOffset());
+                    }
+                });
+                offsets.put(group, starts);
+            }
+        }
+        Map<String, List<String>> members = members(listed);
+        Map<String, SourceGroup> out = new TreeMap<>();
+        for (String group : groups) {
+            GroupListing listing = listed.get(group);
+            String state = listing == null ? "Empty"
+                    : listing.groupState().map(Object::toString).orElse("Unknown");
+            out.put(group, new SourceGroup(group, typeOf(listing), state, members.getOrDefault(group, List.of()),
+                    offsets.getOrDefault(group, Map.of())));
+        }
+        return out;
+    }
+
+    /** The source cluster's id, or null when it does not say. */
+    String clusterId() {
+        try {
+            return get(admin.describeCluster().clusterId());
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Partitions of {@code __consumer_offsets}: where each group's commits are. */
+    int consumerOffsetsPartitions() {
+        return get(admin.describeTopics(List.of(Topic.GROUP_METADATA_TOPIC_NAME)).allTopicNames())
+                .get(Topic.GROUP_METADATA_TOPIC_NAME).partitions().size();
+    }
+
+    static final Comparator<TopicPartition> BY_PARTITION =
+            Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
+
+    /** {@code clientId@host} of the members of the consumer groups (classic or not) listed with a live state. */
+    private Map<String, List<String>> members(Map<String, GroupListing> listed) {
+        List<String> live = listed.values().stream()
+                .filter(l -> l.type().map(t -> t == GroupType.CONSUMER || t == GroupType.CLASSIC).orElse(false))
+                .filter(l -> l.groupState().map(s -> !s.toString().equalsIgnoreCase("Empty")
+                        && !s.toString().equalsIgnoreCase("Dead")).orElse(false))
+                .map(GroupListing::groupId).toList();
+        Map<String, List<String>> out = new HashMap<>();
+        if (live.isEmpty()) {
+            return out;
+        }
+        for (Map.Entry<String, ConsumerGroupDescription> e
+                : get(admin.describeConsumerGroups(live).all()).entrySet()) {
+            List<String> names = new ArrayList<>();
+            for (MemberDescription member : e.getValue().members()) {
+                names.add(member.clientId() + member.host());
+            }
+            out.put(e.getKey(), names);
+        }
+        return out;
+    }
+
+    private static String typeOf(GroupListing listing) {
+        if (listing == null || listing.type().isEmpty()) {
+            return "consumer";
+        }
+        GroupType type = listing.type().get();
+        return switch (type) {
+            case SHARE -> "share";
+            case STREAMS -> "streams";
+            case CLASSIC -> "classic";
+            default -> "consumer";
+        };
+    }
+
+    private <T> T get(KafkaFuture<T> future) {
+        try {
+            return future.get(timeoutMs, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("the source cluster did not answer within " + timeoutMs + " ms", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        admin.close();
+    }
+}
