@@ -22,6 +22,8 @@ final class StatusCommand implements Callable<Integer> {
     private static final Duration RECENT = Duration.ofHours(1);
     private static final String IN_SYNC = "IN_SYNC";
     private static final String NO_OFFSETS = "NO_OFFSETS";
+    /** Moved to the destination by {@code sextant cutover}: the sync leaves it alone, so it never lags. */
+    private static final String CUT_OVER = "CUT_OVER";
 
     @Option(names = "--json", description = "JSON instead of tables.")
     boolean json;
@@ -40,7 +42,8 @@ final class StatusCommand implements Callable<Integer> {
      */
     record Status(List<SextantClient.Instance> instances, int groups, long groupsInSync, Long worstReplayBound,
                   String worstReplayBoundGroup, Long worstLagMs, String worstLagGroup, long recentConflicts,
-                  List<SextantClient.GroupSummary> groupList, SextantClient.Readiness readiness) {
+                  List<SextantClient.GroupSummary> groupList, SextantClient.Readiness readiness,
+                  long groupsCutOver) {
     }
 
     @Override
@@ -55,7 +58,7 @@ final class StatusCommand implements Callable<Integer> {
                 .max(Comparator.comparingLong(SextantClient.GroupSummary::worstReplayBound));
         Optional<SextantClient.GroupSummary> worstLag = groups.stream()
                 .filter(g -> !IN_SYNC.equals(g.state()) && !NO_OFFSETS.equals(g.state())
-                        && g.lastSourceCommit() != null)
+                        && !CUT_OVER.equals(g.state()) && g.lastSourceCommit() != null)
                 .min(Comparator.comparingLong(SextantClient.GroupSummary::lastSourceCommit));
         Status status = new Status(instances, groups.size(),
                 groups.stream().filter(g -> IN_SYNC.equals(g.state())).count(),
@@ -63,7 +66,8 @@ final class StatusCommand implements Callable<Integer> {
                 worstBound.map(SextantClient.GroupSummary::group).orElse(null),
                 worstLag.map(g -> Math.max(0, now - g.lastSourceCommit())).orElse(null),
                 worstLag.map(SextantClient.GroupSummary::group).orElse(null),
-                recentConflicts, groups, readiness(client));
+                recentConflicts, groups, readiness(client),
+                groups.stream().filter(g -> CUT_OVER.equals(g.state())).count());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.write(status));
@@ -94,7 +98,8 @@ final class StatusCommand implements Callable<Integer> {
                     i.standbyPartitions().isEmpty() ? "" : ", standby " + join(i.standbyPartitions()),
                     i.self() ? "  (answered)" : "");
         }
-        out.printf("Groups: %d, %d in sync%n", s.groups(), s.groupsInSync());
+        out.printf("Groups: %d, %d in sync%s%n", s.groups(), s.groupsInSync(), s.groupsCutOver() == 0 ? ""
+                : ", " + s.groupsCutOver() + " cut over to the destination (the sync leaves them alone)");
         out.printf("Worst replay bound: %s%n", s.worstReplayBound() == null ? "-"
                 : s.worstReplayBound() + " records (" + s.worstReplayBoundGroup() + ")");
         out.printf("Worst lag: %s%n", s.worstLagMs() == null ? "none (every group in sync)"

@@ -88,7 +88,7 @@ public final class DestinationFailover {
                 String id = group.groupId();
                 states.add(FailoverVerdict.state(group, known.types().get(id),
                         consumerOffsets.getOrDefault(id, Map.of()), shareOffsets.getOrDefault(id, Map.of()),
-                        known.of(id), ownership, now));
+                        known.of(id), known.cutovers().get(id), ownership, now));
             }
             Set<TopicPartition> pending = FailoverVerdict.pendingPartitions(states);
             if (!pending.isEmpty()) {

@@ -40,7 +40,11 @@ public final class FailoverReport {
      * The outcome for a group. {@code INCOMPLETE}: a partition the group committed on the source has no position
      * Sextant could translate, so nothing can be written for it; not clean.
      */
-    public enum GroupResult { READY, PENDING, APPLIED, REFUSED, FAILED, INCOMPLETE }
+    public enum GroupResult {
+        READY, PENDING, APPLIED, REFUSED, FAILED, INCOMPLETE,
+        /** Cut over with {@code sextant cutover}: its consumers run on the destination; nothing to do. */
+        CUT_OVER
+    }
 
     /**
      * @param offset        the destination's committed (or start) offset; null when it holds none

@@ -15,6 +15,7 @@ import dev.sextant.failover.FailoverReport.PartitionStatus;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -63,10 +64,12 @@ final class FailoverVerdict {
      * @param consumer   the group's committed offsets on the destination (a consumer group)
      * @param share      its start offsets there (a share group)
      * @param known      the instance's positions of the group
+     * @param cutOver    the group's cutover as the instance shows it, or null: a group cut over is its consumers'
+     *                   on the destination, and failover leaves it as it is
      */
     static GroupState state(DestinationGroup group, String sourceType, Map<TopicPartition, OffsetAndMetadata> consumer,
                             Map<TopicPartition, Long> share, List<SextantClient.Partition> known,
-                            OffsetOwnership ownership, long now) {
+                            SextantClient.Cutover cutOver, OffsetOwnership ownership, long now) {
         Map<TopicPartition, PartitionState> rows = new TreeMap<>(
                 Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition));
         if (group.type() == GroupKind.CONSUMER) {
@@ -74,6 +77,11 @@ final class FailoverVerdict {
         } else {
             share.forEach((tp, offset) -> rows.put(tp, new PartitionState(tp.topic(), tp.partition(), offset, null,
                     null, null, null, PartitionStatus.IN_SYNC)));
+        }
+        if (cutOver != null) {
+            return new GroupState(group.groupId(), shownType(group, sourceType), group.state(), GroupResult.CUT_OVER,
+                    "cut over to the destination at " + Instant.ofEpochMilli(cutOver.cutAt()) + " ('sextant "
+                    + "cutover'): its consumers run here, and failover leaves it as it is", List.copyOf(rows.values()));
         }
         boolean foreign = rows.values().stream().anyMatch(r -> r.status() == PartitionStatus.NOT_SEXTANT);
         notApplied(known).forEach((tp, p) -> {

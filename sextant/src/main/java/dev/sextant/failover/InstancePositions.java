@@ -13,15 +13,16 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * What a live Sextant instance holds for a failover with the source gone: the type of every selected group it knows
- * ({@code consumer}, {@code streams}, {@code share}), the positions of each, and why it could not tell (null when it
- * could), or else what it reports wrong with itself (its readiness detail: a destination that is not the cluster it
- * wrote to, groups refused for a replaced source, an unreachable destination).
+ * ({@code consumer}, {@code streams}, {@code share}), the positions of each, the groups it shows cut over
+ * ({@code sextant cutover}), and why it could not tell (null when it could), or else what it reports wrong with itself
+ * (its readiness detail: a destination that is not the cluster it wrote to, groups refused for a replaced source, an
+ * unreachable destination).
  */
 record InstancePositions(Map<String, String> types, Map<String, List<SextantClient.Partition>> positions,
-                         String problem) {
+                         Map<String, SextantClient.Cutover> cutovers, String problem) {
 
     /** No instance asked. */
-    static final InstancePositions NONE = new InstancePositions(Map.of(), Map.of(), null);
+    static final InstancePositions NONE = new InstancePositions(Map.of(), Map.of(), Map.of(), null);
 
     /** Asks the instance for the groups it knows and the positions of those and of {@code onDestination}. */
     static InstancePositions ask(SextantClient instance, Predicate<String> wanted, Set<String> onDestination,
@@ -30,13 +31,14 @@ record InstancePositions(Map<String, String> types, Map<String, List<SextantClie
         Map<String, String> types = new HashMap<>();
         String problem = listKnown(instance, wanted, types);
         Map<String, List<SextantClient.Partition>> positions = new HashMap<>();
+        Map<String, SextantClient.Cutover> cutovers = new HashMap<>();
         if (problem == null) {
             progress.accept("asking the Sextant instance for positions not applied yet");
             Set<String> groups = new TreeSet<>(onDestination);
             groups.addAll(types.keySet());
-            problem = positions(instance, groups, positions);
+            problem = positions(instance, groups, positions, cutovers);
         }
-        return new InstancePositions(types, positions, problem != null ? problem : degraded(instance));
+        return new InstancePositions(types, positions, cutovers, problem != null ? problem : degraded(instance));
     }
 
     /** What the instance says is wrong with it ({@code /health/ready}'s detail), or null. */
@@ -67,12 +69,20 @@ record InstancePositions(Map<String, String> types, Map<String, List<SextantClie
         }
     }
 
-    /** Fills {@code known} with the instance's positions per group; returns why it could not, or null. */
+    /**
+     * Fills {@code known} with the instance's positions per group, and {@code cutovers} with the groups cut over;
+     * returns why it could not, or null.
+     */
     private static String positions(SextantClient instance, Iterable<String> groups,
-                                    Map<String, List<SextantClient.Partition>> known) {
+                                    Map<String, List<SextantClient.Partition>> known,
+                                    Map<String, SextantClient.Cutover> cutovers) {
         for (String group : groups) {
             try {
-                known.put(group, instance.group(group).partitions());
+                SextantClient.GroupPositions positions = instance.group(group);
+                known.put(group, positions.partitions());
+                if (positions.cutOver() != null) {
+                    cutovers.put(group, positions.cutOver());
+                }
             } catch (SextantClientException e) {
                 if (e.status() == 404) {
                     continue; // Sextant does not know the group: the destination is all there is

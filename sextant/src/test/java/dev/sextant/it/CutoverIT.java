@@ -133,6 +133,10 @@ class CutoverIT {
                     STOPPED, "--fence-check", "1s", "--apply");
             assertEquals(0, rerun.exit(), "running it again reports the group cut over: " + rerun);
             assertTrue(rerun.out().contains("(already)"), rerun.out());
+            Cli.Run failover = Cli.run("failover", "-c", restartedConfig.toString(), "--url", restarted, "--group",
+                    STOPPED);
+            assertEquals(0, failover.exit(), "failover leaves a cut-over group as it is, clean: " + failover);
+            assertTrue(failover.out().contains("CUT_OVER"), failover.out());
 
             // the consumers resume on the mirror at their next record: replay 0, none lost
             Map<Integer, List<Integer>> read = Clients.resumeAndReadToEnd(clusters.destination(), STOPPED, MIRROR,
