@@ -9,11 +9,14 @@ import dev.sextant.apply.KafkaCheckpointEmitter;
 import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.apply.SourceClusterChange;
+import dev.sextant.config.ConfigKeys;
 import dev.sextant.config.ForeignOffsetPolicy;
 import dev.sextant.config.Interpolation;
+import dev.sextant.config.InvalidConfigurationException;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.history.IntervalProofs;
 import dev.sextant.history.OffsetSyncCatchUp;
+import dev.sextant.history.ReturnedHistory;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.AdminSourceOffsets;
 import dev.sextant.source.AdminSourceTopicNames;
@@ -47,10 +50,13 @@ final class SyncResources implements AutoCloseable {
     private final CheckpointEmitter checkpoints;
     private final SyncRuntime runtime;
     private final ConsumerGroupApplier consumers;
+    /** Failback: the forward flow's syncs inverted; null unless {@code failback.history.topic} is set. */
+    private final ReturnedHistory returned;
 
     SyncResources(SextantConfig config, SyncSettings settings, DestinationClient destination, DestinationView view,
                   AccessDenials denials, SextantMetrics metrics, CatchingUpPartitions catchingUp,
                   String sourceCluster, Cutovers cutovers) {
+        returned = settings.translateHome() ? returnedHistory(config) : null; // first: it may refuse the config
         source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
         topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
         openTransactions = new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()),
@@ -73,7 +79,28 @@ final class SyncResources implements AutoCloseable {
                 settings.followRewinds(), config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials);
         runtime = new SyncRuntime(view, consumers,
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
-                openTransactions, catchingUp, evidence, cutovers);
+                openTransactions, catchingUp, evidence, cutovers, returned);
+    }
+
+    /**
+     * Failback: the forward Sextant's history on the destination, read before anything is planned. A topic
+     * {@code orders} there is mirrored here as the destination alias' remote topic ({@code source.orders}).
+     */
+    private static ReturnedHistory returnedHistory(SextantConfig config) {
+        ReturnedHistory history = new ReturnedHistory(config.destinationClientConfig(),
+                config.failbackHistoryTopic().orElseThrow(),
+                topic -> config.replicationPolicy().formatRemoteTopic(config.destinationAlias(), topic),
+                Duration.ofSeconds(60));
+        try {
+            history.start();
+        } catch (IllegalStateException e) {
+            history.close();
+            throw new InvalidConfigurationException(ConfigKeys.FAILBACK_HISTORY_TOPIC_CONFIG,
+                    config.failbackHistoryTopic().orElseThrow(), e.getMessage()
+                    + "; it names the forward Sextant's history topic on this Sextant's destination cluster, "
+                    + "<forward application.id>-offset-sync-history");
+        }
+        return history;
     }
 
     /**
@@ -108,6 +135,9 @@ final class SyncResources implements AutoCloseable {
     @Override
     public void close() {
         checkpoints.close();
+        if (returned != null) {
+            returned.close();
+        }
         if (proofs != null) {
             proofs.close();
         }

@@ -78,6 +78,7 @@ public final class LocalMirrorMaker implements AutoCloseable {
         private final Map<String, String> extraProperties;
         private final List<String> jvmOptions;
         private final List<Path> extraClasspath;
+        private final boolean reverse;
 
         /** A builder starting from the defaults; see {@link Builder}. */
         public static Builder builder() {
@@ -103,6 +104,17 @@ public final class LocalMirrorMaker implements AutoCloseable {
             this.extraProperties = Map.copyOf(b.extraProperties);
             this.jvmOptions = b.jvmOptions;
             this.extraClasspath = List.copyOf(b.extraClasspath);
+            this.reverse = b.reverse;
+        }
+
+        /**
+         * True for the flow the other way: {@value #DESTINATION_ALIAS} to {@value #SOURCE_ALIAS}, the cluster given as
+         * the destination mirrored to the one given as the source ({@code orders} there becomes
+         * {@code destination.orders}); its offset syncs go to {@code mm2-offset-syncs.source.internal} on the
+         * destination.
+         */
+        public boolean reverse() {
+            return reverse;
         }
 
         public String topics() {
@@ -175,8 +187,15 @@ public final class LocalMirrorMaker implements AutoCloseable {
             private final Map<String, String> extraProperties = new LinkedHashMap<>();
             private List<String> jvmOptions;
             private final List<Path> extraClasspath = new ArrayList<>();
+            private boolean reverse;
 
             private Builder() {
+            }
+
+            /** The flow the other way, destination to source: see {@link Options#reverse()}. */
+            public Builder reverse(boolean reverse) {
+                this.reverse = reverse;
+                return this;
             }
 
             /**
@@ -327,7 +346,8 @@ public final class LocalMirrorMaker implements AutoCloseable {
                     : JVM_OPTIONS);
             jvmOptions.add("-Dlog4j2.configurationFile=" + log4jFile.toAbsolutePath());
             process = ChildJvm.start(NAME, jvmOptions, classpath, "org.apache.kafka.connect.mirror.MirrorMaker",
-                    List.of(configFile.toString(), "--clusters", DESTINATION_ALIAS), dir.resolve(NAME + ".out"));
+                    List.of(configFile.toString(), "--clusters", options.reverse() ? SOURCE_ALIAS : DESTINATION_ALIAS),
+                    dir.resolve(NAME + ".out"));
             MirrorMakerLog.awaitStarted(process, logFile, started + options.readyTimeout().toNanos());
             LocalMirrorMaker mm = new LocalMirrorMaker(options, dir, ownsParent, sourceBootstrap,
                     destinationBootstrap, process);

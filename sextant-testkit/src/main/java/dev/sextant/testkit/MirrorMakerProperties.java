@@ -35,13 +35,14 @@ final class MirrorMakerProperties {
      */
     static Map<String, String> mm2Properties(Map<String, ?> sourceClient, Map<String, ?> destinationClient,
                                              LocalMirrorMaker.Options o) {
-        String flow = SOURCE_ALIAS + "->" + DESTINATION_ALIAS;
+        String flow = o.reverse() ? DESTINATION_ALIAS + "->" + SOURCE_ALIAS : SOURCE_ALIAS + "->" + DESTINATION_ALIAS;
+        String other = o.reverse() ? SOURCE_ALIAS + "->" + DESTINATION_ALIAS : DESTINATION_ALIAS + "->" + SOURCE_ALIAS;
         Map<String, String> p = new LinkedHashMap<>();
         p.put("clusters", SOURCE_ALIAS + ", " + DESTINATION_ALIAS);
         putPrefixed(p, SOURCE_ALIAS, sourceClient);
         putPrefixed(p, DESTINATION_ALIAS, destinationClient);
         p.put(flow + ".enabled", "true");
-        p.put(DESTINATION_ALIAS + "->" + SOURCE_ALIAS + ".enabled", "false");
+        p.put(other + ".enabled", "false");
         p.put(flow + ".topics", o.topics());
         p.put(flow + ".groups", o.groups());
 

@@ -140,6 +140,15 @@ public final class OffsetOwnership {
                 : writtenPrefix + " t=" + commitTimestamp + " b=" + bound + " src=" + sourceOffset;
     }
 
+    /**
+     * True when an offset's metadata is the mark of any Sextant (this one or another application): the offset was
+     * written by a Sextant, not committed by a consumer. In a two-way setup the other direction's Sextant wrote it;
+     * syncing it back would send a group's offsets to the cluster they came from.
+     */
+    public static boolean anySextant(String metadata) {
+        return metadata != null && metadata.startsWith("sextant/");
+    }
+
     public boolean owns(String metadata) {
         return metadata != null && (metadata.equals(prefix) || metadata.startsWith(prefixAndSpace));
     }

@@ -27,7 +27,8 @@ import picocli.CommandLine.Command;
         footer = {"", "The narrated demo (two local clusters, MirrorMaker 2, a failover) is not part of the "
                 + "application jar: run it with 'bin/sextant demo' from a source checkout."},
         subcommands = {RunCommand.class, OffsetsCommand.class, TranslateCommand.class,
-                StatusCommand.class, FailoverCommand.class, CutoverCommand.class, AdoptCommand.class,
+                StatusCommand.class, FailoverCommand.class, CutoverCommand.class, FailbackConfigCommand.class,
+                AdoptCommand.class,
                 RebaselineCommand.class,
                 ConflictsCommand.class,
                 ConfigCommand.class, CompletionCommand.class, VersionCommand.class, CommandLine.HelpCommand.class})

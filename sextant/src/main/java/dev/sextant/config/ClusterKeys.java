@@ -3,6 +3,7 @@ package dev.sextant.config;
 import static dev.sextant.config.ConfigKeys.DESTINATION_ALIAS_CONFIG;
 import static dev.sextant.config.ConfigKeys.DESTINATION_ALIAS_DEFAULT;
 import static dev.sextant.config.ConfigKeys.DESTINATION_BOOTSTRAP_SERVERS_CONFIG;
+import static dev.sextant.config.ConfigKeys.FAILBACK_HISTORY_TOPIC_CONFIG;
 import static dev.sextant.config.ConfigKeys.GROUPS_EXCLUDE_CONFIG;
 import static dev.sextant.config.ConfigKeys.GROUPS_EXCLUDE_DEFAULT;
 import static dev.sextant.config.ConfigKeys.GROUPS_INCLUDE_CONFIG;
@@ -106,6 +107,17 @@ final class ClusterKeys {
                         + "offset-syncs.topic.location=source: mm2-offset-syncs.<destination.alias>.internal, with "
                         + "'.' replaced by replication.policy.separator unless "
                         + "replication.policy.internal.topic.separator.enabled=false.");
+        define(def, FAILBACK_HISTORY_TOPIC_CONFIG, Type.STRING, null, ConfigValidators.topicName(true),
+                Importance.MEDIUM, GROUP_TRANSLATION,
+                "For the Sextant that runs the other way, for failback (written by 'sextant failback-config'): the "
+                        + "offset-sync history topic of the forward Sextant (<its application.id>-offset-sync-"
+                        + "history), on this Sextant's destination cluster. The source's mirrors of the "
+                        + "destination's own topics (named by destination.alias under the replication policy, e.g. "
+                        + "source.orders) are then translated back to their originals (orders) through the forward "
+                        + "flow's syncs, inverted: exact at a sync or in a proven interval, else resuming just after "
+                        + "the sync below (a replay, never a skipped record). Empty (the default): commits on such "
+                        + "mirrors are not synced at all, as in a two-way setup their records came from the "
+                        + "destination.");
         define(def, REPLICATION_POLICY_CONFIG, Type.STRING, REPLICATION_POLICY_DEFAULT,
                 ConfigValidators.replicationPolicy(), Importance.HIGH, GROUP_TRANSLATION,
                 "How MirrorMaker 2 names mirrored topics, to match MM2's replication.policy.class. 'default' is "

@@ -29,6 +29,7 @@ public final class ConfigKeys {
     public static final String DESTINATION_BOOTSTRAP_SERVERS_CONFIG = "destination.bootstrap.servers";
     public static final String TRANSLATION_CONFIG = "translation";
     public static final String OFFSET_SYNCS_TOPIC_CONFIG = "offset.syncs.topic";
+    public static final String FAILBACK_HISTORY_TOPIC_CONFIG = "failback.history.topic";
     public static final String TRANSLATION_INTERPOLATION_CONFIG = "translation.interpolation";
     public static final String TRANSLATION_VERIFY_MAX_RECORDS_CONFIG = "translation.verify.max.records";
     public static final int TRANSLATION_VERIFY_MAX_RECORDS_DEFAULT = 10_000;

@@ -7,6 +7,7 @@ import static dev.sextant.config.ConfigKeys.DLQ_TOPIC_CONFIG;
 import static dev.sextant.config.ConfigKeys.DLQ_TOPIC_PARTITIONS_CONFIG;
 import static dev.sextant.config.ConfigKeys.DLQ_TOPIC_REPLICATION_FACTOR_CONFIG;
 import static dev.sextant.config.ConfigKeys.EMIT_CHECKPOINTS_ENABLED_CONFIG;
+import static dev.sextant.config.ConfigKeys.FAILBACK_HISTORY_TOPIC_CONFIG;
 import static dev.sextant.config.ConfigKeys.GROUPS_EXCLUDE_CONFIG;
 import static dev.sextant.config.ConfigKeys.GROUPS_INCLUDE_CONFIG;
 import static dev.sextant.config.ConfigKeys.HEALTH_DESTINATION_TIMEOUT_MS_CONFIG;
@@ -167,6 +168,15 @@ public class SextantConfig extends AbstractConfig {
      */
     public String offsetSyncsTopic() {
         return offsetSyncsTopic;
+    }
+
+    /**
+     * {@code failback.history.topic}: the forward Sextant's offset-sync history on this Sextant's destination, through
+     * which the source's mirrors of the destination's own topics are translated back home; empty when not set.
+     */
+    public Optional<String> failbackHistoryTopic() {
+        String topic = getString(FAILBACK_HISTORY_TOPIC_CONFIG);
+        return topic == null || topic.isBlank() ? Optional.empty() : Optional.of(topic.trim());
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.sextant.failover;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
 import dev.sextant.state.InMemorySyncHistory;
+import dev.sextant.state.OffsetSyncHistoryLoader;
 import dev.sextant.state.OffsetSyncKeys;
 import java.time.Duration;
 import java.util.HashMap;

@@ -11,6 +11,7 @@ import dev.sextant.config.Translation;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.InMemorySyncHistory;
+import dev.sextant.state.OffsetSyncHistoryLoader;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.IdentityTranslator;

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -59,6 +60,21 @@ public final class InMemorySyncHistory implements WritableSyncHistory {
     @Override
     public void deletePartition(String topic, int partition) {
         syncs.remove(new TopicPartition(topic, partition));
+    }
+
+    /**
+     * The same syncs the other way round, for failback: each sync (U on {@code topic}, D on its mirror) becomes one
+     * of the mirror, {@code mirrorOf(topic)}, from D to U. Where two syncs share a mirror offset, the lower original
+     * offset is kept: translated with it, a consumer reads a record again rather than skips one.
+     */
+    public InMemorySyncHistory inverted(UnaryOperator<String> mirrorOf) {
+        InMemorySyncHistory inverted = new InMemorySyncHistory();
+        syncs.forEach((tp, byUpstream) -> {
+            TreeMap<Long, Long> byDownstream = inverted.syncs.computeIfAbsent(
+                    new TopicPartition(mirrorOf.apply(tp.topic()), tp.partition()), k -> new TreeMap<>());
+            byUpstream.forEach((upstream, downstream) -> byDownstream.merge(downstream, upstream, Math::min));
+        });
+        return inverted;
     }
 
     /** Partitions that have at least one sync. */

@@ -1,5 +1,6 @@
 package dev.sextant.sync;
 
+import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.metrics.SextantMetrics;
@@ -77,6 +78,17 @@ final class CommitIntake {
             metrics.filtered("topic");
             return;
         }
+        if (OffsetOwnership.anySextant(commit.metadata())) {
+            // a Sextant wrote it (the other direction's, in a two-way setup): not a consumer's commit, and sent back
+            // it would move the group on the cluster its offsets came from
+            metrics.filtered("sextant-mark");
+            return;
+        }
+        if (!settings.translateHome() && settings.fromDestination(topic)) {
+            // a mirror of the destination's own topic: its records came from there (two-way), no flow mirrors it back
+            metrics.filtered("from-destination");
+            return;
+        }
         // a "simple" group (manual assignment, admin commits) has no metadata record: a consumer group
         GroupRecord group = groupOrNew(groupName, GroupKind.CONSUMER);
         if (group.type() != GroupKind.CONSUMER || !settings.syncConsumerGroups()) {
@@ -132,6 +144,10 @@ final class CommitIntake {
         String topic = SharePlaceholders.name(record, share.topicId(), runtime.topicNames());
         if (!SharePlaceholders.isPlaceholder(topic) && !topicNames.includes(topic)) {
             metrics.filtered("topic");
+            return;
+        }
+        if (!settings.translateHome() && settings.fromDestination(topic)) {
+            metrics.filtered("from-destination"); // as for a consumer group's commit
             return;
         }
         PositionKey key = new PositionKey(group, topic, share.partition());

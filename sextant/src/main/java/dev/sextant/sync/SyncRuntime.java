@@ -11,6 +11,7 @@ import dev.sextant.source.SourceTopicNames;
 import dev.sextant.state.CatchingUpPartitions;
 import dev.sextant.state.Cutovers;
 import dev.sextant.translate.IntervalEvidence;
+import dev.sextant.translate.SyncHistory;
 
 /**
  * The instance-wide collaborators every task of the topology shares: the destination view and applier, the
@@ -18,20 +19,21 @@ import dev.sextant.translate.IntervalEvidence;
  * watch that reads past other applications' open transactions, which partitions' tasks are still catching up with
  * their input (for the query API), what the records prove about intervals between offset syncs (interpolation;
  * {@link IntervalEvidence#NONE} when off), the groups cut over to the destination (never written from the source
- * again). Tests pass in-memory ones.
+ * again), and for failback the forward flow's syncs inverted ({@code failback.history.topic}; null without). Tests
+ * pass in-memory ones.
  */
 public record SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
                           SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics,
                           CheckpointEmitter checkpoints, OffsetSyncCatchUp catchUp,
                           OpenTransactionWatch openTransactions, CatchingUpPartitions catchingUp,
-                          IntervalEvidence evidence, Cutovers cutovers) {
+                          IntervalEvidence evidence, Cutovers cutovers, SyncHistory returned) {
 
     /** Without MirrorMaker 2 checkpoints, with nothing to wait for at the start, and no look past transactions. */
     public SyncRuntime(DestinationView view, GroupApplier consumerApplier, GroupApplier shareApplier,
                        SourceOffsets source, SourceTopicNames topicNames, SextantMetrics metrics) {
         this(view, consumerApplier, shareApplier, source, topicNames, metrics, CheckpointEmitter.NONE,
                 OffsetSyncCatchUp.notNeeded(), OpenTransactionWatch.none(), new CatchingUpPartitions(),
-                IntervalEvidence.NONE, new Cutovers());
+                IntervalEvidence.NONE, new Cutovers(), null);
     }
 
     /**
@@ -50,6 +52,6 @@ public record SyncRuntime(DestinationView view, GroupApplier consumerApplier, Gr
     /** The same, translating with {@code evidence} about intervals between offset syncs. */
     public SyncRuntime withEvidence(IntervalEvidence evidence) {
         return new SyncRuntime(view, consumerApplier, shareApplier, source, topicNames, metrics, checkpoints, catchUp,
-                openTransactions, catchingUp, evidence, cutovers);
+                openTransactions, catchingUp, evidence, cutovers, returned);
     }
 }

@@ -29,9 +29,31 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
      * @param sourceAlias       with {@code replicationPolicy}, names a source topic's mirror on the destination
      * @param offsetSyncsTopic  MirrorMaker 2's offset-syncs topic on the source cluster
      * @param dlqTopic          where dead-letter records go
+     * @param destinationAlias  with {@code replicationPolicy}, tells the source's mirrors of the destination's own
+     *                          topics (a two-way setup); null when not known
+     * @param translateHome     true when those mirrors are translated back to their originals (failback,
+     *                          {@code failback.history.topic}); false: they are not synced
      */
     public record Topics(String applicationId, String sourceAlias, ReplicationPolicy replicationPolicy,
-                         String offsetSyncsTopic, String dlqTopic) {
+                         String offsetSyncsTopic, String dlqTopic, String destinationAlias, boolean translateHome) {
+
+        /** One-way: no mirror of the destination's own topics is told apart. */
+        public Topics(String applicationId, String sourceAlias, ReplicationPolicy replicationPolicy,
+                      String offsetSyncsTopic, String dlqTopic) {
+            this(applicationId, sourceAlias, replicationPolicy, offsetSyncsTopic, dlqTopic, null, false);
+        }
+
+        /**
+         * True for a source topic whose records came from the destination: a mirror of one of the destination's own
+         * topics ({@code source.orders} on a cluster the destination, alias {@code source}, mirrors to).
+         */
+        public boolean fromDestination(String sourceTopic) {
+            if (destinationAlias == null) {
+                return false;
+            }
+            String origin = replicationPolicy.topicSource(sourceTopic);
+            return destinationAlias.equals(origin);
+        }
 
         /** Sextant's own topic holding the full offset-sync history (compacted; read back into a global store). */
         public String historyTopic() {
@@ -48,8 +70,14 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
             return CutoverRecord.topic(applicationId);
         }
 
-        /** The topic a source topic is mirrored to on the destination. */
+        /**
+         * The topic a source topic is mirrored to on the destination; for a mirror of the destination's own topic
+         * translated home ({@link #translateHome}), that original topic.
+         */
         public String destinationTopic(String sourceTopic) {
+            if (translateHome && fromDestination(sourceTopic)) {
+                return replicationPolicy.upstreamTopic(sourceTopic);
+            }
             return replicationPolicy.formatRemoteTopic(sourceAlias, sourceTopic);
         }
     }
@@ -109,7 +137,8 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
     public static SyncSettings of(SextantConfig config, Clock clock, String instance, long writeLeaseMs) {
         return new SyncSettings(
                 new Topics(config.applicationId(), config.sourceAlias(), config.replicationPolicy(),
-                        config.offsetSyncsTopic(), config.dlqTopic()),
+                        config.offsetSyncsTopic(), config.dlqTopic(), config.destinationAlias(),
+                        config.failbackHistoryTopic().isPresent() && config.translation() != Translation.IDENTITY),
                 new Scope(config::includesGroup, config::includesTopic, config.syncConsumerGroups(),
                         config.syncShareGroups()),
                 new Timing(config.syncIntervalMs(), config.pendingTimeoutMs(), config.offsetSyncsPruneIntervalMs(),
@@ -136,6 +165,16 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
     /** See {@link Topics#historyTopic}. */
     public String historyTopic() {
         return topics.historyTopic();
+    }
+
+    /** See {@link Topics#fromDestination}. */
+    public boolean fromDestination(String sourceTopic) {
+        return topics.fromDestination(sourceTopic);
+    }
+
+    /** See {@link Topics#translateHome}. */
+    public boolean translateHome() {
+        return topics.translateHome();
     }
 
     /** See {@link Topics#cutoversTopic}. */

@@ -57,7 +57,9 @@ public final class TaskSync {
                 groupNames.canonical(key.group()), topicNames.canonical(key.topic()), key.partition()));
         OffsetSyncStore history = stores.history();
         OffsetTranslator translator = history == null ? new IdentityTranslator()
-                : new OffsetSyncTranslator(history, runtime.evidence());
+                : new OffsetSyncTranslator(runtime.returned() == null ? history
+                        : new HomewardHistory(history, runtime.returned(), settings::fromDestination),
+                        runtime.evidence());
         BoundedPositions bounded = new BoundedPositions(history == null ? null : tp ->
                 history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
         this.flusher = new GroupSyncFlusher(settings, runtime, positions, groups, history, translator, bounded,

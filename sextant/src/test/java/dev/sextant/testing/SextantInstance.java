@@ -67,6 +67,16 @@ public final class SextantInstance implements AutoCloseable {
         return instance;
     }
 
+    /** An instance of a whole configuration of the test's own (e.g. one {@code sextant failback-config} printed). */
+    public static SextantInstance start(Map<String, Object> properties, Path stateDir) {
+        SextantConfig config = SextantConfigLoader.load(properties, Map.of());
+        SextantInstance instance = new SextantInstance(config, stateDir);
+        instance.app.start();
+        Await.until(Duration.ofSeconds(60), config.applicationId() + " running",
+                () -> instance.app.streams().state() == KafkaStreams.State.RUNNING);
+        return instance;
+    }
+
     public SextantApplication app() {
         return app;
     }

@@ -1,7 +1,5 @@
-package dev.sextant.failover;
+package dev.sextant.state;
 
-import dev.sextant.state.HistoryRecords;
-import dev.sextant.state.InMemorySyncHistory;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -19,9 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rebuilds Sextant's offset-sync history from its history topic ({@code <application.id>-offset-sync-history} on the
- * source) without Kafka Streams: reads the topic from the start to its end and replays it in order, as the global
- * store's updater does: a sync is stored, a tombstone deletes one, a reset marker forgets the partition's history.
+ * Rebuilds Sextant's offset-sync history from its history topic ({@code <application.id>-offset-sync-history} on its
+ * source; for failback, the forward Sextant's, read on the destination) without Kafka Streams: reads the topic from
+ * the start to its end and replays it in order, as the global store's updater does: a sync is stored, a tombstone
+ * deletes one, a reset marker forgets the partition's history.
  */
 public final class OffsetSyncHistoryLoader {
 
@@ -46,8 +45,9 @@ public final class OffsetSyncHistoryLoader {
                 new ByteArrayDeserializer())) {
             List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
             if (infos == null || infos.isEmpty()) {
-                throw new IllegalStateException("the offset-sync history topic " + topic + " does not exist on the "
-                        + "source cluster: has Sextant run there with this application.id?");
+                throw new IllegalStateException("the offset-sync history topic " + topic + " does not exist on "
+                        + "the cluster read (" + clientConfig.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG) + "): has "
+                        + "Sextant run there with this application.id?");
             }
             Set<TopicPartition> partitions = infos.stream().map(p -> new TopicPartition(topic, p.partition()))
                     .collect(Collectors.toSet());

@@ -1,0 +1,34 @@
+package dev.sextant.sync;
+
+import dev.sextant.translate.OffsetSyncPoint;
+import dev.sextant.translate.SyncHistory;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * The history translation reads when mirrors of the destination's own topics go home (failback): for those topics the
+ * forward flow's syncs inverted, for every other topic this Sextant's own history.
+ */
+final class HomewardHistory implements SyncHistory {
+
+    private final SyncHistory own;
+    private final SyncHistory returned;
+    private final Predicate<String> homeward;
+
+    /** @param homeward true for a source topic that is a mirror of one of the destination's own topics */
+    HomewardHistory(SyncHistory own, SyncHistory returned, Predicate<String> homeward) {
+        this.own = own;
+        this.returned = returned;
+        this.homeward = homeward;
+    }
+
+    @Override
+    public Optional<OffsetSyncPoint> latestAtOrBelow(String topic, int partition, long upstreamOffset) {
+        return (homeward.test(topic) ? returned : own).latestAtOrBelow(topic, partition, upstreamOffset);
+    }
+
+    @Override
+    public Optional<OffsetSyncPoint> earliestAbove(String topic, int partition, long upstreamOffset) {
+        return (homeward.test(topic) ? returned : own).earliestAbove(topic, partition, upstreamOffset);
+    }
+}

@@ -1,0 +1,152 @@
+package dev.sextant.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.sextant.client.SextantClient;
+import dev.sextant.client.SextantClientException;
+import dev.sextant.testing.Cli;
+import dev.sextant.testing.SextantInstance;
+import dev.sextant.testkit.Await;
+import dev.sextant.testkit.Clients;
+import dev.sextant.testkit.LocalClusters;
+import dev.sextant.testkit.LocalClustersExtension;
+import dev.sextant.testkit.LocalKafkaBroker;
+import dev.sextant.testkit.LocalMirrorMaker;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Failback by reverse checkpointing (issue 37, item 2), round trip A → B → A under MirrorMaker 2's default policy,
+ * on real brokers and two MirrorMaker 2 flows. A group fails over to B and consumes there, on the mirror of A's topic
+ * ({@code source.fb-orders}) and on a topic of B's own ({@code fb-payments}, mirrored back to A by the reverse flow as
+ * {@code destination.fb-payments}). A second Sextant, configured by {@code sextant failback-config}, translates its B
+ * positions back: the mirror's through the forward flow's syncs, inverted, to A's original topic; B's own topic
+ * through the reverse flow's syncs. A {@code cutover} of that Sextant moves the group home, and its consumers resume
+ * on A: none lost on any partition, the replay reported.
+ */
+@ExtendWith(LocalClustersExtension.class)
+class FailbackIT {
+
+    private static final String ORDERS = "fb-orders";
+    private static final String MIRROR = LocalMirrorMaker.mirroredTopic(ORDERS);
+    private static final String PAYMENTS = "fb-payments";
+    private static final String PAYMENTS_HOME = LocalMirrorMaker.DESTINATION_ALIAS + "." + PAYMENTS;
+    private static final String GROUP = "fb-app";
+    private static final String FORWARD = "sextant-it-fwd";
+    private static final Duration SYNCED = Duration.ofSeconds(90);
+
+    @Test
+    void aGroupFailedOverToBGoesHomeToAWithNothingLost(LocalClusters clusters) throws Exception {
+        clusters.createTopic(clusters.source(), ORDERS, 2);
+        Clients.produceNumbered(clusters.source(), ORDERS, 2, 1_000, 2_000);
+        clusters.awaitMirrored(ORDERS, SYNCED);
+
+        // A -> B: the group synced to B, then its consumers fail over there
+        try (SextantInstance forward = SextantInstance.start(clusters, FORWARD, Map.of("groups.include", "fb-.*"))) {
+            Clients.commit(clusters.source(), GROUP, ORDERS, Map.of(0, 300L, 1, 300L));
+            Await.until(SYNCED, GROUP + " synced to B", () -> Map.of(0, 300L, 1, 300L).equals(
+                    committed(clusters, clusters.destination(), MIRROR)));
+        }
+        Clients.commit(clusters.destination(), GROUP, MIRROR, Map.of(0, 800L, 1, 750L)); // consumed on B
+        clusters.createTopic(clusters.destination(), PAYMENTS, 1);
+        Clients.produceNumbered(clusters.destination(), PAYMENTS, 1, 500, 2_000);
+        Clients.commit(clusters.destination(), GROUP, PAYMENTS, Map.of(0, 400L));
+
+        // B -> A: the reverse flow, and the Sextant that runs the other way
+        try (LocalMirrorMaker reverse = LocalMirrorMaker.start(clusters.source().clientProperties(),
+                clusters.destination().clientProperties(), LocalMirrorMaker.Options.builder().reverse(true)
+                        .topics(PAYMENTS).build(), null)) {
+            Await.until(SYNCED, PAYMENTS + " mirrored back to A", () -> clusters.endOffsets(clusters.source(),
+                    PAYMENTS_HOME).getOrDefault(0, 0L) >= 500);
+            Path forwardFile = Files.createTempFile("sextant-forward", ".properties");
+            Files.writeString(forwardFile, "source.bootstrap.servers=" + clusters.source().bootstrapServers()
+                    + "\ndestination.bootstrap.servers=" + clusters.destination().bootstrapServers()
+                    + "\napplication.id=" + FORWARD + "\ngroups.include=fb-.*\n");
+            Cli.Run derived = Cli.run("failback-config", "-c", forwardFile.toString());
+            assertEquals(0, derived.exit(), derived.toString());
+            Properties failback = new Properties();
+            failback.load(new StringReader(derived.out()));
+            assertEquals(clusters.destination().bootstrapServers(), failback.getProperty("source.bootstrap.servers"));
+            assertEquals(clusters.source().bootstrapServers(), failback.getProperty("destination.bootstrap.servers"));
+            assertEquals(FORWARD + "-failback", failback.getProperty("application.id"));
+            assertEquals(FORWARD + "-offset-sync-history", failback.getProperty("failback.history.topic"));
+
+            // appended, as an operator would: this instance's own address and state, the tests' short intervals
+            Path stateDir = Files.createTempDirectory("sextant-it-failback");
+            Map<String, Object> appended = Map.of("query.listen", "127.0.0.1:0", "state.dir", stateDir.toString(),
+                    "sync.interval.ms", "100", "sync.pending.timeout.ms", "3000", "streams.num.stream.threads", "1");
+            Map<String, Object> properties = new HashMap<>();
+            failback.stringPropertyNames().forEach(k -> properties.put(k, failback.getProperty(k)));
+            properties.putAll(appended);
+            try (SextantInstance home = SextantInstance.start(properties, stateDir)) {
+                String url = "http://" + home.app().queryAddress();
+                SextantClient client = SextantClient.create(url);
+                Await.until(SYNCED, GROUP + "'s B positions written to A", () -> applied(client) == 3);
+                Path failbackFile = Files.createTempFile("sextant-failback", ".properties");
+                StringBuilder file = new StringBuilder(derived.out());
+                appended.forEach((k, v) -> file.append(k).append('=').append(v).append('\n'));
+                Files.writeString(failbackFile, file.toString());
+
+                Cli.Run cut = Cli.run("cutover", "-c", failbackFile.toString(), "--url", url, "--group", GROUP,
+                        "--fence-check", "2s", "--apply", "-o", "json");
+                assertEquals(0, cut.exit(), "the group is cut over home: " + cut);
+                JsonNode result = new ObjectMapper().readTree(cut.out()).get("groups").get(0);
+                assertEquals("CUT_OVER", result.get("status").asText(), cut.out());
+
+                // the consumers resume on A: nothing lost on any partition; the replay measured
+                Map<Integer, Long> ordersAt = committed(clusters, clusters.source(), ORDERS);
+                Map<Integer, Long> paymentsAt = committed(clusters, clusters.source(), PAYMENTS_HOME);
+                Map<Integer, List<Integer>> orders = Clients.resumeAndReadToEnd(clusters.source(), GROUP, ORDERS,
+                        clusters.endOffsets(clusters.source(), ORDERS));
+                Map<Integer, List<Integer>> payments = Clients.resumeAndReadToEnd(clusters.source(), GROUP,
+                        PAYMENTS_HOME, clusters.endOffsets(clusters.source(), PAYMENTS_HOME));
+                int replay0 = readOnFrom(orders.get(0), 800, 999, "fb-orders-0");
+                int replay1 = readOnFrom(orders.get(1), 750, 999, "fb-orders-1");
+                int replayPayments = readOnFrom(payments.get(0), 400, 499, PAYMENTS_HOME + "-0");
+                System.out.printf("failback: %s home on A at %s (B had 800/750 on %s) and %s on %s (B had 400 on %s); "
+                        + "0 lost, replay %d/%d and %d; cutover bound %s%n", GROUP, ordersAt, MIRROR, paymentsAt,
+                        PAYMENTS_HOME, PAYMENTS, replay0, replay1, replayPayments, result.get("worstBound"));
+            }
+        }
+    }
+
+    /**
+     * Asserts the values read start at or before {@code next} (nothing skipped) and run on without a gap to
+     * {@code last}; returns how many were read before {@code next} (the replay).
+     */
+    private static int readOnFrom(List<Integer> read, int next, int last, String partition) {
+        assertTrue(!read.isEmpty() && read.get(0) <= next, partition + " resumes at or before " + next + ": "
+                + (read.isEmpty() ? "nothing read" : read.get(0)));
+        for (int i = 1; i < read.size(); i++) {
+            assertEquals(read.get(i - 1) + 1, read.get(i), partition + ": no record skipped");
+        }
+        assertEquals(last, read.get(read.size() - 1), partition + " read to its end");
+        return next - read.get(0);
+    }
+
+    private static long applied(SextantClient client) {
+        try {
+            return client.group(GROUP).partitions().stream().filter(p -> "APPLIED".equals(p.status())).count();
+        } catch (SextantClientException e) {
+            return 0;
+        }
+    }
+
+    private static Map<Integer, Long> committed(LocalClusters clusters, LocalKafkaBroker cluster,
+                                                String topic) {
+        Map<Integer, Long> out = new HashMap<>();
+        Clients.committed(clusters, cluster, GROUP, topic).forEach((p, om) -> out.put(p, om.offset()));
+        return out;
+    }
+}
