@@ -33,10 +33,16 @@ public final class CoordinatorRecords {
 
     public static KeyValue<byte[], byte[]> offsetCommit(String group, String topic, int partition, long offset,
                                                         long commitTimestamp) {
+        return offsetCommit(group, topic, partition, offset, commitTimestamp, "");
+    }
+
+    /** A commit with {@code metadata} (a Sextant's mark, when a Sextant wrote it). */
+    public static KeyValue<byte[], byte[]> offsetCommit(String group, String topic, int partition, long offset,
+                                                        long commitTimestamp, String metadata) {
         byte[] key = MessageUtil.toCoordinatorTypePrefixedBytes(
                 new OffsetCommitKey().setGroup(group).setTopic(topic).setPartition(partition));
         byte[] value = MessageUtil.toVersionPrefixedBytes((short) 4, new OffsetCommitValue()
-                .setOffset(offset).setLeaderEpoch(0).setMetadata("").setCommitTimestamp(commitTimestamp));
+                .setOffset(offset).setLeaderEpoch(0).setMetadata(metadata).setCommitTimestamp(commitTimestamp));
         return KeyValue.pair(key, value);
     }
 

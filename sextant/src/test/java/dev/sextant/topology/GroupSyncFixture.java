@@ -69,6 +69,8 @@ abstract class GroupSyncFixture {
     /** Source log starts this test knows; the source answers none for other partitions. */
     final Map<TopicPartition, Long> sourceStarts = source.starts;
     boolean untranslatableEarliest;
+    /** True: the destination's alias is known ({@code destination}), as in a two-way setup. */
+    boolean twoWay;
     /** The source's topic ids by name, as the incarnation check sees them. */
     final Map<String, Uuid> sourceIdsByName = source.ids;
     @TempDir
@@ -87,7 +89,7 @@ abstract class GroupSyncFixture {
         SyncSettings settings = TestSettings.groupSync(APP, SYNCS,
                 new Timing(INTERVAL, PENDING_TIMEOUT, PRUNE_INTERVAL, 30_000),
                 new OffsetRules(identity, followRewinds, untranslatableEarliest),
-                clock);
+                clock, twoWay ? "destination" : null);
         view = new DestinationView(destination);
         view.refreshNow();
         ConsumerGroupApplier applier = new ConsumerGroupApplier(destination, new OffsetOwnership(APP), followRewinds);

@@ -35,8 +35,15 @@ final class TestSettings {
      * internal and replica topics.
      */
     static SyncSettings groupSync(String app, String offsetSyncs, Timing timing, OffsetRules rules, Clock clock) {
+        return groupSync(app, offsetSyncs, timing, rules, clock, null);
+    }
+
+    /** As above, with the destination's alias ({@code null}: not told apart). */
+    static SyncSettings groupSync(String app, String offsetSyncs, Timing timing, OffsetRules rules, Clock clock,
+                                  String destinationAlias) {
         return new SyncSettings(
-                new Topics(app, "source", new DefaultReplicationPolicy(), offsetSyncs, "sextant.conflicts"),
+                new Topics(app, "source", new DefaultReplicationPolicy(), offsetSyncs, "sextant.conflicts",
+                        destinationAlias, false),
                 new Scope(g -> !Pattern.matches("__.*|connect-.*|console-consumer-.*|" + app, g),
                         t -> !Pattern.matches(".*[-.]internal|.*\\.replica|__.*", t), true, true),
                 timing,
