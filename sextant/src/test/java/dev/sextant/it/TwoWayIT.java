@@ -55,6 +55,8 @@ class TwoWayIT {
     private static final String B_TOPIC = "tw-b-orders";
     private static final String A_MIRROR = LocalMirrorMaker.mirroredTopic(A_TOPIC);
     private static final String B_MIRROR = LocalMirrorMaker.DESTINATION_ALIAS + "." + B_TOPIC;
+    /** This test's groups: the shared clusters hold other test classes' groups too. */
+    private static final String PREFIX = "tw-";
     private static final String ON_A = "tw-a";
     private static final String ON_B = "tw-b";
     private static final String ON_BOTH = "tw-both";
@@ -143,7 +145,10 @@ class TwoWayIT {
         return sextantWrites(cluster).getOrDefault(group, List.of());
     }
 
-    /** Every commit in the cluster's {@code __consumer_offsets} that carries a Sextant mark: "topic metadata". */
+    /**
+     * Every commit of this test's groups in the cluster's {@code __consumer_offsets} that carries a Sextant mark, as
+     * "topic metadata" (the clusters are shared with other test classes, whose Sextants write their own groups).
+     */
     private static Map<String, List<String>> sextantWrites(LocalKafkaBroker cluster) {
         Map<String, List<String>> writes = new TreeMap<>();
         Map<String, Object> props = new HashMap<>(cluster.clientProperties());
@@ -162,7 +167,7 @@ class TwoWayIT {
                     try {
                         if (record.key() != null && ConsumerOffsetsDecoder.decode(record.key(), record.value())
                                 instanceof ConsumerOffsetsRecord.OffsetCommit c && c.metadata() != null
-                                && c.metadata().startsWith("sextant/")) {
+                                && c.metadata().startsWith("sextant/") && c.group().startsWith(PREFIX)) {
                             writes.computeIfAbsent(c.group(), g -> new ArrayList<>())
                                     .add(c.topic() + " " + c.metadata());
                         }
@@ -175,9 +180,11 @@ class TwoWayIT {
         return writes;
     }
 
+    /** This test's dead letters: the clusters, and their dead-letter topic, are shared with other test classes. */
     private static List<DeadLetterRecord> deadLetters(LocalKafkaBroker cluster) {
         try (DeadLetterReader reader = new DeadLetterReader(cluster.clientProperties(), "sextant.conflicts")) {
-            return reader.readToEnd(Duration.ofSeconds(10));
+            return reader.readToEnd(Duration.ofSeconds(10)).stream()
+                    .filter(r -> r.group() != null && r.group().startsWith(PREFIX)).toList();
         }
     }
 
