@@ -113,7 +113,16 @@ public final class Clients {
      * {@code {upstream, downstream}}.
      */
     public static List<long[]> mirrorMakerSyncPairs(LocalKafkaBroker source, String topic, int partition) {
-        String syncTopic = "mm2-offset-syncs.destination.internal";
+        return mirrorMakerSyncPairs(source, "mm2-offset-syncs.destination.internal", topic, partition);
+    }
+
+    /**
+     * As {@link #mirrorMakerSyncPairs(LocalKafkaBroker, String, int)}, from the offset-syncs topic {@code syncTopic}
+     * (the flow the other way, {@link LocalMirrorMaker.Options#reverse()}, writes
+     * {@code mm2-offset-syncs.source.internal} on the cluster it mirrors from).
+     */
+    public static List<long[]> mirrorMakerSyncPairs(LocalKafkaBroker source, String syncTopic, String topic,
+                                                    int partition) {
         Map<String, Object> props = new HashMap<>(source.clientProperties());
         List<long[]> pairs = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props,

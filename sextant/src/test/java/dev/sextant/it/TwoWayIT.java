@@ -11,6 +11,7 @@ import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.Reason;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
+import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalClustersExtension;
 import dev.sextant.testkit.LocalKafkaBroker;
@@ -88,6 +89,14 @@ class TwoWayIT {
              Producer onB = new Producer(clusters.destination(), B_TOPIC)) {
             Await.until(SYNCED, "both topics mirrored", () -> !clusters.endOffsets(clusters.destination(), A_MIRROR)
                     .isEmpty() && !clusters.endOffsets(clusters.source(), B_MIRROR).isEmpty());
+            // both flows' first syncs of every partition before any consumer starts (at the log end, so above them):
+            // an offset below a partition's oldest sync has no translation, and would be an UNTRANSLATABLE dead letter
+            for (int partition : List.of(0, 1)) {
+                Await.until(SYNCED, "syncs of partition " + partition + " both ways", () ->
+                        !Clients.mirrorMakerSyncs(clusters.source(), A_TOPIC, partition).isEmpty()
+                        && !Clients.mirrorMakerSyncPairs(clusters.destination(), "mm2-offset-syncs.source.internal",
+                                B_TOPIC, partition).isEmpty());
+            }
             try (SextantInstance forward = SextantInstance.start(clusters, FORWARD, Map.of("groups.include", "tw-.*"));
                  SextantInstance back = SextantInstance.start(reverseConfig, stateDir);
                  LiveConsumer a = new LiveConsumer(clusters.source(), ON_A, A_TOPIC);
@@ -236,7 +245,7 @@ class TwoWayIT {
             Map<String, Object> props = new HashMap<>(cluster.clientProperties());
             props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
             props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
             thread = new Thread(() -> {
                 try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
                         new StringDeserializer())) {
