@@ -11,8 +11,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -86,7 +84,7 @@ final class CutoverCommand implements Callable<Integer> {
         if (timeout.toMillis() < 1_000) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be at least 1s");
         }
-        Predicate<String> selected = selected();
+        Predicate<String> selected = selection.predicate(spec.commandLine());
         SextantConfig loaded = config.load();
         SextantClient instance = instance(loaded);
         PrintWriter out = spec.commandLine().getOut();
@@ -119,25 +117,6 @@ final class CutoverCommand implements Callable<Integer> {
         }
         out.flush();
         return report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
-    }
-
-    private Predicate<String> selected() {
-        if (selection.group != null) {
-            if (selection.group.isEmpty()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--group must not be empty");
-            }
-            return selection.group::equals;
-        }
-        if (selection.groups != null) {
-            try {
-                Pattern pattern = Pattern.compile(selection.groups);
-                return g -> pattern.matcher(g).matches();
-            } catch (PatternSyntaxException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--groups: not a regular expression: "
-                        + e.getDescription());
-            }
-        }
-        return g -> true;
     }
 
     private SextantClient instance(SextantConfig loaded) {

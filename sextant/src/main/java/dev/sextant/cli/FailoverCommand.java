@@ -74,6 +74,26 @@ final class FailoverCommand implements Callable<Integer> {
 
         @Option(names = "--all", description = "Every group (of those the configuration's group filters sync).")
         boolean all;
+
+        /** The groups {@code --group} or {@code --groups} selects; every group with {@code --all}. */
+        Predicate<String> predicate(CommandLine commandLine) {
+            if (group != null) {
+                if (group.isEmpty()) {
+                    throw new CommandLine.ParameterException(commandLine, "--group must not be empty");
+                }
+                return group::equals;
+            }
+            if (groups != null) {
+                try {
+                    Pattern pattern = Pattern.compile(groups);
+                    return g -> pattern.matcher(g).matches();
+                } catch (PatternSyntaxException e) {
+                    throw new CommandLine.ParameterException(commandLine, "--groups: not a regular expression: "
+                            + e.getDescription());
+                }
+            }
+            return g -> true;
+        }
     }
 
     @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
@@ -240,23 +260,8 @@ final class FailoverCommand implements Callable<Integer> {
         return ExitCodes.OK;
     }
 
-    /** The groups {@code --group} or {@code --groups} selects; every group without either. */
     private Predicate<String> selected() {
-        if (selection.group != null) {
-            if (selection.group.isEmpty()) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--group must not be empty");
-            }
-            return selection.group::equals;
-        } else if (selection.groups != null) {
-            try {
-                Pattern pattern = Pattern.compile(selection.groups);
-                return g -> pattern.matcher(g).matches();
-            } catch (PatternSyntaxException e) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--groups: not a regular expression: "
-                        + e.getDescription());
-            }
-        }
-        return g -> true;
+        return selection.predicate(spec.commandLine());
     }
 
     private String instanceUrl;

@@ -33,6 +33,10 @@ final class CommitIntake {
     private final GroupStore groups;
     private final GroupSyncFlusher flusher;
     private final CutoverHold cutovers;
+    private static final int MAX_TOPICS = 10_000;
+
+    /** Whether a topic is a mirror of the destination's own: asked per commit, a regex split under the policy. */
+    private final Map<String, Boolean> fromDestination = new HashMap<>();
 
     CommitIntake(SyncSettings settings, SyncRuntime runtime, IncludedNames groupNames, IncludedNames topicNames,
                  IndexedPositions positions, GroupStore groups, GroupSyncFlusher flusher, CutoverHold cutovers) {
@@ -84,7 +88,7 @@ final class CommitIntake {
             metrics.filtered("sextant-mark");
             return;
         }
-        if (!settings.translateHome() && settings.fromDestination(topic)) {
+        if (!settings.translateHome() && fromDestination(topic)) {
             // a mirror of the destination's own topic: its records came from there (two-way), no flow mirrors it back
             metrics.filtered("from-destination");
             return;
@@ -146,7 +150,7 @@ final class CommitIntake {
             metrics.filtered("topic");
             return;
         }
-        if (!settings.translateHome() && settings.fromDestination(topic)) {
+        if (!settings.translateHome() && fromDestination(topic)) {
             metrics.filtered("from-destination"); // as for a consumer group's commit
             return;
         }
@@ -181,6 +185,14 @@ final class CommitIntake {
         positions.put(key, old == null ? PartitionPosition.committed(offset, timestamp, logOffset)
                 : old.withCommit(offset, timestamp, logOffset));
         flusher.markPending(key, timestamp);
+    }
+
+    /** Memoized per topic, starting over past {@link #MAX_TOPICS}: churning topic names must not grow it for ever. */
+    private boolean fromDestination(String topic) {
+        if (fromDestination.size() >= MAX_TOPICS) {
+            fromDestination.clear();
+        }
+        return fromDestination.computeIfAbsent(topic, settings::fromDestination);
     }
 
     /** The group's record, registered (and counted) as {@code kind} when it is new. */

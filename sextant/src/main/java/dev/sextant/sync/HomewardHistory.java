@@ -2,6 +2,8 @@ package dev.sextant.sync;
 
 import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.SyncHistory;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -14,6 +16,8 @@ final class HomewardHistory implements SyncHistory {
     private final SyncHistory own;
     private final SyncHistory returned;
     private final Predicate<String> homeward;
+    /** Per topic: translation asks at every lookup, and the replication policy answers with a regex split. */
+    private final Map<String, Boolean> seen = new HashMap<>();
 
     /** @param homeward true for a source topic that is a mirror of one of the destination's own topics */
     HomewardHistory(SyncHistory own, SyncHistory returned, Predicate<String> homeward) {
@@ -22,13 +26,20 @@ final class HomewardHistory implements SyncHistory {
         this.homeward = homeward;
     }
 
+    private boolean homeward(String topic) {
+        if (seen.size() >= 10_000) {
+            seen.clear(); // churning topic names must not grow it for ever
+        }
+        return seen.computeIfAbsent(topic, homeward::test);
+    }
+
     @Override
     public Optional<OffsetSyncPoint> latestAtOrBelow(String topic, int partition, long upstreamOffset) {
-        return (homeward.test(topic) ? returned : own).latestAtOrBelow(topic, partition, upstreamOffset);
+        return (homeward(topic) ? returned : own).latestAtOrBelow(topic, partition, upstreamOffset);
     }
 
     @Override
     public Optional<OffsetSyncPoint> earliestAbove(String topic, int partition, long upstreamOffset) {
-        return (homeward.test(topic) ? returned : own).earliestAbove(topic, partition, upstreamOffset);
+        return (homeward(topic) ? returned : own).earliestAbove(topic, partition, upstreamOffset);
     }
 }
