@@ -55,6 +55,10 @@ public final class Clients {
         Map<String, Object> props = new HashMap<>(cluster.clientProperties());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // one batch in flight: on a topic just created, the first batch to a partition can meet NOT_LEADER_OR_FOLLOWER
+        // while the next is on its way, and an idempotent producer then retries the next one for ever with
+        // OUT_OF_ORDER_SEQUENCE_NUMBER (seen in CI: a shared cluster's start hung 3 minutes on it)
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_CONFIG, 1);
         long start = System.nanoTime();
         long sent = 0;
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
@@ -80,6 +84,10 @@ public final class Clients {
         Map<String, Object> props = new HashMap<>(cluster.clientProperties());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // one batch in flight: on a topic just created, the first batch to a partition can meet NOT_LEADER_OR_FOLLOWER
+        // while the next is on its way, and an idempotent producer then retries the next one for ever with
+        // OUT_OF_ORDER_SEQUENCE_NUMBER (seen in CI: a shared cluster's start hung 3 minutes on it)
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_CONFIG, 1);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
                 new StringSerializer())) {
             for (int i = first; i < first + count; i++) {
