@@ -58,7 +58,7 @@ public final class Clients {
         // one batch in flight: on a topic just created, the first batch to a partition can meet NOT_LEADER_OR_FOLLOWER
         // while the next is on its way, and an idempotent producer then retries the next one for ever with
         // OUT_OF_ORDER_SEQUENCE_NUMBER (seen in CI: a shared cluster's start hung 3 minutes on it)
-        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_CONFIG, 1);
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         long start = System.nanoTime();
         long sent = 0;
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
@@ -87,7 +87,7 @@ public final class Clients {
         // one batch in flight: on a topic just created, the first batch to a partition can meet NOT_LEADER_OR_FOLLOWER
         // while the next is on its way, and an idempotent producer then retries the next one for ever with
         // OUT_OF_ORDER_SEQUENCE_NUMBER (seen in CI: a shared cluster's start hung 3 minutes on it)
-        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION_CONFIG, 1);
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(props, new StringSerializer(),
                 new StringSerializer())) {
             for (int i = first; i < first + count; i++) {
