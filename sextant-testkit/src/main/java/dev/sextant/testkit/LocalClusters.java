@@ -321,6 +321,25 @@ public final class LocalClusters implements AutoCloseable {
         awaitMirrored(topic, endOffsets(source, topic), timeout);
     }
 
+    /**
+     * Produces {@code perPartition} numbered records ({@link Clients#produceNumbered}) to every partition of a new
+     * source topic so that every offset translates: ten first, until MirrorMaker 2 wrote a sync of each partition,
+     * then the rest, and waits until all are mirrored. Produced at once, MirrorMaker 2 coalesces the first syncs under
+     * load (it keeps at most ten outstanding), and an offset below a partition's oldest sync has no translation.
+     */
+    public void produceMirroredFromFirstSyncs(String topic, int partitions, int perPartition, Duration timeout) {
+        int first = Math.min(10, perPartition);
+        Clients.produceNumbered(source, topic, partitions, first);
+        awaitMirrored(topic, timeout);
+        for (int partition = 0; partition < partitions; partition++) {
+            int p = partition;
+            Await.until(timeout, "a MirrorMaker 2 sync of " + topic + "-" + p, () ->
+                    !Clients.mirrorMakerSyncs(source, topic, p).isEmpty());
+        }
+        Clients.produceNumberedFrom(source, topic, partitions, first, perPartition - first);
+        awaitMirrored(topic, timeout);
+    }
+
     /** An Admin client for one of the clusters; the caller closes it. */
     public Admin admin(LocalKafkaBroker cluster) {
         return ClusterTopics.admin(cluster);

@@ -2,6 +2,7 @@ package dev.sextant.cutover;
 
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -10,20 +11,20 @@ import org.apache.kafka.common.TopicPartition;
  *
  * @param type    {@code consumer}, {@code classic}, {@code streams} or {@code share}; {@code consumer} for a group the
  *                listing does not show (a "simple" group of {@code assign()} consumers, which only commits)
- * @param state   the coordinator's state ({@code Empty}, {@code Stable}, ...), or {@code Empty} when not listed
- * @param members who is in the group ({@code clientId@host}), when the type can be described; may be empty while
+ * @param state   the coordinator's state, {@link GroupState#EMPTY} when not listed
+ * @param members who is in the group ({@code clientId/host}), when the type can be described; may be empty while
  *                {@link #active()} is true
  */
-record SourceGroup(String group, String type, String state, List<String> members,
+record SourceGroup(String group, String type, GroupState state, List<String> members,
                    Map<TopicPartition, Long> offsets) {
 
     /** True when the group has members on the source: its consumers still run there. */
     boolean active() {
-        return !members.isEmpty() || !state.equalsIgnoreCase("Empty") && !state.equalsIgnoreCase("Dead")
-                && !state.equalsIgnoreCase("Unknown");
+        return !members.isEmpty() || live(state);
     }
 
-    boolean share() {
-        return type.equals("share");
+    /** A state in which a group has members (not empty, dead or unknown). */
+    static boolean live(GroupState state) {
+        return state != GroupState.EMPTY && state != GroupState.DEAD && state != GroupState.UNKNOWN;
     }
 }

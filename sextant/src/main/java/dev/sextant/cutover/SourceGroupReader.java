@@ -17,6 +17,7 @@ import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
@@ -83,8 +84,7 @@ final class SourceGroupReader implements AutoCloseable {
         Map<String, SourceGroup> out = new TreeMap<>();
         for (String group : groups) {
             GroupListing listing = listed.get(group);
-            String state = listing == null ? "Empty"
-                    : listing.groupState().map(Object::toString).orElse("Unknown");
+            GroupState state = listing == null ? GroupState.EMPTY : listing.groupState().orElse(GroupState.UNKNOWN);
             out.put(group, new SourceGroup(group, typeOf(listing), state, members.getOrDefault(group, List.of()),
                     offsets.getOrDefault(group, Map.of())));
         }
@@ -109,12 +109,11 @@ final class SourceGroupReader implements AutoCloseable {
     static final Comparator<TopicPartition> BY_PARTITION =
             Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
-    /** {@code clientId@host} of the members of the consumer groups (classic or not) listed with a live state. */
+    /** {@code clientId/host} of the members of the consumer groups (classic or not) listed with a live state. */
     private Map<String, List<String>> members(Map<String, GroupListing> listed) {
         List<String> live = listed.values().stream()
                 .filter(l -> l.type().map(t -> t == GroupType.CONSUMER || t == GroupType.CLASSIC).orElse(false))
-                .filter(l -> l.groupState().map(s -> !s.toString().equalsIgnoreCase("Empty")
-                        && !s.toString().equalsIgnoreCase("Dead")).orElse(false))
+                .filter(l -> l.groupState().map(SourceGroup::live).orElse(false))
                 .map(GroupListing::groupId).toList();
         Map<String, List<String>> out = new HashMap<>();
         if (live.isEmpty()) {

@@ -1,11 +1,14 @@
 package dev.sextant.cutover;
 
 import dev.sextant.client.SextantClient;
+import dev.sextant.state.PositionStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -29,8 +32,9 @@ final class SyncedCheck {
     }
 
     /** The statuses of the sync that are its guards. */
-    private static final Set<String> GUARDS = Set.of("GROUP_ACTIVE", "TYPE_CONFLICT", "DESTINATION_DIVERGED",
-            "SOURCE_CHANGED", "DESTINATION_UNSUPPORTED");
+    private static final Set<String> GUARDS = Stream.of(PositionStatus.GROUP_ACTIVE, PositionStatus.TYPE_CONFLICT,
+            PositionStatus.DESTINATION_DIVERGED, PositionStatus.SOURCE_CHANGED,
+            PositionStatus.DESTINATION_UNSUPPORTED).map(Enum::name).collect(Collectors.toUnmodifiableSet());
 
     /**
      * @param reason   with {@link State#REFUSED}, the guard's status
@@ -60,7 +64,7 @@ final class SyncedCheck {
             }
             if (p == null || p.sourceOffset() != e.getValue()) {
                 waiting.add(e.getKey() + ": the sync has not read the commit of " + e.getValue() + " yet");
-            } else if (!"APPLIED".equals(p.status()) || p.appliedOffset() == null
+            } else if (!PositionStatus.APPLIED.name().equals(p.status()) || p.appliedOffset() == null
                     || !p.appliedOffset().equals(p.translatedOffset())) {
                 waiting.add(e.getKey() + ": " + p.status() + (p.appliedOffset() == null ? ""
                         : ", " + p.appliedOffset() + " written") + (p.translatedOffset() == null ? ""

@@ -14,7 +14,6 @@ import dev.sextant.testing.Cli;
 import dev.sextant.testing.DeadLetters;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
-import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalMirrorMaker;
 import java.nio.file.Files;
@@ -76,17 +75,8 @@ class AdoptFromMirrorMakerIT {
 
     private void adopt(LocalClusters clusters, boolean byCommand, Path dir) throws Exception {
         clusters.createTopic(clusters.source(), TOPIC, 2);
-        // MirrorMaker 2's first sync of each partition before the rest: under load it coalesces the first syncs, and
-        // an offset below a partition's oldest sync has no translation (seen here: every group's partition 0 stayed
-        // untranslated, its oldest sync above 537)
-        Clients.produceNumbered(clusters.source(), TOPIC, 2, 10);
-        clusters.awaitMirrored(TOPIC, Duration.ofSeconds(60));
-        for (int partition : List.of(0, 1)) {
-            Await.until(Duration.ofSeconds(60), "a MirrorMaker 2 sync of " + TOPIC + "-" + partition, () ->
-                    !Clients.mirrorMakerSyncs(clusters.source(), TOPIC, partition).isEmpty());
-        }
-        Clients.produceNumberedFrom(clusters.source(), TOPIC, 2, 10, 1_990);
-        clusters.awaitMirrored(TOPIC, Duration.ofSeconds(60));
+        // every offset translates (seen here before: every group's partition 0 untranslated, its oldest sync above 537)
+        clusters.produceMirroredFromFirstSyncs(TOPIC, 2, 2_000, Duration.ofSeconds(60));
         String mirrored = "source." + TOPIC;
         try (Admin source = clusters.admin(clusters.source());
              Admin destination = clusters.admin(clusters.destination())) {

@@ -13,6 +13,7 @@ import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
 import dev.sextant.testing.Cli;
 import dev.sextant.testing.DeadLetters;
+import dev.sextant.testing.LiveConsumer;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
@@ -59,16 +60,7 @@ class CutoverIT {
     void aGroupIsCutOverExactOnlyOnceNothingMovesItOnTheSourceAndStaysCutOver(LocalClusters clusters)
             throws Exception {
         clusters.createTopic(clusters.source(), TOPIC, 2);
-        // MirrorMaker 2's first sync of each partition before the rest: under load it coalesces the first syncs, and
-        // an offset below a partition's oldest sync has no translation
-        Clients.produceNumbered(clusters.source(), TOPIC, 2, 10);
-        clusters.awaitMirrored(TOPIC, SYNCED);
-        for (int partition : List.of(0, 1)) {
-            Await.until(SYNCED, "a MirrorMaker 2 sync of " + TOPIC + "-" + partition, () ->
-                    !Clients.mirrorMakerSyncs(clusters.source(), TOPIC, partition).isEmpty());
-        }
-        Clients.produceNumberedFrom(clusters.source(), TOPIC, 2, 10, 990);
-        clusters.awaitMirrored(TOPIC, SYNCED);
+        clusters.produceMirroredFromFirstSyncs(TOPIC, 2, 1_000, SYNCED); // every offset translates
         Path stateDir = Files.createTempDirectory("sextant-it-cutover");
         Map<String, Object> overrides = Map.of("groups.include", "cut-.*");
         SextantInstance sextant = SextantInstance.start(clusters, APP, stateDir, overrides);
@@ -89,7 +81,7 @@ class CutoverIT {
             assertNull(client.group(STOPPED).cutOver(), "a dry run records nothing");
 
             // members on the source, and a committer without membership, are refused
-            try (Member member = new Member(clusters, ACTIVE);
+            try (LiveConsumer member = new LiveConsumer(clusters.source(), ACTIVE, TOPIC);
                  Committer committer = new Committer(clusters, ASSIGNER)) {
                 Await.until(SYNCED, ACTIVE + " has a member on the source", member::joined);
                 Cli.Run refused = Cli.run("cutover", "-c", config.toString(), "--url", url, "--groups",
@@ -214,41 +206,6 @@ class CutoverIT {
         Clients.committed(clusters, clusters.destination(), group, MIRROR)
                 .forEach((p, om) -> out.put(p, om.offset()));
         return out;
-    }
-
-    /** A consumer subscribed to the topic on the source: the group has a member there while it runs. */
-    private static final class Member implements AutoCloseable {
-
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final AtomicBoolean assigned = new AtomicBoolean();
-        private final Thread thread;
-
-        Member(LocalClusters clusters, String group) {
-            Map<String, Object> props = new HashMap<>(clusters.source().clientProperties());
-            props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            thread = new Thread(() -> {
-                try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                        new StringDeserializer())) {
-                    consumer.subscribe(List.of(TOPIC));
-                    while (running.get()) {
-                        consumer.poll(Duration.ofMillis(200));
-                        assigned.set(!consumer.assignment().isEmpty());
-                    }
-                }
-            }, "cutover-member");
-            thread.start();
-        }
-
-        boolean joined() {
-            return assigned.get();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running.set(false);
-            thread.join(30_000);
-        }
     }
 
     /**

@@ -49,16 +49,7 @@ class FailbackIT {
     @Test
     void aGroupFailedOverToBGoesHomeToAWithNothingLost(LocalClusters clusters) throws Exception {
         clusters.createTopic(clusters.source(), ORDERS, 2);
-        // MirrorMaker 2's first sync of each partition before the rest: under load it coalesces the first syncs, and
-        // an offset below a partition's oldest sync has no translation (CI saw fb-orders-1's first sync above 300)
-        Clients.produceNumbered(clusters.source(), ORDERS, 2, 10);
-        clusters.awaitMirrored(ORDERS, SYNCED);
-        for (int partition : List.of(0, 1)) {
-            Await.until(SYNCED, "a MirrorMaker 2 sync of " + ORDERS + "-" + partition, () ->
-                    !Clients.mirrorMakerSyncs(clusters.source(), ORDERS, partition).isEmpty());
-        }
-        Clients.produceNumberedFrom(clusters.source(), ORDERS, 2, 10, 990);
-        clusters.awaitMirrored(ORDERS, SYNCED);
+        clusters.produceMirroredFromFirstSyncs(ORDERS, 2, 1_000, SYNCED); // every offset translates
 
         // A -> B: the group synced to B, then its consumers fail over there
         try (SextantInstance forward = SextantInstance.start(clusters, FORWARD, Map.of("groups.include", "fb-.*"))) {

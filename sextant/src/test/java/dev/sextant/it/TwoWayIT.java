@@ -9,6 +9,7 @@ import dev.sextant.decode.ConsumerOffsetsDecoder;
 import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.Reason;
+import dev.sextant.testing.LiveConsumer;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
@@ -27,7 +28,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -36,7 +36,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -225,44 +224,6 @@ class TwoWayIT {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            running.set(false);
-            thread.join(30_000);
-        }
-    }
-
-    /** A subscribed consumer that commits what it read after every poll, until closed: a member of its group. */
-    private static final class LiveConsumer implements AutoCloseable {
-
-        private final AtomicBoolean running = new AtomicBoolean(true);
-        private final AtomicLong commits = new AtomicLong();
-        private final Thread thread;
-
-        LiveConsumer(LocalKafkaBroker cluster, String group, String topic) {
-            Map<String, Object> props = new HashMap<>(cluster.clientProperties());
-            props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
-            props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-            props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-            thread = new Thread(() -> {
-                try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                        new StringDeserializer())) {
-                    consumer.subscribe(List.of(topic));
-                    while (running.get()) {
-                        if (!consumer.poll(Duration.ofMillis(200)).isEmpty()) {
-                            consumer.commitSync();
-                            commits.incrementAndGet();
-                        }
-                    }
-                }
-            }, "two-way-" + group + "-" + topic);
-            thread.start();
-        }
-
-        long commits() {
-            return commits.get();
         }
 
         @Override
