@@ -132,10 +132,34 @@ public final class BenchMain implements Callable<Integer> {
             Files.copy(results.resolve(stamp + "." + ext), results.resolve("latest." + ext),
                     StandardCopyOption.REPLACE_EXISTING);
         }
+        updateDocs(results, cfg);
         System.out.println();
         System.out.println(md);
         Bench.log("results: %s (+ .md, .png; copied to latest.*) in %.0f s", json,
                 Bench.seconds(System.nanoTime() - started));
+    }
+
+    /**
+     * After a full run into this repository's {@code bench/results}, the figures the README and {@code docs/} quote
+     * from {@code latest.json} ({@link DocFigures}); a quick run, or results elsewhere, leave them alone.
+     */
+    private static void updateDocs(Path results, BenchSettings cfg) throws IOException {
+        Path repo = results.toAbsolutePath().normalize().getParent();
+        repo = repo == null ? null : repo.getParent();
+        if (cfg.quick() || repo == null || !results.toAbsolutePath().normalize().endsWith(Path.of("bench", "results"))
+                || !Files.exists(repo.resolve("README.md"))) {
+            return;
+        }
+        DocFigures figures = new DocFigures(results);
+        for (Path doc : DocFigures.documents(repo)) {
+            try {
+                if (figures.update(doc)) {
+                    Bench.log("figures updated from latest.json: %s", doc);
+                }
+            } catch (IllegalArgumentException e) {
+                Bench.log("figures of %s not updated: %s", doc, e.getMessage());
+            }
+        }
     }
 
     /**

@@ -192,8 +192,9 @@ final class FailoverVerdict {
         } else if (!untranslated.isEmpty()) {
             result = GroupResult.INCOMPLETE;
             detail = "no translation for " + String.join(", ", untranslated) + " (no offset sync covers the commit, or "
-                    + "the topic is not mirrored): its consumers would start there from auto.offset.reset; see the "
-                    + "README's failover runbook" + (hasPending ? "; --apply writes the other positions" : "");
+                    + "the topic is not mirrored): its consumers would start there from auto.offset.reset; see "
+                    + "docs/failover.md, \"Failover in detail\""
+                    + (hasPending ? "; --apply writes the other positions" : "");
         } else if (hasPending) {
             result = GroupResult.PENDING;
             detail = partitions.stream().anyMatch(p -> p.status() == PartitionStatus.MISSING)
