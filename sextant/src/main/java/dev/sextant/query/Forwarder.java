@@ -28,33 +28,54 @@ public final class Forwarder {
             + "-._~!$&'()*+,;=:@/?";
     private static final String HEX = "0123456789ABCDEF";
 
-    private final HttpClient client;
     private final String self;
     private final Duration timeout;
     private final String scheme;
     private final Optional<String> token;
+    private final Optional<TlsContexts.StoreFiles> tls;
+    /** The client for the TLS context last loaded (a new one once the stores are reloaded). */
+    private volatile Client client;
+
+    private record Client(SSLContext context, HttpClient http) {
+    }
 
     /** Plain HTTP, no token. */
     public Forwarder(HostAndPort self, Duration timeout) {
         this(self, timeout, Optional.empty(), Optional.empty());
     }
 
-    /** @param tls the HTTP API's TLS context (HTTPS to other instances), or empty; {@code token} likewise */
-    public Forwarder(HostAndPort self, Duration timeout, Optional<SSLContext> tls, Optional<String> token) {
+    /**
+     * @param tls the HTTP API's TLS store files (HTTPS to other instances, with the context last loaded from them),
+     *            or empty; {@code token} likewise
+     */
+    public Forwarder(HostAndPort self, Duration timeout, Optional<TlsContexts.StoreFiles> tls,
+                     Optional<String> token) {
         this.self = self.toString();
         this.timeout = timeout;
         this.scheme = tls.isPresent() ? "https://" : "http://";
         this.token = token;
-        HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(2));
-        tls.ifPresent(builder::sslContext);
-        this.client = builder.build();
+        this.tls = tls;
+    }
+
+    private HttpClient client() {
+        SSLContext context = tls.map(TlsContexts.StoreFiles::current).orElse(null);
+        Client current = client;
+        if (current == null || current.context() != context) {
+            HttpClient.Builder builder = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                    .connectTimeout(Duration.ofSeconds(2));
+            if (context != null) {
+                builder.sslContext(context);
+            }
+            current = new Client(context, builder.build());
+            client = current;
+        }
+        return current.http();
     }
 
     /** Relays {@code pathAndQuery} (raw, as received) to {@code target} and returns its answer. */
     public Reply forward(HostAndPort target, String pathAndQuery) {
         try {
-            return toReply(client.send(request(target, pathAndQuery), HttpResponse.BodyHandlers.ofByteArray()));
+            return toReply(client().send(request(target, pathAndQuery), HttpResponse.BodyHandlers.ofByteArray()));
         } catch (IOException e) {
             throw QueryException.unavailable("instance " + target + " that holds the data cannot be reached ("
                     + e + "); retry", e);
@@ -66,7 +87,7 @@ public final class Forwarder {
 
     /** Asynchronous {@link #forward}; the future fails with a {@link QueryException} when the target is unreachable. */
     public CompletableFuture<Reply> forwardAsync(HostAndPort target, String pathAndQuery) {
-        return client.sendAsync(request(target, pathAndQuery), HttpResponse.BodyHandlers.ofByteArray())
+        return client().sendAsync(request(target, pathAndQuery), HttpResponse.BodyHandlers.ofByteArray())
                 .handle((response, err) -> {
                     if (err != null) {
                         throw QueryException.unavailable("instance " + target + " cannot be reached (" + err

@@ -19,7 +19,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.SSLContext;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
@@ -91,12 +90,12 @@ public final class QueryServer implements AutoCloseable {
      * How the API is served.
      *
      * @param threads    query threads (forwarding holds one on each of two instances)
-     * @param tls        the API's TLS context, or empty for plain HTTP
+     * @param tls        the API's TLS store files (reloaded when they change), or empty for plain HTTP
      * @param clientAuth none, requested or required (client certificates, with TLS)
      * @param token      the bearer token required outside {@code openPaths}, or empty
      */
-    public record Settings(HostAndPort listen, int threads, Optional<SSLContext> tls, String clientAuth,
-                           Optional<String> token, List<String> openPaths) {
+    public record Settings(HostAndPort listen, int threads, Optional<TlsContexts.StoreFiles> tls,
+                           String clientAuth, Optional<String> token, List<String> openPaths) {
 
         public Settings {
             Objects.requireNonNull(listen);
@@ -111,7 +110,7 @@ public final class QueryServer implements AutoCloseable {
 
         /** From {@code query.*}. */
         public static Settings of(SextantConfig config) {
-            return new Settings(config.queryListen(), config.queryThreads(), TlsContexts.of(config),
+            return new Settings(config.queryListen(), config.queryThreads(), TlsContexts.storeFiles(config),
                     config.queryTlsClientAuth(), config.queryAuthToken(), config.queryAuthOpenPaths());
         }
     }

@@ -340,18 +340,18 @@ class KubernetesManifestsTest {
         return file;
     }
 
-    private static void requireNodeChecks() throws Exception {
+    static void requireNodeChecks() throws Exception {
         DeployTools.requireTool("node", "Node.js 20 or newer");
         DeployTools.require(Files.isDirectory(CHECKS.resolve("node_modules/@monokle/validation")),
                 "deploy/checks has no node_modules (npm ci --prefix deploy/checks)");
     }
 
-    private static Result node(String script, Path file) throws Exception {
+    static Result node(String script, Path file) throws Exception {
         requireNodeChecks();
         return DeployTools.run(CHECKS, "node", script, file.toString());
     }
 
-    private static List<JsonNode> objects(Path rendered) throws IOException {
+    static List<JsonNode> objects(Path rendered) throws IOException {
         List<JsonNode> objects = new ArrayList<>();
         try (var parser = new YAMLFactory().createParser(rendered.toFile())) {
             YAML.readValues(parser, JsonNode.class).forEachRemaining(objects::add);
@@ -359,13 +359,13 @@ class KubernetesManifestsTest {
         return objects;
     }
 
-    private static JsonNode only(List<JsonNode> objects, String kind) {
+    static JsonNode only(List<JsonNode> objects, String kind) {
         List<JsonNode> found = objects.stream().filter(o -> o.path("kind").asText().equals(kind)).toList();
         assertEquals(1, found.size(), kind + " objects: " + found.size());
         return found.get(0);
     }
 
-    private static JsonNode only(List<JsonNode> objects, String kind, String name) {
+    static JsonNode only(List<JsonNode> objects, String kind, String name) {
         List<JsonNode> found = objects.stream().filter(o -> o.path("kind").asText().equals(kind)
                 && o.at("/metadata/name").asText().equals(name)).toList();
         assertEquals(1, found.size(), kind + "/" + name + " objects: " + found.size());
@@ -378,7 +378,7 @@ class KubernetesManifestsTest {
         return names;
     }
 
-    private static JsonNode volume(JsonNode pod, String name) {
+    static JsonNode volume(JsonNode pod, String name) {
         for (JsonNode volume : pod.path("volumes")) {
             if (volume.path("name").asText().equals(name)) {
                 return volume;

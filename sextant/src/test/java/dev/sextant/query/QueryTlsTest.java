@@ -9,6 +9,7 @@ import dev.sextant.client.SextantClientException;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.InvalidConfigurationException;
 import dev.sextant.config.SextantConfig;
+import dev.sextant.testkit.Await;
 import dev.sextant.testkit.TestCertificates;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -20,7 +21,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,6 +34,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLException;
 import javax.net.ssl.SSLSocket;
 import org.apache.kafka.common.config.types.Password;
 import org.junit.jupiter.api.AfterEach;
@@ -206,6 +211,119 @@ class QueryTlsTest {
             // a reset, or TLS closed without close_notify: closed all the same
         }
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    }
+
+    /**
+     * A keystore written over in place (as a tool or an operator copies a renewed one) is served to new connections
+     * within seconds, and the server answers every request meanwhile.
+     */
+    @Test
+    void aKeystoreWrittenOverIsServedWithoutARestart() throws Exception {
+        Path folder = Files.createDirectories(dir.resolve("rewritten"));
+        Path keyStore = Files.copy(certificates.server("sextant-a").keyStore(), folder.resolve("keystore.p12"));
+        FakeBackend backend = backend(config(Map.of(
+                "query.tls.keystore.location", keyStore.toString(),
+                "query.tls.keystore.password", certificates.password(),
+                "query.tls.truststore.location", certificates.trust().caPem().toString(),
+                "query.tls.truststore.type", "PEM")));
+        assertEquals("CN=sextant-a", servedSubject(backend));
+
+        Files.copy(certificates.server("sextant-b").keyStore(), keyStore, StandardCopyOption.REPLACE_EXISTING);
+        assertServedWithin(backend, "CN=sextant-b");
+    }
+
+    /**
+     * A Kubernetes Secret volume: each key is a link {@code name -> ..data/name}, {@code ..data} a link to a
+     * timestamped folder; the kubelet renews a Secret by writing a new folder and renaming a new {@code ..data} link
+     * over the old one (the file's own link never changes), then deleting the old folder.
+     */
+    @Test
+    void aKubernetesSecretVolumeSwapIsServedWithoutARestart() throws Exception {
+        Path volume = Files.createDirectories(dir.resolve("secret-volume"));
+        Path first = Files.createDirectories(volume.resolve("..2026_01_01_00_00_00.1"));
+        Files.copy(certificates.server("sextant-c").keyStore(), first.resolve("keystore.p12"));
+        Files.createSymbolicLink(volume.resolve("..data"), first.getFileName());
+        Path keyStore = Files.createSymbolicLink(volume.resolve("keystore.p12"), Path.of("..data", "keystore.p12"));
+        FakeBackend backend = backend(config(Map.of(
+                "query.tls.keystore.location", keyStore.toString(),
+                "query.tls.keystore.password", certificates.password(),
+                "query.tls.truststore.location", certificates.trust().caPem().toString(),
+                "query.tls.truststore.type", "PEM")));
+        assertEquals("CN=sextant-c", servedSubject(backend));
+
+        Path second = Files.createDirectories(volume.resolve("..2026_02_01_00_00_00.2"));
+        Files.copy(certificates.server("sextant-d").keyStore(), second.resolve("keystore.p12"));
+        Files.createSymbolicLink(volume.resolve("..data_tmp"), second.getFileName());
+        Files.move(volume.resolve("..data_tmp"), volume.resolve("..data"), StandardCopyOption.ATOMIC_MOVE);
+        Files.delete(first.resolve("keystore.p12"));
+        Files.delete(first);
+        assertServedWithin(backend, "CN=sextant-d");
+    }
+
+    /**
+     * The truststore is reloaded too: a client whose certificate a new CA signed is refused, then admitted once the
+     * CA bundle lists that CA (as Strimzi's {@code ca.crt} does while it renews a CA).
+     */
+    @Test
+    void aRenewedCaBundleIsTrustedWithoutARestart() throws Exception {
+        TestCertificates renewedCa = TestCertificates.create(dir.resolve("renewed-ca"), "sextant-renewed-ca");
+        Path folder = Files.createDirectories(dir.resolve("bundle"));
+        Path bundle = Files.copy(certificates.trust().caPem(), folder.resolve("ca.crt"));
+        FakeBackend backend = backend(config(Map.of(
+                "query.tls.keystore.location", certificates.server("sextant-e").keyStore().toString(),
+                "query.tls.keystore.password", certificates.password(),
+                "query.tls.truststore.location", bundle.toString(),
+                "query.tls.truststore.type", "PEM",
+                "query.tls.client.auth", "required")));
+        Map<String, Object> ssl = new HashMap<>();
+        ssl.put("ssl.truststore.location", certificates.trust().caPem().toString());
+        ssl.put("ssl.truststore.type", "PEM");
+        TestCertificates.KeyMaterial client = renewedCa.client("failover-tool");
+        ssl.put("ssl.keystore.location", client.keyStore().toString());
+        ssl.put("ssl.keystore.password", new Password(client.password()));
+        SSLContext renewedClient = TlsContexts.load(ssl, "test");
+        assertThrows(IOException.class, () -> get(renewedClient, backend.url() + "/health/live", null),
+                "a client of the new CA, before the bundle lists it");
+
+        Files.writeString(bundle, Files.readString(certificates.trust().caPem())
+                + Files.readString(renewedCa.trust().caPem()));
+        assertEquals(200, Await.value(Duration.ofSeconds(20), "the new CA's client admitted", () -> {
+            try {
+                return get(renewedClient, backend.url() + "/health/live", null).statusCode();
+            } catch (IOException e) {
+                return null;
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }));
+        assertEquals(200, get(clientContext("failover-tool"), backend.url() + "/health/live", null).statusCode(),
+                "a client of the old CA still");
+    }
+
+    /** The subject of the certificate a new connection is served. */
+    private static String servedSubject(FakeBackend backend) throws IOException {
+        try (SSLSocket socket = (SSLSocket) clientContext(null).getSocketFactory().createSocket("127.0.0.1",
+                backend.address().port())) {
+            socket.setSoTimeout(5_000);
+            socket.startHandshake();
+            return ((X509Certificate) socket.getSession().getPeerCertificates()[0]).getSubjectX500Principal()
+                    .getName();
+        }
+    }
+
+    /** Polls new connections until one is served {@code subject}; each must also be answered 200. */
+    private static void assertServedWithin(FakeBackend backend, String subject) throws Exception {
+        assertEquals(subject, Await.value(Duration.ofSeconds(20), subject + " served", () -> {
+            try {
+                assertEquals(200, get(clientContext(null), backend.url() + "/health/live", null).statusCode());
+                String served = servedSubject(backend);
+                return served.equals(subject) ? served : null;
+            } catch (SSLException e) {
+                throw new AssertionError("the server stopped serving TLS while its keystore was replaced", e);
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }), "served once the file changed");
     }
 
     @Test
