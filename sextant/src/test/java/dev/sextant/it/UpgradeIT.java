@@ -51,11 +51,12 @@ import org.junit.jupiter.api.io.TempDir;
  * (15fc7f1) wrote it, one as a build of 2026-12-02 (e8b0495: positions without the commit's log offset, marks without
  * {@code o=} and {@code c=}) that a compacted changelog keeps until the group commits again, one was cut over.
  *
- * <p>The current build then starts on an empty state directory (a new pod, or a lost volume: every store restored from
- * the changelogs the older build wrote; a rolling upgrade that keeps the volume restores less of the same bytes) with
- * real brokers and MirrorMaker 2. The destination's offsets are sampled every 100 ms from before the start: none may
- * move backwards; the restored groups show the positions the old build left; their next commits are written, in the
- * current mark; the cut-over group is not moved; nothing is dead-lettered or counted undecodable.
+ * <p>The current build then starts, with real brokers and MirrorMaker 2, twice: on an empty state directory (a new pod,
+ * or a lost volume: every store restored from the changelogs the older build wrote), then again on the state directory
+ * that left (a rolling upgrade that keeps the volume: its stores hold the older build's values byte for byte, as a
+ * restore copies them). The destination's offsets are sampled every 100 ms from before the first start: none may move
+ * backwards; each time the restored groups show the positions the old build left; their next commits are written, in
+ * the current mark; the cut-over group is not moved; nothing is dead-lettered or counted undecodable.
  */
 @ExtendWith(LocalClustersExtension.class)
 class UpgradeIT {
@@ -95,21 +96,17 @@ class UpgradeIT {
             try (BackwardsSampler sampler = new BackwardsSampler(() -> offsetsOn(destination, mirror))) {
                 Await.until(Duration.ofSeconds(30), "the destination sampled before the start",
                         () -> sampler.forwardMoves() >= PARTITIONS * 2 + 1);
-                try (SextantInstance sextant = SextantInstance.start(clusters, APP, dir.resolve("state"),
-                        Map.of("groups.include", "upgrade-.*", "dlq.topic", DEAD_LETTERS))) {
-                    SextantClient client = SextantClient.create("http://" + sextant.app().queryAddress());
-                    for (String group : List.of(BASELINE, OLDER)) {
-                        List<SextantClient.Partition> restored = client.group(group).partitions();
-                        assertEquals(PARTITIONS, restored.size(), group + ": " + restored);
-                        for (SextantClient.Partition p : restored) {
-                            assertEquals(SYNCED.get(group), p.sourceOffset(), group + " restored: " + p);
-                            assertEquals(SYNCED.get(group), p.appliedOffset(), group + " restored: " + p);
-                            assertEquals("APPLIED", p.status(), group + " restored: " + p);
-                        }
-                    }
-                    assertNotNull(client.group(CUT_OVER).cutOver(), "the cutover the older build recorded");
-                    assertTrue(client.conflicts(BASELINE, 10).stream().anyMatch(c -> c.reason().equals("GROUP_ACTIVE")),
-                            "the older build's dead letter, read by the current one");
+                Path stateDir = dir.resolve("state");
+                Map<String, Object> config = Map.of("groups.include", "upgrade-.*", "dlq.topic", DEAD_LETTERS);
+                // a new pod: every store restored from the older build's changelogs into an empty state directory
+                try (SextantInstance sextant = SextantInstance.start(clusters, APP, stateDir, config)) {
+                    assertRestored(SextantClient.create("http://" + sextant.app().queryAddress()), "from changelogs");
+                }
+                // a rolling restart that keeps the volume: the stores open from the state directory, which holds the
+                // older build's values byte for byte (a restore copies them), and nothing is restored
+                try (SextantInstance sextant = SextantInstance.start(clusters, APP, stateDir, config)) {
+                    assertRestored(SextantClient.create("http://" + sextant.app().queryAddress()),
+                            "from the state directory");
 
                     commit(clusters.source(), NEXT);
                     Await.until(Duration.ofSeconds(120), "the next commits of the restored groups on the destination",
@@ -141,6 +138,22 @@ class UpgradeIT {
                 assertEquals(List.of(), sampler.backwards(), "destination offsets that moved backwards");
             }
         }
+    }
+
+    /** The groups stand where the older build left them, as the current build serves them. */
+    private static void assertRestored(SextantClient client, String how) {
+        for (String group : List.of(BASELINE, OLDER)) {
+            List<SextantClient.Partition> restored = client.group(group).partitions();
+            assertEquals(PARTITIONS, restored.size(), group + " " + how + ": " + restored);
+            for (SextantClient.Partition p : restored) {
+                assertEquals(SYNCED.get(group), p.sourceOffset(), group + " " + how + ": " + p);
+                assertEquals(SYNCED.get(group), p.appliedOffset(), group + " " + how + ": " + p);
+                assertEquals("APPLIED", p.status(), group + " " + how + ": " + p);
+            }
+        }
+        assertNotNull(client.group(CUT_OVER).cutOver(), "the cutover the older build recorded, " + how);
+        assertTrue(client.conflicts(BASELINE, 10).stream().anyMatch(c -> c.reason().equals("GROUP_ACTIVE")),
+                "the older build's dead letter, read by the current one");
     }
 
     /** The run's values the recorded formats leave open: cluster and topic ids. */
