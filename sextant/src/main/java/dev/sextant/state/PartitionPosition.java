@@ -3,6 +3,7 @@ package dev.sextant.state;
 import dev.sextant.translate.OffsetTranslation;
 import dev.sextant.translate.Precision;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * What Sextant knows of one partition of one group: the source position, its latest translation and what the
@@ -28,6 +29,26 @@ public record PartitionPosition(
     /** Format 1 as first written; {@code commitLogOffset} was appended to it later, and is -1 where it is absent. */
     private static final int SIZE_WITHOUT_LOG_OFFSET = 1 + 8 * 8 + 1;
     private static final int SIZE = SIZE_WITHOUT_LOG_OFFSET + 8;
+    /**
+     * The status byte is the index in this table, not the enum's ordinal: a new status is appended here (wherever it
+     * sits in the enum), so a byte already stored keeps its meaning. Frozen as commit 15fc7f1 wrote the ordinals; two
+     * statuses had been inserted mid-enum before (3079068, 47df44a), so a position stored by a build older than those
+     * in one of the statuses after TYPE_CONFLICT reads as another one (docs/operations.md, "What an upgrade keeps").
+     */
+    private static final PositionStatus[] STATUS_CODES = {
+        PositionStatus.PENDING, PositionStatus.APPLIED, PositionStatus.UNTRANSLATABLE,
+        PositionStatus.TOPIC_NOT_MIRRORED, PositionStatus.GROUP_ACTIVE, PositionStatus.TYPE_CONFLICT,
+        PositionStatus.DESTINATION_UNSUPPORTED, PositionStatus.SOURCE_CHANGED, PositionStatus.DESTINATION_DIVERGED,
+        PositionStatus.REWIND_SKIPPED, PositionStatus.SUPERSEDED};
+    /** {@link #STATUS_CODES} inverted, for the write path (every position written); -1: a status without a code. */
+    private static final byte[] CODE_BY_ORDINAL = new byte[PositionStatus.values().length];
+
+    static {
+        Arrays.fill(CODE_BY_ORDINAL, (byte) -1);
+        for (int code = 0; code < STATUS_CODES.length; code++) {
+            CODE_BY_ORDINAL[STATUS_CODES[code].ordinal()] = (byte) code;
+        }
+    }
 
     /** A position whose commit's place in {@code __consumer_offsets} is not known. */
     public PartitionPosition(long sourceOffset, long commitTimestamp, long translatedOffset, long bound,
@@ -119,7 +140,7 @@ public record PartitionPosition(
         return ByteBuffer.allocate(SIZE).put(FORMAT)
                 .putLong(sourceOffset).putLong(commitTimestamp).putLong(translatedOffset).putLong(bound)
                 .putLong(appliedOffset).putLong(appliedSourceOffset).putLong(appliedAt).putLong(pendingSince)
-                .put((byte) status.ordinal()).putLong(commitLogOffset).array();
+                .put(statusCode(status)).putLong(commitLogOffset).array();
     }
 
     public static PartitionPosition fromBytes(byte[] raw) {
@@ -129,7 +150,23 @@ public record PartitionPosition(
             throw new IllegalStateException("unknown position format " + format);
         }
         return new PartitionPosition(buf.getLong(), buf.getLong(), buf.getLong(), buf.getLong(), buf.getLong(),
-                buf.getLong(), buf.getLong(), buf.getLong(), PositionStatus.values()[buf.get()],
+                buf.getLong(), buf.getLong(), buf.getLong(), status(buf.get()),
                 raw.length >= SIZE ? buf.getLong() : -1); // written before the field was appended: not known
+    }
+
+    /** The stored byte of {@code status}: its index in {@link #STATUS_CODES}. */
+    static byte statusCode(PositionStatus status) {
+        byte code = CODE_BY_ORDINAL[status.ordinal()];
+        if (code < 0) {
+            throw new IllegalStateException("position status " + status + " has no code in PartitionPosition");
+        }
+        return code;
+    }
+
+    private static PositionStatus status(byte code) {
+        if (code < 0 || code >= STATUS_CODES.length) {
+            throw new IllegalStateException("unknown position status " + code);
+        }
+        return STATUS_CODES[code];
     }
 }
