@@ -22,7 +22,8 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * A small client of Sextant's HTTP API, for applications that fail over to the destination cluster: it asks any
  * Sextant instance (the instance forwards to the one that holds the group) where a consumer group should resume on
- * the destination. It needs only the JDK's {@link HttpClient}, Jackson and {@code kafka-clients}.
+ * the destination. It needs only the JDK's {@link HttpClient}, Jackson and the application's own {@code kafka-clients}
+ * (3.0 or later: it is a {@code provided} dependency, docs/compatibility.md).
  *
  * <p>Failing over a consumer: repoint {@code bootstrap.servers} to the destination, take the group's destination
  * positions from Sextant, and seek to them <em>before the first poll</em> (otherwise {@code auto.offset.reset}

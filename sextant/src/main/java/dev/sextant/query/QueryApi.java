@@ -7,6 +7,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,8 +34,12 @@ import org.apache.kafka.common.internals.Topic;
  *   GET /v1/translate?topic=&amp;partition=&amp;offset=   one translation (offset-sync history: every instance)
  *   GET /v1/conflicts?group=&amp;limit=  recent dead-letter records, newest last
  *   GET /v1/instances                 instances and their __consumer_offsets partitions
+ *   GET /v1/openapi.yaml              this API's OpenAPI description (docs/openapi.yaml)
  *   GET /health/live, /health/ready, /metrics
+ *   GET /, /ui/{file}                 the status page
  * </pre>
+ *
+ * <p>The routes are registered in one table ({@link #paths()}), which docs/openapi.yaml documents path by path.
  *
  * <p>Invariant: an answer is right or it is a 503 with {@code Retry-After}; while Kafka Streams is not RUNNING, or
  * the owner of a group is moving, nothing is answered from a store.
@@ -42,6 +48,8 @@ public final class QueryApi {
 
     /** Path of the internal endpoint that answers one instance's own groups, for the fan-out of /v1/groups. */
     public static final String LOCAL_GROUPS_PATH = "/internal/v1/local-groups";
+    /** Path of this API's OpenAPI description (docs/openapi.yaml, from the jar). */
+    public static final String OPENAPI_PATH = "/v1/openapi.yaml";
     static final int DEFAULT_CONFLICTS_LIMIT = 50;
     public static final int MAX_CONFLICTS_LIMIT = 10_000;
     private static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
@@ -91,7 +99,7 @@ public final class QueryApi {
     public Reply handle(Request request) {
         Supplier<Reply> endpoint = route(request);
         if (endpoint == null) {
-            throw QueryException.notFound("no such path: " + request.pathAndQuery());
+            throw noSuchPath(request);
         }
         if (!request.method().equals("GET")) {
             throw QueryException.methodNotAllowed(request.method());
@@ -99,45 +107,73 @@ public final class QueryApi {
         return endpoint.get();
     }
 
+    /**
+     * Every path the API answers, as an OpenAPI path template ({@code {name}} stands for one non-empty segment), and
+     * its endpoint: the one place a route is added, and docs/openapi.yaml documents each (OpenApiDescriptionTest).
+     */
+    private static final Map<String, Endpoint> ROUTES = routes();
+
+    /** One endpoint: {@code params} are the path's values for the template's {@code {name}}s, in order. */
+    private interface Endpoint {
+        Reply answer(QueryApi api, List<String> params, Request request);
+    }
+
+    private static Map<String, Endpoint> routes() {
+        Map<String, Endpoint> routes = new LinkedHashMap<>();
+        routes.put("/", (api, params, r) -> StatusPage.serve(r.path()).orElseThrow(() -> noSuchPath(r)));
+        routes.put("/ui/{file}", (api, params, r) -> StatusPage.serve(r.path()).orElseThrow(() -> noSuchPath(r)));
+        routes.put("/health/live", (api, params, r) -> api.live());
+        routes.put("/health/ready", (api, params, r) -> api.ready());
+        routes.put("/metrics", (api, params, r) -> api.metrics());
+        routes.put("/v1/groups", (api, params, r) -> api.groups());
+        routes.put("/v1/groups/{group}", (api, params, r) -> api.groupDetail(params.get(0), r));
+        routes.put("/v1/groups/{group}/offsets", (api, params, r) -> api.offsets(params.get(0), r));
+        routes.put("/v1/translate", (api, params, r) -> api.translate(r.params()));
+        routes.put("/v1/conflicts", (api, params, r) -> api.conflicts(r.params()));
+        routes.put("/v1/instances", (api, params, r) -> Reply.ok(new Views.InstanceList(api.router.instances())));
+        routes.put(OPENAPI_PATH, (api, params, r) -> OpenApiDescription.reply());
+        routes.put(LOCAL_GROUPS_PATH, (api, params, r) -> Reply.ok(api.localGroups()));
+        return Collections.unmodifiableMap(routes);
+    }
+
+    /** The paths the API answers, as OpenAPI path templates, in the order they are matched. */
+    public static Set<String> paths() {
+        return ROUTES.keySet();
+    }
+
     private Supplier<Reply> route(Request r) {
-        List<String> p = r.path();
-        Optional<Reply> page = StatusPage.serve(p);
-        if (page.isPresent()) {
-            return page::get;
-        }
-        if (p.stream().anyMatch(String::isEmpty)) {
-            return null;
-        }
-        if (p.equals(List.of("health", "live"))) {
-            return this::live;
-        } else if (p.equals(List.of("health", "ready"))) {
-            return this::ready;
-        } else if (p.equals(List.of("metrics"))) {
-            return this::metrics;
-        } else if (p.equals(List.of("v1", "groups"))) {
-            return this::groups;
-        } else if (p.size() > 2 && p.get(0).equals("v1") && p.get(1).equals("groups")) {
-            return groupRoute(p, r);
-        } else if (p.equals(List.of("v1", "translate"))) {
-            return () -> translate(r.params());
-        } else if (p.equals(List.of("v1", "conflicts"))) {
-            return () -> conflicts(r.params());
-        } else if (p.equals(List.of("v1", "instances"))) {
-            return () -> Reply.ok(new Views.InstanceList(router.instances()));
-        } else if (p.equals(List.of("internal", "v1", "local-groups"))) {
-            return () -> Reply.ok(localGroups());
+        for (Map.Entry<String, Endpoint> route : ROUTES.entrySet()) {
+            List<String> params = match(route.getKey(), r.path());
+            if (params != null) {
+                return () -> route.getValue().answer(this, params, r);
+            }
         }
         return null;
     }
 
-    /** {@code /v1/groups/<group>} and {@code /v1/groups/<group>/offsets}. */
-    private Supplier<Reply> groupRoute(List<String> p, Request r) {
-        if (p.size() == 3) {
-            return () -> groupDetail(p.get(2), r);
-        } else if (p.size() == 4 && p.get(3).equals("offsets")) {
-            return () -> offsets(p.get(2), r);
+    /** The values of the template's {@code {name}} segments when {@code path} matches it, else null. */
+    private static List<String> match(String template, List<String> path) {
+        List<String> expected = List.of(template.substring(1).split("/", -1));
+        if (expected.size() != path.size()) {
+            return null;
         }
-        return null;
+        List<String> params = new ArrayList<>();
+        for (int i = 0; i < expected.size(); i++) {
+            String segment = expected.get(i);
+            if (segment.startsWith("{") && segment.endsWith("}")) {
+                if (path.get(i).isEmpty()) {
+                    return null;
+                }
+                params.add(path.get(i));
+            } else if (!segment.equals(path.get(i))) {
+                return null;
+            }
+        }
+        return params;
+    }
+
+    private static QueryException noSuchPath(Request request) {
+        return QueryException.notFound("no such path: " + request.pathAndQuery());
     }
 
     // ---------------------------------------------------------------------------------------------- groups

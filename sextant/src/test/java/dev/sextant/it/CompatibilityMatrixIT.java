@@ -2,25 +2,39 @@ package dev.sextant.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
+import dev.sextant.testing.ClientApplicationClasspath;
 import dev.sextant.testing.KafkaStreamsApp;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
 import dev.sextant.testkit.KafkaDistribution;
 import dev.sextant.testkit.LocalClusters;
+import dev.sextant.testkit.LocalClustersExtension;
 import dev.sextant.testkit.LocalMirrorMaker;
+import java.io.File;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -39,6 +53,11 @@ class CompatibilityMatrixIT {
     private static final int RECORDS = 1_000;
     private static final Duration SYNCED = Duration.ofSeconds(90);
     private static final List<String> RESULTS = new ArrayList<>();
+    /**
+     * The application's own kafka-clients under the client library ({@code sextant-client} declares it
+     * {@code provided}): the oldest line it supports and the last 3.x.
+     */
+    private static final List<String> APPLICATION_CLIENTS = List.of("3.0.2", "3.9.2");
 
     static Stream<Arguments> matrix() {
         return Stream.of(
@@ -102,6 +121,138 @@ class CompatibilityMatrixIT {
                 System.out.println("compatibility: " + row);
             }
         }
+    }
+
+    /**
+     * The client library under an application's own, older kafka-clients: Maven gives an application of
+     * {@code sextant-client} no kafka-clients of its own, and a child JVM with exactly that classpath plus
+     * kafka-clients {@link #APPLICATION_CLIENTS} asks a running Sextant where a group resumes, translates an offset,
+     * and fails a consumer over with {@code FailoverSeek} (assigned and subscribed): each reads its first record at
+     * the offset Sextant gave, and skips none of the group's records.
+     */
+    @Test
+    @ExtendWith(LocalClustersExtension.class)
+    void theClientLibraryFailsAConsumerOverOnTheApplicationsOlderKafkaClients(LocalClusters clusters,
+                                                                            @TempDir Path dir) throws Exception {
+        List<Path> withoutKafka = ClientApplicationClasspath.resolve(List.of());
+        assertEquals(List.of(), withoutKafka.stream().map(p -> p.getFileName().toString())
+                .filter(n -> n.startsWith("kafka-")).toList(), "what sextant-client alone puts on an application's "
+                + "classpath: " + withoutKafka);
+        String topic = "compat-client-ledger";
+        String group = "compat-client-app";
+        clusters.createTopic(clusters.source(), topic, PARTITIONS);
+        Clients.produceNumbered(clusters.source(), topic, PARTITIONS, RECORDS);
+        clusters.awaitMirrored(topic, SYNCED);
+        String mirrored = LocalMirrorMaker.mirroredTopic(topic);
+        try (SextantInstance sextant = SextantInstance.start(clusters, "sextant-it-compat-client",
+                Map.of("groups.include", "compat-client-.*"))) {
+            String url = "http://" + sextant.app().queryAddress();
+            Map<Integer, Long> commit = Map.of(0, 600L, 1, 750L);
+            Clients.commit(clusters.source(), group, topic, commit);
+            SextantClient client = SextantClient.builder(url).deadline(Duration.ofSeconds(10)).build();
+            Await.until(SYNCED, group + " translated by Sextant", () -> {
+                try {
+                    return client.offsets(group).size() == PARTITIONS;
+                } catch (SextantClientException e) {
+                    return false;
+                }
+            });
+            for (String version : APPLICATION_CLIENTS) {
+                long started = System.nanoTime();
+                List<Path> classpath = ClientApplicationClasspath.resolve(
+                        List.of("org.apache.kafka:kafka-clients:" + version));
+                assertEquals(List.of("kafka-clients-" + version + ".jar"), classpath.stream()
+                        .map(p -> p.getFileName().toString()).filter(n -> n.startsWith("kafka-")).toList());
+                List<String> args = new ArrayList<>(List.of(url, clusters.destination().bootstrapServers(), group,
+                        topic));
+                for (int p = 0; p < PARTITIONS; p++) {
+                    args.add(Long.toString(commit.get(p)));
+                }
+                // Sextant's answers only move forward (a later proof brings a bounded translation closer): the
+                // child's lie between what this JVM reads before and after it
+                Map<TopicPartition, Long> before = client.offsets(group);
+                Map<Integer, Long> translatedBefore = translations(client, topic, commit);
+                Map<String, String> out = runProbe(dir.resolve(version), classpath, args);
+                Map<TopicPartition, Long> after = client.offsets(group);
+                Map<Integer, Long> translatedAfter = translations(client, topic, commit);
+                assertTrue(out.get("kafka-clients").endsWith("/kafka-clients-" + version + ".jar"),
+                        "the child ran on the application's kafka-clients: " + out.get("kafka-clients"));
+                for (int p = 0; p < PARTITIONS; p++) {
+                    TopicPartition tp = new TopicPartition(mirrored, p);
+                    long seek = Long.parseLong(out.get("offset " + mirrored + " " + p));
+                    assertTrue(before.get(tp) <= seek && seek <= after.get(tp), version + ": offsets of " + tp
+                            + ": " + seek + " not within " + before.get(tp) + ".." + after.get(tp));
+                    long translated = Long.parseLong(out.get("translate " + p));
+                    assertTrue(translatedBefore.get(p) <= translated && translated <= translatedAfter.get(p),
+                            version + ": translation of " + p + ": " + translated);
+                    for (String how : List.of("assign", "subscribe")) {
+                        String[] first = out.get(how + " " + p).split(" ");
+                        assertEquals(seek, Long.parseLong(first[0]), how + " on " + version + ": resumed at the "
+                                + "offset the client library got");
+                        assertTrue(Integer.parseInt(first[1]) <= commit.get(p), how + " on " + version
+                                + ": record " + first[1] + " is past the commit " + commit.get(p) + ": skipped some");
+                    }
+                }
+                String row = String.format("client library on kafka-clients %s (application's own; brokers %s): "
+                        + "offsets, translation, assign and subscribe failover at Sextant's offsets %s, %.0f s",
+                        version, KafkaDistribution.broker().version(), after.values(),
+                        (System.nanoTime() - started) / 1e9);
+                RESULTS.add(row);
+                System.out.println("compatibility: " + row);
+            }
+        }
+    }
+
+    private static Map<Integer, Long> translations(SextantClient client, String topic, Map<Integer, Long> offsets) {
+        Map<Integer, Long> out = new HashMap<>();
+        offsets.forEach((p, o) -> out.put(p, client.translate(topic, p, o).destinationOffset()));
+        return out;
+    }
+
+    /**
+     * Runs {@link ClientLibraryProbe} in a child JVM on {@code classpath} plus the probe's class alone; returns its
+     * output lines keyed by their words but the last ({@code "assign 0" -> "600 600"} keeps two words of value).
+     */
+    private static Map<String, String> runProbe(Path dir, List<Path> classpath, List<String> args) throws Exception {
+        Path probe = dir.resolve("probe");
+        String resource = ClientLibraryProbe.class.getName().replace('.', '/') + ".class";
+        Path target = probe.resolve(resource);
+        Files.createDirectories(target.getParent());
+        try (InputStream in = ClientLibraryProbe.class.getClassLoader().getResourceAsStream(resource)) {
+            Files.copy(in, target);
+        }
+        List<String> entries = new ArrayList<>(List.of(probe.toString()));
+        classpath.forEach(p -> entries.add(p.toString()));
+        List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-cp", String.join(File.pathSeparator, entries), ClientLibraryProbe.class.getName()));
+        command.addAll(args);
+        Path output = dir.resolve("probe.log");
+        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(output.toFile()).start();
+        try {
+            if (!process.waitFor(150, TimeUnit.SECONDS)) {
+                fail("the probe did not finish in 150 s:\n" + Files.readString(output));
+            }
+        } finally {
+            process.destroyForcibly();
+        }
+        String log = Files.readString(output);
+        assertEquals(0, process.exitValue(), "the probe failed:\n" + log);
+        assertTrue(log.lines().anyMatch("done"::equals), log);
+        Map<String, String> lines = new HashMap<>();
+        for (String line : log.lines().toList()) {
+            String[] words = line.split(" ");
+            if (words[0].equals("kafka-clients") && words.length == 2) {
+                lines.put(words[0], words[1]);
+            } else if (words[0].equals("offset") && words.length == 4) {
+                lines.put("offset " + words[1] + " " + words[2], words[3]);
+            } else if (words[0].equals("translate") && words.length == 3) {
+                lines.put("translate " + words[1], words[2]);
+            } else if ((words[0].equals("assign") || words[0].equals("subscribe")) && words.length == 4) {
+                lines.put(words[0] + " " + words[1], words[2] + " " + words[3]);
+            }
+        }
+        return lines;
     }
 
     /**
