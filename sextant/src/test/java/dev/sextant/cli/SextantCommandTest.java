@@ -129,6 +129,25 @@ class SextantCommandTest {
         assertEquals(json, new YAMLMapper().readTree(out.toString()));
     }
 
+    @Test
+    void configCheckAndAclsAsYamlAreTheTreesOfTheirJson() throws Exception {
+        String example = Path.of(System.getProperty("basedir", "."), "..", "config", "sextant.properties")
+                .normalize().toString();
+        for (List<String> command : List.of(List.of("config", "check", "-c", example),
+                List.of("config", "acls", "-c", example, "--mirrored-topics", "orders"))) {
+            out.getBuffer().setLength(0);
+            List<String> json = new ArrayList<>(command);
+            json.add("--json");
+            assertEquals(0, run(json.toArray(String[]::new)), err.toString());
+            JsonNode tree = new ObjectMapper().readTree(out.toString());
+            out.getBuffer().setLength(0);
+            List<String> yaml = new ArrayList<>(command);
+            yaml.addAll(List.of("-o", "yaml"));
+            assertEquals(0, run(yaml.toArray(String[]::new)), err.toString());
+            assertEquals(tree, new YAMLMapper().readTree(out.toString()), command.toString());
+        }
+    }
+
     /** As git and kubectl: the one line that says what is wrong, and where to read more; not the whole usage. */
     @Test
     void aMistypedOptionIsOneLineWithTheOptionMeant(@TempDir Path dir) {
