@@ -32,11 +32,14 @@ final class AdoptCommand implements Callable<Integer> {
             description = "The groups, a regular expression over the whole name.")
     String groups;
 
-    @Option(names = "--apply", description = "Write the take-over (default: only show it).")
+    @Option(names = {"--apply", "--execute"}, description = "Write the take-over (default: only show it).")
     boolean apply;
 
-    @Option(names = "--json", description = "JSON instead of a table.")
-    boolean json;
+    @CommandLine.Mixin
+    DryRunOption dryRun;
+
+    @CommandLine.Mixin
+    OutputOption output;
 
     @Option(names = "--url", paramLabel = "URL", description = "The Sextant instance that holds the translations.")
     String url;
@@ -60,6 +63,8 @@ final class AdoptCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--groups: not a regular expression: "
                     + e.getDescription());
         }
+        apply = dryRun.apply(spec.commandLine(), apply);
+        OutputFormat format = output.format(spec.commandLine());
         SextantConfig loaded = config.load();
         String target = url != null ? url : InstanceConnection.advertisedUrl(loaded).orElseThrow(() ->
                 new CommandLine.ParameterException(spec.commandLine(), "query.advertised has port 0: pass --url"));
@@ -68,8 +73,8 @@ final class AdoptCommand implements Callable<Integer> {
         List<GroupAdoption.Group> result = new GroupAdoption(loaded).run(g -> pattern.matcher(g).matches(), instance,
                 apply, Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.write(new AdoptJson(apply, result)));
+        if (format.structured()) {
+            out.println(format.write(new AdoptJson(apply, result)));
         } else {
             for (GroupAdoption.Group g : result) {
                 out.printf("%s: %s%s%n", g.group(), g.verdict(), g.detail() == null ? "" : " (" + g.detail() + ")");

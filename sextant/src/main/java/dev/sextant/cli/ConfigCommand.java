@@ -39,7 +39,8 @@ final class ConfigCommand implements Callable<Integer> {
             description = {"Validates a configuration file (and SEXTANT_* environment variables) as 'run' does, "
                     + "without connecting to any cluster.",
                     "An invalid configuration exits 2 with the message 'run' gives: the key, what it accepts, the "
-                            + "closest valid key. With --json the verdict is a JSON document on stdout, "
+                            + "closest valid key. With -o json (--json) the verdict is a JSON document on stdout "
+                            + "(-o yaml: the same in YAML), "
                             + "{\"valid\":true,...} or {\"valid\":false,\"key\",\"message\"}, with the same exit "
                             + "codes."})
     static final class Check implements Callable<Integer> {
@@ -47,8 +48,8 @@ final class ConfigCommand implements Callable<Integer> {
         @CommandLine.Mixin
         ConfigOption config;
 
-        @CommandLine.Option(names = "--json", description = "The verdict as JSON on stdout.")
-        boolean json;
+        @CommandLine.Mixin
+        OutputOption output;
 
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -70,7 +71,8 @@ final class ConfigCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
-            if (!json) {
+            OutputFormat format = output.format(spec.commandLine());
+            if (!format.structured()) {
                 SextantConfig loaded = config.load(); // throws InvalidConfigurationException: exit 2, as 'run'
                 out.printf("%s: valid (application.id %s, %s -> %s, translation %s)%n",
                         config.file, loaded.applicationId(), loaded.sourceAlias(), loaded.destinationAlias(),
@@ -79,10 +81,10 @@ final class ConfigCommand implements Callable<Integer> {
             }
             String file = config.file.toString();
             try {
-                out.println(Json.write(VerdictJson.valid(file, config.load())));
+                out.println(format.write(VerdictJson.valid(file, config.load())));
                 return ExitCodes.OK;
             } catch (InvalidConfigurationException e) {
-                out.println(Json.write(VerdictJson.invalid(file, e)));
+                out.println(format.write(VerdictJson.invalid(file, e)));
                 return ExitCodes.USAGE;
             } finally {
                 out.flush();
@@ -94,7 +96,8 @@ final class ConfigCommand implements Callable<Integer> {
             description = {"Prints what grants Sextant exactly what it needs on each cluster for this configuration "
                     + "(least privilege; docs/security.md explains each one): the kafka-acls commands, or a Strimzi "
                     + "KafkaUser per cluster.",
-                    "--format text (the default): the kafka-acls commands. --format json (or --json): per cluster, "
+                    "--format text (the default): the kafka-acls commands. --format json (or -o json, --json; -o yaml: "
+                            + "the same tree in YAML): per cluster, "
                             + "each ACL (resource, pattern, operations, why) and its command. --format strimzi: YAML, "
                             + "a KafkaUser (kafka.strimzi.io/v1beta2, or v1 with --strimzi-api-version v1: Strimzi 1.0 "
                             + "serves v1 only) per cluster, separated by ---, "
@@ -132,32 +135,20 @@ final class ConfigCommand implements Callable<Integer> {
                 description = "Sextant's principal on the destination cluster (default ${DEFAULT-VALUE}).")
         String destinationPrincipal;
 
-        /** What the command prints on stdout. */
-        enum Format {
-            TEXT, JSON, STRIMZI;
-
-            /** {@code text}, {@code json}, {@code strimzi}, in any case. */
-            static final class Converter implements CommandLine.ITypeConverter<Format> {
-                @Override
-                public Format convert(String value) {
-                    for (Format format : values()) {
-                        if (format.name().equalsIgnoreCase(value)) {
-                            return format;
-                        }
-                    }
-                    throw new CommandLine.TypeConversionException("'" + value + "' is not one of text, json, "
-                            + "strimzi");
-                }
+        /** {@code --format}: text, json, yaml, strimzi. */
+        static final class FormatConverter extends OutputFormat.Converter {
+            FormatConverter() {
+                super(OutputFormat.STRIMZI);
             }
         }
 
-        @CommandLine.Option(names = "--format", paramLabel = "FORMAT", converter = Format.Converter.class,
-                description = "text (the kafka-acls commands, the default), json, or strimzi (a Strimzi KafkaUser "
-                        + "per cluster, YAML).")
-        Format format;
+        @CommandLine.Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
+                description = "text (the kafka-acls commands, the default), json, yaml (the json tree), or strimzi "
+                        + "(a Strimzi KafkaUser per cluster, YAML).")
+        OutputFormat format;
 
-        @CommandLine.Option(names = "--json", description = "JSON instead of the commands: --format json.")
-        boolean json;
+        @CommandLine.Mixin
+        OutputOption output;
 
         @CommandLine.Option(names = "--authentication", paramLabel = "TYPE",
                 converter = StrimziKafkaUsers.Authentication.Converter.class,
@@ -204,18 +195,19 @@ final class ConfigCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            Format output = output();
+            OutputFormat chosen = chosenFormat();
             SextantConfig loaded = config.loadWithoutSecrets();
             PrintWriter out = spec.commandLine().getOut();
             // every option is checked before a cluster is read for the mirrored topics
-            List<StrimziKafkaUsers.User> users = output != Format.STRIMZI ? List.of() : List.of(
+            List<StrimziKafkaUsers.User> users = chosen != OutputFormat.STRIMZI ? List.of() : List.of(
                     strimziUser(RequiredAcl.Cluster.SOURCE, sourcePrincipal, sourceStrimziCluster,
                             loaded.sourceAlias(), loaded.sourceClientConfig()),
                     strimziUser(RequiredAcl.Cluster.DESTINATION, destinationPrincipal, destinationStrimziCluster,
                             loaded.destinationAlias(), loaded.destinationClientConfig()));
             SourceTopicReads reads = sourceTopicReads.choose(loaded, config::load, spec, spec.commandLine().getErr());
-            switch (output) {
-                case JSON -> out.println(Json.write(acls(loaded, reads, sourcePrincipal, destinationPrincipal)));
+            switch (chosen) {
+                case JSON, YAML -> out.println(chosen.write(acls(loaded, reads, sourcePrincipal,
+                        destinationPrincipal)));
                 case STRIMZI -> out.print(StrimziKafkaUsers.yaml(loaded, reads, users,
                         apiVersion == null ? StrimziKafkaUsers.ApiVersion.V1BETA2 : apiVersion));
                 default -> out.print(commands(loaded, reads, sourcePrincipal, destinationPrincipal));
@@ -225,21 +217,17 @@ final class ConfigCommand implements Callable<Integer> {
             return ExitCodes.OK;
         }
 
-        /** {@code --format}, {@code --json} as {@code --format json}; the Strimzi options with strimzi only. */
-        private Format output() {
-            if (json && format != null && format != Format.JSON) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--json is --format json: give one "
-                        + "format");
-            }
-            Format output = json ? Format.JSON : format == null ? Format.TEXT : format;
+        /** {@code --format}, {@code -o}, {@code --json} as {@code -o json}; the Strimzi options with strimzi only. */
+        private OutputFormat chosenFormat() {
+            OutputFormat chosen = output.format(spec.commandLine(), format, OutputFormat.STRIMZI);
             boolean strimziOptions = authentication != null || sourceStrimziCluster != null
                     || destinationStrimziCluster != null || apiVersion != null;
-            if (output != Format.STRIMZI && strimziOptions) {
+            if (chosen != OutputFormat.STRIMZI && strimziOptions) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--authentication, "
                         + "--source-strimzi-cluster, --destination-strimzi-cluster and --strimzi-api-version work "
                         + "with --format strimzi only");
             }
-            return output;
+            return chosen;
         }
 
         /**

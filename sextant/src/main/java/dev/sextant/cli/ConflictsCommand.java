@@ -1,7 +1,5 @@
 package dev.sextant.cli;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.deadletter.DeadLetterReader;
 import dev.sextant.deadletter.DeadLetterRecord;
@@ -22,8 +20,6 @@ import picocli.CommandLine.Option;
                 "Exits 1 when the topic cannot be read."})
 final class ConflictsCommand implements Callable<Integer> {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @CommandLine.Mixin
     ConfigOption config;
 
@@ -37,8 +33,11 @@ final class ConflictsCommand implements Callable<Integer> {
     @Option(names = {"-f", "--follow"}, description = "Keep printing new records until interrupted.")
     boolean follow;
 
-    @Option(names = "--json", description = "One JSON object per line instead of a table.")
-    boolean json;
+    /** -o json: one JSON object per line; -o yaml: one YAML document per record, each after ---. */
+    @CommandLine.Mixin
+    OutputOption output;
+
+    private OutputFormat format;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -48,6 +47,7 @@ final class ConflictsCommand implements Callable<Integer> {
         if (limit < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--limit must be at least 1");
         }
+        format = output.format(spec.commandLine());
         SextantConfig loaded = config.load();
         PrintWriter out = spec.commandLine().getOut();
         try (DeadLetterReader reader = new DeadLetterReader(loaded.sourceClientConfig(), loaded.dlqTopic())) {
@@ -60,7 +60,7 @@ final class ConflictsCommand implements Callable<Integer> {
                     }
                 }
             }
-            if (!json) {
+            if (!format.structured()) {
                 out.println(ConflictTable.header());
             }
             recent.forEach(r -> print(out, r));
@@ -86,12 +86,11 @@ final class ConflictsCommand implements Callable<Integer> {
     }
 
     private void print(PrintWriter out, DeadLetterRecord r) {
-        if (json) {
-            try {
-                out.println(JSON.writeValueAsString(r));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException(e);
-            }
+        if (format == OutputFormat.YAML) {
+            out.println("---"); // a YAML stream: one document per record, as they arrive with --follow
+            out.println(format.write(r));
+        } else if (format == OutputFormat.JSON) {
+            out.println(format.write(r));
         } else {
             out.println(ConflictTable.row(r));
         }

@@ -60,12 +60,11 @@ final class CutoverCommand implements Callable<Integer> {
                     + "(default ${DEFAULT-VALUE}).")
     Duration timeout;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FORMAT", defaultValue = "text",
-            description = "text (the default) or json.")
-    String output;
+    @CommandLine.Mixin
+    DryRunOption dryRun;
 
-    @Option(names = "--json", description = "-o json.")
-    boolean json;
+    @CommandLine.Mixin
+    OutputOption output;
 
     @Option(names = "--url", paramLabel = "URL", description = "The running Sextant instance, http://host:port "
             + "(default: query.advertised of the -c file).")
@@ -76,11 +75,8 @@ final class CutoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        boolean asJson = json || "json".equalsIgnoreCase(output);
-        if (!asJson && !"text".equalsIgnoreCase(output)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "-o: '" + output + "' is not one of text, "
-                    + "json");
-        }
+        OutputFormat format = output.format(spec.commandLine());
+        apply = dryRun.apply(spec.commandLine(), apply);
         if (timeout.toMillis() < 1_000) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be at least 1s");
         }
@@ -89,7 +85,7 @@ final class CutoverCommand implements Callable<Integer> {
         SextantClient instance = instance(loaded);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        boolean terminal = System.console() != null && !asJson;
+        boolean terminal = System.console() != null && !format.structured();
         PlannedCutover cutover = new PlannedCutover(loaded, instance, Clock.systemUTC(), line -> {
             if (terminal) {
                 err.println("... " + line);
@@ -110,8 +106,8 @@ final class CutoverCommand implements Callable<Integer> {
                     + "a running Sextant (--url)");
             return ExitCodes.FAILURE;
         }
-        if (asJson) {
-            out.println(Json.write(report));
+        if (format.structured()) {
+            out.println(format.write(report));
         } else {
             print(out, report);
         }

@@ -4,7 +4,6 @@ import dev.sextant.client.SextantClient;
 import dev.sextant.config.Interpolation;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
-import dev.sextant.domain.GroupKind;
 import dev.sextant.failover.DestinationFailover;
 import dev.sextant.failover.FailoverReport;
 import dev.sextant.failover.ManualFailover;
@@ -30,14 +29,14 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sextant failover (--group G | --groups REGEX | --all) [--apply] [--format text|json|csv]}: the cutover, with
- * the source
- * cluster gone. Reads what the destination holds for each group (offsets and the marks Sextant writes with them:
- * precision, replay bound, age of the last sync) and, when a Sextant instance still answers, the positions it
- * translated but did not apply yet, which {@code --apply} writes through the sync's guards. {@code --from-source}
- * (with {@code --group}) is the cutover with the sync stopped and the source up: the source's committed offsets,
- * translated from the history Sextant keeps there. {@code --format csv --group G} prints G's positions as the reset
- * plan Kafka's {@code kafka-consumer-groups --reset-offsets --from-file} takes ({@link ResetPlanCsv}).
+ * {@code sextant failover (--group G | --groups REGEX | --all) [--apply] [-o text|json|yaml|csv]}: the cutover,
+ * with the source cluster gone. Reads what the destination holds for each group (offsets and the marks Sextant
+ * writes with them: precision, replay bound, age of the last sync) and, when a Sextant instance still answers, the
+ * positions it translated but did not apply yet, which {@code --apply} writes through the sync's guards.
+ * {@code --from-source} (with {@code --group}) is the cutover with the sync stopped and the source up: the source's
+ * committed offsets, translated from the history Sextant keeps there. {@code -o csv} prints the positions as the
+ * reset plan Kafka's {@code kafka-consumer-groups --reset-offsets --from-file} takes ({@link ResetPlanOutput}): one
+ * group's with {@code --group}, every selected group's (four columns) with {@code --groups} or {@code --all}.
  */
 @Command(name = "failover", mixinStandardHelpOptions = true,
         description = {"Fail groups over to the destination; works with the source cluster gone.",
@@ -52,12 +51,15 @@ import picocli.CommandLine.Option;
                 "Not clean: a group refused or not written, a group or partition the instance knows that has no "
                 + "offset on the destination (untranslated, not applied yet, or expired there), a group of the "
                 + "other type there. Its consumers would start from auto.offset.reset.",
-                "--format csv --group G: G's positions as the file 'kafka-consumer-groups --reset-offsets "
-                + "--from-file FILE --group G --execute' takes (lines topic,partition,offset; the offset a consumer "
-                + "resumes at: a pending translation, else the destination's), on stdout: "
-                + "'sextant failover -c F --group G --format csv > G.csv'. Consumer groups only; one group per file, "
-                + "as --from-file applies to the one --group given. A partition with no offset to resume at is left "
-                + "out and named on stderr, and a group that is not clean exits 1, as in the other formats.",
+                "-o csv (--format csv): the reset plan 'kafka-consumer-groups --reset-offsets --from-file FILE "
+                + "--execute' takes, on stdout; the offset of each partition is where a consumer resumes (a pending "
+                + "translation, else the destination's). With --group G, lines topic,partition,offset, for "
+                + "'--from-file G.csv --group G' (or any other group name); with --groups or --all, lines "
+                + "group,topic,partition,offset, every group in one file: 'sextant failover -c F --all -o csv > "
+                + "plan.csv', then '--from-file plan.csv --all-groups' (the groups the destination lists) or a "
+                + "--group per group. Consumer groups only (share groups are named on stderr). A partition with no "
+                + "offset to resume at is left out and named on stderr, and a group that is not clean exits 1, as "
+                + "in the other formats.",
                 "Exits 0 when every group can be (or was) failed over cleanly, 1 when some group cannot (not "
                         + "clean, destination unreachable)."})
 final class FailoverCommand implements Callable<Integer> {
@@ -99,34 +101,30 @@ final class FailoverCommand implements Callable<Integer> {
     @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
     Selection selection;
 
-    @Option(names = "--apply", description = "Write what is not on the destination yet (default: only show it).")
+    @Option(names = {"--apply", "--execute"},
+            description = "Write what is not on the destination yet (default: only show it).")
     boolean apply;
 
-    /** What the command prints on stdout. */
-    enum Format {
-        TEXT, JSON, CSV;
+    @CommandLine.Mixin
+    DryRunOption dryRun;
 
-        /** {@code text}, {@code json}, {@code csv}, in any case. */
-        static final class Converter implements CommandLine.ITypeConverter<Format> {
-            @Override
-            public Format convert(String value) {
-                for (Format format : values()) {
-                    if (format.name().equalsIgnoreCase(value)) {
-                        return format;
-                    }
-                }
-                throw new CommandLine.TypeConversionException("'" + value + "' is not one of text, json, csv");
-            }
+    /** {@code --format}: text, json, yaml, csv. */
+    static final class FormatConverter extends OutputFormat.Converter {
+        FormatConverter() {
+            super(OutputFormat.CSV);
         }
     }
 
-    @Option(names = "--format", paramLabel = "FORMAT", converter = Format.Converter.class,
-            description = "text (a table, the default), json, or csv (with --group: the reset plan for "
-                    + "kafka-consumer-groups --from-file).")
-    Format format;
+    @Option(names = "--format", paramLabel = "FORMAT", converter = FormatConverter.class,
+            description = "text (a table, the default), json, yaml (the json tree), or csv (the reset plan "
+                    + "kafka-consumer-groups --reset-offsets --from-file takes).")
+    OutputFormat format;
 
-    @Option(names = "--json", description = "JSON instead of a table: --format json.")
-    boolean json;
+    @CommandLine.Mixin
+    OutputOption output;
+
+    /** What {@code --format}, {@code -o} or {@code --json} chose. */
+    private OutputFormat chosen;
 
     @Option(names = "--from-source", description = "Translate the source's committed offsets (needs the source "
             + "cluster; with --group only).")
@@ -166,8 +164,8 @@ final class FailoverCommand implements Callable<Integer> {
         if (timeoutSeconds < 1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be at least 1 second");
         }
-        Format output = output();
-        json = output == Format.JSON;
+        apply = dryRun.apply(spec.commandLine(), apply);
+        chosen = chosenFormat();
         if (fromSource) {
             if (selection.group == null) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--from-source works with --group only");
@@ -180,7 +178,7 @@ final class FailoverCommand implements Callable<Integer> {
         Optional<SextantClient> instance = instance(loaded);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        boolean terminal = System.console() != null && output == Format.TEXT;
+        boolean terminal = System.console() != null && chosen == OutputFormat.TEXT;
         FailoverReport.Report report = new DestinationFailover(loaded, Clock.systemUTC()).run(selected, instance,
                 apply, Duration.ofSeconds(timeoutSeconds), line -> {
                     if (terminal) {
@@ -192,10 +190,11 @@ final class FailoverCommand implements Callable<Integer> {
             err.println("warning: " + report.instanceProblem());
         }
         int exit = report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
-        if (output == Format.CSV) {
-            exit = printCsv(selection.group, report, out, err);
-        } else if (json) {
-            out.println(Json.write(new ReportJson(apply, report.clean(), report.groups().size(),
+        if (chosen == OutputFormat.CSV) {
+            exit = selection.group != null ? ResetPlanOutput.printOne(selection.group, report, out, err)
+                    : ResetPlanOutput.printBulk(report, out, err);
+        } else if (chosen.structured()) {
+            out.println(chosen.write(new ReportJson(apply, report.clean(), report.groups().size(),
                     instance.isPresent() ? instanceUrl : null, report.instanceProblem(), report.tookMs(),
                     report.groups())));
         } else {
@@ -206,58 +205,14 @@ final class FailoverCommand implements Callable<Integer> {
         return exit;
     }
 
-    /** {@code --format}, {@code --json} as {@code --format json}; csv only where one plan file can hold it. */
-    private Format output() {
-        if (json && format != null && format != Format.JSON) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--json is --format json: give one format");
-        }
-        Format output = json ? Format.JSON : format == null ? Format.TEXT : format;
-        if (output == Format.CSV && selection.group == null) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--format csv needs --group G: "
-                    + "kafka-consumer-groups --from-file applies a plan file to the one --group given");
-        }
-        if (output == Format.CSV && fromSource) {
+    /** {@code --format}, {@code -o}, {@code --json} as {@code -o json}; csv without --from-source only. */
+    private OutputFormat chosenFormat() {
+        OutputFormat output = this.output.format(spec.commandLine(), format, OutputFormat.CSV);
+        if (output == OutputFormat.CSV && fromSource) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--format csv works without --from-source "
                     + "only");
         }
         return output;
-    }
-
-    /**
-     * The reset plan of the one group selected, on stdout; on stderr the partitions left out and why the group is
-     * not clean. The exit code is the report's (1 when not clean), or 2 for a share group: no Kafka tool takes a
-     * plan file for one.
-     */
-    static int printCsv(String name, FailoverReport.Report report, PrintWriter out, PrintWriter err) {
-        Optional<FailoverReport.GroupState> found = report.groups().stream()
-                .filter(g -> g.group().equals(name)).findFirst();
-        if (found.isEmpty()) {
-            err.println("sextant failover: no offsets for group '" + name + "' on the destination, and no "
-                    + "instance knows it: the CSV is empty");
-            return report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
-        }
-        FailoverReport.GroupState group = found.get();
-        if (GroupKind.SHARE.label().equals(group.groupType())) {
-            err.println("sextant failover: '" + group.group() + "' is a share group: kafka-consumer-groups "
-                    + "--from-file resets consumer groups only (kafka-share-groups takes no plan file); use --format "
-                    + "text or json");
-            return ExitCodes.USAGE;
-        }
-        ResetPlanCsv plan = ResetPlanCsv.of(group);
-        out.print(plan.text());
-        if (!plan.leftOut().isEmpty()) {
-            err.println("sextant failover: left out of the CSV, no offset to resume at (a consumer starts there "
-                    + "from auto.offset.reset): " + String.join(", ", plan.leftOut()));
-        }
-        if (plan.lines().isEmpty()) {
-            err.println("sextant failover: no offsets for group '" + group.group() + "': the CSV is empty");
-        }
-        if (!group.clean()) {
-            err.println("sextant failover: group '" + group.group() + "' cannot be failed over cleanly: "
-                    + group.result() + (group.detail() == null ? "" : ": " + group.detail()));
-            return ExitCodes.FAILURE;
-        }
-        return ExitCodes.OK;
     }
 
     private Predicate<String> selected() {
@@ -350,8 +305,8 @@ final class FailoverCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         plan.warnings().forEach(w -> err.println("warning: " + w));
-        if (json) {
-            out.println(Json.write(toJson(plan, result)));
+        if (chosen.structured()) {
+            out.println(chosen.write(toJson(plan, result)));
         } else {
             printTable(out, plan, result);
         }
@@ -359,14 +314,14 @@ final class FailoverCommand implements Callable<Integer> {
         int exit;
         if (result == null) {
             exit = ExitCodes.OK;
-            if (!json) {
+            if (!chosen.structured()) {
                 out.println(plan.complete()
                         ? "Nothing written (dry run). Run again with --apply to write these offsets to the destination."
                         : "Nothing written (dry run); --apply would refuse: not every partition translates.");
             }
         } else if (result.status() == ManualFailover.Status.APPLIED) {
             exit = ExitCodes.OK;
-            if (!json) {
+            if (!chosen.structured()) {
                 out.println("Applied: " + result.message() + ". Consumers of group '" + group + "' can start on the "
                         + "destination now.");
             }

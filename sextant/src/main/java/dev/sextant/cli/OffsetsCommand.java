@@ -16,8 +16,8 @@ final class OffsetsCommand implements Callable<Integer> {
     @Option(names = "--group", required = true, description = "The consumer group.")
     String group;
 
-    @Option(names = "--json", description = "JSON instead of a table.")
-    boolean json;
+    @CommandLine.Mixin
+    OutputOption output;
 
     @CommandLine.Mixin
     QueryTarget target;
@@ -30,10 +30,11 @@ final class OffsetsCommand implements Callable<Integer> {
         if (group.isEmpty()) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--group must not be empty");
         }
+        OutputFormat format = output.format(spec.commandLine());
         SextantClient.GroupOffsets offsets = target.client(spec.commandLine()).groupOffsets(group);
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.write(offsets));
+        if (format.structured()) {
+            out.println(format.write(offsets));
         } else {
             out.printf("%-40s %9s %14s%n", "TOPIC", "PARTITION", "OFFSET");
             offsets.offsets().forEach(o -> out.printf("%-40s %9d %14d%n", o.topic(), o.partition(), o.offset()));

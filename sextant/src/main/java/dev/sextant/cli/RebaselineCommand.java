@@ -11,8 +11,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sextant rebaseline -c FILE [--source] [--apply] [--json]}: accept the destination cluster as it is now, or,
- * with {@code --source}, a replaced source cluster.
+ * {@code sextant rebaseline -c FILE [--source] [--apply] [-o text|json|yaml]}: accept the destination cluster as it
+ * is now, or, with {@code --source}, a replaced source cluster.
  */
 @Command(name = "rebaseline", mixinStandardHelpOptions = true,
         description = {"Accept the cluster answering at destination.bootstrap.servers as the one Sextant writes to: a "
@@ -36,15 +36,20 @@ final class RebaselineCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ConfigOption config;
 
-    @Option(names = "--apply", description = "Pin the cluster answering now, or with --source release the marks "
-            + "(default: only show what would change).")
+    @Option(names = {"--apply", "--execute"}, description = "Pin the cluster answering now, or with --source release "
+            + "the marks (default: only show what would change).")
     boolean apply;
 
     @Option(names = "--source", description = "Accept a replaced source cluster instead of the destination.")
     boolean source;
 
-    @Option(names = "--json", description = "JSON instead of text.")
-    boolean json;
+    @CommandLine.Mixin
+    DryRunOption dryRun;
+
+    @CommandLine.Mixin
+    OutputOption output;
+
+    private OutputFormat format;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
             description = "How long each cluster may take to answer (default ${DEFAULT-VALUE}).")
@@ -62,14 +67,16 @@ final class RebaselineCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        apply = dryRun.apply(spec.commandLine(), apply);
+        format = output.format(spec.commandLine());
         if (source) {
             return source();
         }
         DestinationRebaseline.Result result = new DestinationRebaseline(config.load())
                 .run(apply, Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.write(new RebaselineJson(result.pinned(), result.destination(), result.changed(),
+        if (format.structured()) {
+            out.println(format.write(new RebaselineJson(result.pinned(), result.destination(), result.changed(),
                     result.applied())));
         } else if (result.pinned() == null) {
             out.printf("No destination cluster pinned yet (a running instance pins the first it sees); the "
@@ -92,8 +99,8 @@ final class RebaselineCommand implements Callable<Integer> {
         SourceRebaseline.Result result = new SourceRebaseline(config.load()).run(apply,
                 Duration.ofSeconds(timeoutSeconds));
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.write(new SourceRebaselineJson(result.source(), result.clean(), apply,
+        if (format.structured()) {
+            out.println(format.write(new SourceRebaselineJson(result.source(), result.clean(), apply,
                     result.groups())));
         } else if (result.groups().isEmpty()) {
             out.printf("The source is cluster %s, and no destination offset Sextant wrote names another. Nothing to "

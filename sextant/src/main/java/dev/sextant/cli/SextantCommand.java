@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
  * {@code sextant}: the command line. Exit codes, the same for every command and listed in every command's help (the
  * root's {@code exitCodeList}, given to each subcommand by {@link #commandLine()}; the values in {@link ExitCodes}):
  * 0 success, 1 runtime failure, 2 bad usage or configuration, 3 not authorized. {@code sextant} without a command is
- * bad usage, as with Kafka's tools: the usage on stderr, exit 2.
+ * bad usage, as with Kafka's tools: the usage on stderr, exit 2; any other usage error is one line
+ * ({@link UsageErrorLine}). Kafka's clients log only errors but under {@code run} ({@link KafkaClientLogging}).
  */
 @Command(name = "sextant",
         mixinStandardHelpOptions = true,
@@ -37,6 +38,12 @@ public final class SextantCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Read by {@link KafkaClientLogging} from the parse result; every command has it. */
+    @CommandLine.Option(names = KafkaClientLogging.VERBOSE, scope = CommandLine.ScopeType.INHERIT,
+            description = "Kafka's clients log their warnings too, as under 'run' (other commands: errors only; "
+                    + "SEXTANT_KAFKA_LOG_LEVEL sets any level).")
+    boolean verbose;
+
     /** No command given: bad usage. */
     @Override
     public Integer call() {
@@ -60,6 +67,12 @@ public final class SextantCommand implements Callable<Integer> {
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new SextantCommand());
         shareExitCodes(cli, cli.getCommandSpec().usageMessage());
+        cli.setParameterExceptionHandler(new UsageErrorLine());
+        cli.setExecutionStrategy(parsed -> {
+            try (KafkaClientLogging.Restore quiet = KafkaClientLogging.forCommand(parsed, System.getenv())) {
+                return new CommandLine.RunLast().execute(parsed);
+            }
+        });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof InvalidConfigurationException) {
                 commandLine.getErr().println("Invalid configuration: " + e.getMessage());

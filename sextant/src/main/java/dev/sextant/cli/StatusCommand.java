@@ -12,7 +12,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
         description = {"Instances, groups, worst lag and replay bound, recent conflicts (asks a running instance).",
@@ -25,8 +24,8 @@ final class StatusCommand implements Callable<Integer> {
     /** Moved to the destination by {@code sextant cutover}: the sync leaves it alone, so it never lags. */
     private static final String CUT_OVER = "CUT_OVER";
 
-    @Option(names = "--json", description = "JSON instead of tables.")
-    boolean json;
+    @CommandLine.Mixin
+    OutputOption output;
 
     @CommandLine.Mixin
     QueryTarget target;
@@ -48,6 +47,7 @@ final class StatusCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        OutputFormat format = output.format(spec.commandLine());
         SextantClient client = target.client(spec.commandLine());
         List<SextantClient.Instance> instances = client.instances();
         List<SextantClient.GroupSummary> groups = client.groups();
@@ -69,8 +69,8 @@ final class StatusCommand implements Callable<Integer> {
                 recentConflicts, groups, readiness(client),
                 groups.stream().filter(g -> CUT_OVER.equals(g.state())).count());
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.write(status));
+        if (format.structured()) {
+            out.println(format.write(status));
         } else {
             print(out, status);
         }

@@ -22,8 +22,8 @@ final class TranslateCommand implements Callable<Integer> {
             description = "Source offset (a committed offset: the next record to read).")
     long offset;
 
-    @Option(names = "--json", description = "JSON instead of text.")
-    boolean json;
+    @CommandLine.Mixin
+    OutputOption output;
 
     @CommandLine.Mixin
     QueryTarget target;
@@ -37,10 +37,11 @@ final class TranslateCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--topic must not be empty; --partition and --offset must be >= 0");
         }
+        OutputFormat format = output.format(spec.commandLine());
         SextantClient.Translation t = target.client(spec.commandLine()).translate(topic, partition, offset);
         PrintWriter out = spec.commandLine().getOut();
-        if (json) {
-            out.println(Json.write(t));
+        if (format.structured()) {
+            out.println(format.write(t));
         } else {
             out.printf("%s-%d@%d -> %s-%d@%d (%s, replay bound %d)%n", t.topic(), t.partition(), t.offset(),
                     t.destinationTopic(), t.partition(), t.destinationOffset(), t.precision(), t.bound());

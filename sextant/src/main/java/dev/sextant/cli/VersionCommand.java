@@ -9,20 +9,21 @@ import picocli.CommandLine.Command;
         + "version of the Kafka clients it runs with.")
 final class VersionCommand implements Callable<Integer> {
 
-    @CommandLine.Option(names = "--json", description = "JSON instead of a line: {\"version\",\"kafkaClients\"}.")
-    boolean json;
+    @CommandLine.Mixin
+    OutputOption output;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    /** The {@code --json} output. */
+    /** The {@code -o json} output: {@code {"version","kafkaClients"}}. */
     record VersionJson(String version, String kafkaClients) {
     }
 
     @Override
     public Integer call() {
-        if (json) {
-            spec.commandLine().getOut().println(Json.write(new VersionJson(Version.current(), Version.kafka())));
+        OutputFormat format = output.format(spec.commandLine());
+        if (format.structured()) {
+            spec.commandLine().getOut().println(format.write(new VersionJson(Version.current(), Version.kafka())));
         } else {
             spec.commandLine().getOut()
                     .println("sextant " + Version.current() + " (Kafka clients " + Version.kafka() + ")");

@@ -190,7 +190,8 @@ class ConfigAclsStrimziTest {
     @Test
     void badValuesAreBadUsageNamingTheOption() {
         String example = ROOT.resolve("config/sextant.properties").toString();
-        assertBadUsage("'xml' is not one of text, json, strimzi", "config", "acls", "-c", example, "--format", "xml");
+        assertBadUsage("'xml' is not one of text, json, yaml, strimzi", "config", "acls", "-c", example, "--format",
+                "xml");
         assertBadUsage("'plain' is not one of scram-sha-512, tls", "config", "acls", "-c", example, "--format",
                 "strimzi", "--authentication", "plain");
         assertBadUsage("work with --format strimzi only", "config", "acls", "-c", example, "--authentication", "tls");
@@ -200,7 +201,7 @@ class ConfigAclsStrimziTest {
                 "--strimzi-api-version", "v2");
         assertBadUsage("work with --format strimzi only", "config", "acls", "-c", example, "--strimzi-api-version",
                 "v1");
-        assertBadUsage("--json is --format json", "config", "acls", "-c", example, "--json", "--format", "strimzi");
+        assertBadUsage("--json is -o json", "config", "acls", "-c", example, "--json", "--format", "strimzi");
         assertBadUsage("--source-principal: 'User:Sextant' gives no KafkaUser name", "config", "acls", "-c", example,
                 "--format", "strimzi", "--source-principal", "User:Sextant");
         assertBadUsage("--destination-strimzi-cluster 'a/b' is no Kubernetes label value", "config", "acls", "-c",

@@ -46,7 +46,7 @@ class FailoverCsvTest {
     private int print(String group, GroupState... groups) {
         PrintWriter o = new PrintWriter(out);
         PrintWriter e = new PrintWriter(err);
-        int exit = FailoverCommand.printCsv(group, new Report(List.of(groups), "asked", null, 5), o, e);
+        int exit = ResetPlanOutput.printOne(group, new Report(List.of(groups), "asked", null, 5), o, e);
         o.flush();
         e.flush();
         return exit;
@@ -56,17 +56,74 @@ class FailoverCsvTest {
         return new PartitionState(topic, partition, offset, "exact", 0L, 1_000L, null, PartitionStatus.IN_SYNC);
     }
 
-    @Test
-    void csvNeedsOneGroup() {
-        assertEquals(2, run("failover", "-c", config.toString(), "--all", "--format", "csv"));
-        assertTrue(err.toString().contains("--format csv needs --group"), err.toString());
-        assertEquals(2, run("failover", "-c", config.toString(), "--groups", "b.*", "--format", "csv"));
+    private int printBulk(GroupState... groups) {
+        PrintWriter o = new PrintWriter(out);
+        PrintWriter e = new PrintWriter(err);
+        int exit = ResetPlanOutput.printBulk(new Report(List.of(groups), "asked", null, 5), o, e);
+        o.flush();
+        e.flush();
+        return exit;
     }
 
     @Test
     void jsonIsASynonymThatCannotBeCombinedWithAnotherFormat() {
         assertEquals(2, run("failover", "-c", config.toString(), "--group", "billing", "--json", "--format", "csv"));
-        assertTrue(err.toString().contains("--json is --format json"), err.toString());
+        assertTrue(err.toString().contains("--json is -o json: give one format"), err.toString());
+        assertEquals(2, run("failover", "-c", config.toString(), "--group", "billing", "-o", "yaml", "--format",
+                "csv"));
+        assertTrue(err.toString().contains("--format and -o name the same choice"), err.toString());
+    }
+
+    @Test
+    void csvIsAnOutputFormatOfFailoverOnly() {
+        assertEquals(2, run("failover", "-c", config.toString(), "--group", "billing", "-o", "xml"));
+        assertTrue(err.toString().contains("'xml' is not one of text, json, yaml, csv"), err.toString());
+        assertEquals(2, run("status", "--url", "http://127.0.0.1:1", "-o", "csv"));
+        assertTrue(err.toString().contains("'csv' is not one of text, json, yaml"), err.toString());
+    }
+
+    /**
+     * Many groups, one file: Kafka's four columns, group first, by group, topic and partition; a group name with a
+     * comma or a quote quoted as CSV quotes it (Kafka's tool reads each line with Jackson's CSV reader).
+     */
+    @Test
+    void manyGroupsGiveOneFourColumnPlan() {
+        GroupState billing = new GroupState("billing", "consumer", "Empty", GroupResult.READY, null,
+                List.of(inSync("source.orders", 1, 7), inSync("source.orders", 0, 1230)));
+        GroupState audit = new GroupState("audit", "consumer", "Empty", GroupResult.READY, null,
+                List.of(inSync("source.audit", 0, 3)));
+        GroupState odd = new GroupState("odd,\"name\"", "consumer", "Empty", GroupResult.READY, null,
+                List.of(inSync("source.audit", 0, 4)));
+        assertEquals(0, printBulk(billing, audit, odd));
+        assertEquals("""
+                audit,source.audit,0,3
+                billing,source.orders,0,1230
+                billing,source.orders,1,7
+                "odd,""name""\",source.audit,0,4
+                """, out.toString());
+        assertEquals("", err.toString());
+    }
+
+    @Test
+    void aBulkPlanNamesWhatItLeavesOutAndExitsWithOneWhenAGroupIsNotClean() {
+        GroupState clean = new GroupState("billing", "consumer", "Empty", GroupResult.READY, null,
+                List.of(inSync("source.orders", 0, 1230)));
+        GroupState partial = new GroupState("audit", "consumer", "Empty", GroupResult.INCOMPLETE,
+                "no translation for source.unmirrored-0", List.of(inSync("source.audit", 0, 3),
+                new PartitionState("source.unmirrored", 0, null, null, null, null, null,
+                        PartitionStatus.UNTRANSLATED)));
+        GroupState share = new GroupState("queue", "share", "Empty", GroupResult.READY, null,
+                List.of(inSync("source.orders", 0, 10)));
+        GroupState lineBreak = new GroupState("two\nlines", "consumer", "Empty", GroupResult.READY, null,
+                List.of(inSync("source.orders", 0, 10)));
+        assertEquals(1, printBulk(clean, partial, share, lineBreak));
+        assertEquals("audit,source.audit,0,3\nbilling,source.orders,0,1230\n", out.toString());
+        assertTrue(err.toString().contains("share groups left out of the CSV") && err.toString().contains("queue"),
+                err.toString());
+        assertTrue(err.toString().contains("audit: source.unmirrored-0 (UNTRANSLATED)"), err.toString());
+        assertTrue(err.toString().contains("a line break in the name"), err.toString());
+        assertTrue(err.toString().contains("1 group(s) cannot be failed over cleanly: audit (INCOMPLETE"),
+                err.toString());
     }
 
     @Test
@@ -78,8 +135,8 @@ class FailoverCsvTest {
 
     @Test
     void anUnknownFormatIsAUsageError() {
-        assertEquals(2, run("failover", "-c", config.toString(), "--group", "billing", "--format", "yaml"));
-        assertTrue(err.toString().contains("not one of text, json, csv"), err.toString());
+        assertEquals(2, run("failover", "-c", config.toString(), "--group", "billing", "--format", "xml"));
+        assertTrue(err.toString().contains("not one of text, json, yaml, csv"), err.toString());
     }
 
     @Test
