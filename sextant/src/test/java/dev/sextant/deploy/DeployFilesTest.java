@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -90,6 +91,36 @@ class DeployFilesTest {
             }
         }
         assertEquals(new TreeSet<>(), unknown, "meters not in docs/metrics.md");
+    }
+
+    /**
+     * Alertmanager and Grafana show runbook_url as a link, so it must be absolute: the project's URL (the root pom's
+     * {@code <url>}) on main, and its anchor a heading of docs/runbook.md (as GitHub makes anchors of headings).
+     */
+    @Test
+    void everyRunbookUrlIsAbsoluteOnTheProjectsUrlAndItsAnchorIsARunbookHeading() throws IOException {
+        Matcher url = Pattern.compile("(?m)^  <url>(\\S+)</url>$").matcher(Files.readString(ROOT.resolve("pom.xml")));
+        assertTrue(url.find(), "the root pom has no <url>");
+        String base = url.group(1) + "/blob/main/docs/runbook.md#";
+        assertTrue(base.startsWith("https://"), base);
+        TreeSet<String> anchors = new TreeSet<>();
+        Matcher heading = Pattern.compile("(?m)^#+ (.+)$").matcher(Files.readString(ROOT.resolve("docs/runbook.md")));
+        while (heading.find()) {
+            anchors.add(heading.group(1).strip().toLowerCase(Locale.ROOT)
+                    .replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'));
+        }
+        for (String file : List.of("prometheus/sextant-rules.yaml", "prometheus/sextant-prometheusrule.yaml")) {
+            Matcher m = Pattern.compile("runbook_url: \"?([^\"\\s]+)").matcher(Files.readString(DEPLOY.resolve(file)));
+            int links = 0;
+            while (m.find()) {
+                links++;
+                String link = m.group(1);
+                assertTrue(link.startsWith(base), file + ": " + link + " is not on " + base);
+                assertTrue(anchors.contains(link.substring(base.length())),
+                        file + ": " + link + " names no heading of docs/runbook.md " + anchors);
+            }
+            assertTrue(links >= 10, file + " has " + links + " runbook_url links");
+        }
     }
 
     /** Variables the launcher and the logging read, not configuration keys. */
