@@ -41,14 +41,15 @@ public final class ProcessMemory implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
+        // suppliers, not Gauge.builder(name, this, ...): a gauge holds its object weakly, and nothing else holds this
         if (residentBytes().isPresent()) {
-            Gauge.builder("process.resident.memory", this, m -> orNaN(m.residentBytes()))
+            Gauge.builder("process.resident.memory", () -> orNaN(residentBytes()))
                     .baseUnit("bytes")
                     .description("Resident memory of the process (VmRSS): heap, RocksDB and the JVM's own memory")
                     .register(registry);
         }
         if (limitBytes().isPresent()) {
-            Gauge.builder("sextant.memory.limit", this, m -> orNaN(m.limitBytes()))
+            Gauge.builder("sextant.memory.limit", () -> orNaN(limitBytes()))
                     .baseUnit("bytes")
                     .description("Memory limit of the process's cgroup (its container's limit); absent when unlimited")
                     .register(registry);

@@ -94,6 +94,18 @@ class ProcessMemoryTest {
     }
 
     @Test
+    void theGaugesOutliveTheBindersCollection() throws IOException {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        files("0::/\n", "memory.max", "1073741824\n").bindTo(registry); // as ProcessMeters binds it: kept nowhere
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        String scrape = registry.scrape();
+        assertTrue(scrape.contains("\nprocess_resident_memory_bytes 4.11783168E8\n"), scrape);
+        assertTrue(scrape.contains("\nsextant_memory_limit_bytes 1.073741824E9\n"), scrape);
+    }
+
+    @Test
     @EnabledOnOs(OS.LINUX)
     void thisProcessHasAResidentMemory() {
         long resident = new ProcessMemory().residentBytes().orElseThrow();
