@@ -8,6 +8,7 @@ import dev.sextant.apply.DestinationView;
 import dev.sextant.config.HostAndPort;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.StreamsProperties;
+import dev.sextant.metrics.BuildInfo;
 import dev.sextant.metrics.ProcessMeters;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.query.QueryServer;
@@ -95,6 +96,7 @@ public final class SextantApplication implements AutoCloseable {
         metrics.destinationWrites(admin::writeLimit, admin::writesInFlight, admin::writesQueued);
         this.destination = admin;
         this.processMeters = new ProcessMeters(registry);
+        new BuildInfo(Version.current(), Version.revision(), Version.kafka()).bindTo(registry);
         this.view = new DestinationView(destination, Clock.systemUTC(), config.streamsDestinationKafkaVersion());
         this.refresher = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "sextant-destination-view"));
     }

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
 
-/** Sextant's version and the Kafka client version it was built with, from a resource the build fills in. */
+/**
+ * Sextant's version, the Kafka client version it was built with and the commit it was built from, from a resource the
+ * build fills in.
+ */
 public final class Version {
 
     private static final Properties PROPS = load();
@@ -18,6 +21,13 @@ public final class Version {
 
     public static String kafka() {
         return PROPS.getProperty("kafka.version", "unknown");
+    }
+
+    /** The Git commit the build was made from; "unknown" for a build outside a Git checkout. */
+    public static String revision() {
+        String revision = PROPS.getProperty("revision", "");
+        // the build leaves the placeholder where it found no commit
+        return revision.isBlank() || revision.startsWith("${") ? "unknown" : revision;
     }
 
     private static Properties load() {

@@ -11,7 +11,8 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 
 /**
  * The JVM and process meters a platform team's dashboards expect next to the application's own (Micrometer's
- * binders: memory, GC, threads, class loading, CPU, uptime, file descriptors). Closing releases the GC listener.
+ * binders: memory, GC, threads, class loading, CPU, uptime, file descriptors), and the process's resident memory
+ * against its container's limit ({@link ProcessMemory}). Closing releases the GC listener.
  */
 public final class ProcessMeters implements AutoCloseable {
 
@@ -25,6 +26,7 @@ public final class ProcessMeters implements AutoCloseable {
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
         new FileDescriptorMetrics().bindTo(registry);
+        new ProcessMemory().bindTo(registry);
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -90,6 +91,112 @@ class DeployFilesTest {
             }
         }
         assertEquals(new TreeSet<>(), unknown, "meters not in docs/metrics.md");
+    }
+
+    /**
+     * Alertmanager and Grafana show runbook_url as a link, so it must be absolute: the project's URL (the root pom's
+     * {@code <url>}) on main, and its anchor a heading of docs/runbook.md (as GitHub makes anchors of headings).
+     */
+    @Test
+    void everyRunbookUrlIsAbsoluteOnTheProjectsUrlAndItsAnchorIsARunbookHeading() throws IOException {
+        Matcher url = Pattern.compile("(?m)^  <url>(\\S+)</url>$").matcher(Files.readString(ROOT.resolve("pom.xml")));
+        assertTrue(url.find(), "the root pom has no <url>");
+        String base = url.group(1) + "/blob/main/docs/runbook.md#";
+        assertTrue(base.startsWith("https://"), base);
+        TreeSet<String> anchors = new TreeSet<>();
+        Matcher heading = Pattern.compile("(?m)^#+ (.+)$").matcher(Files.readString(ROOT.resolve("docs/runbook.md")));
+        while (heading.find()) {
+            anchors.add(heading.group(1).strip().toLowerCase(Locale.ROOT)
+                    .replaceAll("[^a-z0-9 _-]", "").replace(' ', '-'));
+        }
+        for (String file : List.of("prometheus/sextant-rules.yaml", "prometheus/sextant-prometheusrule.yaml")) {
+            Matcher m = Pattern.compile("runbook_url: \"?([^\"\\s]+)").matcher(Files.readString(DEPLOY.resolve(file)));
+            int links = 0;
+            while (m.find()) {
+                links++;
+                String link = m.group(1);
+                assertTrue(link.startsWith(base), file + ": " + link + " is not on " + base);
+                assertTrue(anchors.contains(link.substring(base.length())),
+                        file + ": " + link + " names no heading of docs/runbook.md " + anchors);
+            }
+            assertTrue(links >= 10, file + " has " + links + " runbook_url links");
+        }
+    }
+
+    /**
+     * The dashboard has an instance variable (Prometheus label values, several or all at once), and every query's
+     * every selector uses it, as it uses the job variable.
+     */
+    @Test
+    void theDashboardFiltersEveryQueryByInstance() throws IOException {
+        JsonNode dashboard = new ObjectMapper().readTree(DEPLOY.resolve("grafana/sextant.json").toFile());
+        JsonNode instance = null;
+        for (JsonNode variable : dashboard.at("/templating/list")) {
+            if (variable.path("name").asText().equals("instance")) {
+                instance = variable;
+            }
+        }
+        assertTrue(instance != null, "no instance variable");
+        assertEquals("query", instance.path("type").asText());
+        assertEquals("prometheus", instance.at("/datasource/type").asText());
+        assertTrue(instance.path("query").asText().matches("label_values\\(\\w+\\{job=~\"\\$job\"}, instance\\)"),
+                instance.path("query").asText());
+        assertTrue(instance.path("multi").asBoolean() && instance.path("includeAll").asBoolean(), instance.toString());
+        Pattern selector = Pattern.compile("\\{([^}]*)}");
+        int queries = 0;
+        for (JsonNode panel : dashboard.path("panels")) {
+            for (JsonNode target : panel.path("targets")) {
+                String expr = target.path("expr").asText();
+                queries++;
+                Matcher m = selector.matcher(expr);
+                int selectors = 0;
+                while (m.find()) {
+                    selectors++;
+                    assertTrue(m.group(1).contains("job=~\"$job\"") && m.group(1).contains("instance=~\"$instance\""),
+                            panel.path("title").asText() + ": " + expr);
+                }
+                assertTrue(selectors > 0, panel.path("title").asText() + ": " + expr);
+            }
+        }
+        assertTrue(queries >= 20, "queries: " + queries);
+    }
+
+    /**
+     * The dashboard's rows for the JVM, RocksDB and Kafka Streams query meters of those families, each documented in
+     * docs/metrics.md (DashboardMetricsIT finds them in a running instance's scrape).
+     */
+    @Test
+    void theDashboardHasJvmRocksDbAndStreamsRowsOfDocumentedMeters() throws IOException {
+        JsonNode dashboard = new ObjectMapper().readTree(DEPLOY.resolve("grafana/sextant.json").toFile());
+        Map<String, List<String>> rows = new LinkedHashMap<>();
+        List<String> current = new ArrayList<>();
+        for (JsonNode panel : dashboard.path("panels")) {
+            if (panel.path("type").asText().equals("row")) {
+                current = new ArrayList<>();
+                rows.put(panel.path("title").asText(), current);
+            }
+            for (JsonNode target : panel.path("targets")) {
+                Matcher name = Pattern.compile("([a-zA-Z_:][a-zA-Z0-9_:]*)\\{").matcher(target.path("expr").asText());
+                while (name.find()) {
+                    current.add(name.group(1));
+                }
+            }
+        }
+        assertEquals(List.of("JVM", "RocksDB", "Kafka Streams"), List.copyOf(rows.keySet()));
+        assertFamilies(rows.get("JVM"), "jvm_", "process_", "sextant_memory_limit_bytes");
+        assertFamilies(rows.get("RocksDB"), "kafka_stream_state_");
+        assertFamilies(rows.get("Kafka Streams"), "kafka_stream_", "kafka_consumer_coordinator_");
+        String documented = Files.readString(ROOT.resolve("docs/metrics.md"));
+        TreeSet<String> undocumented = new TreeSet<>();
+        rows.values().forEach(names -> names.stream()
+                .filter(n -> !documented.contains("`" + n.replaceAll("_(bucket|count|sum)$", "") + "`"))
+                .forEach(undocumented::add));
+        assertEquals(new TreeSet<>(), undocumented, "the rows' meters not in docs/metrics.md");
+    }
+
+    private static void assertFamilies(List<String> names, String... prefixes) {
+        assertTrue(!names.isEmpty() && names.stream().allMatch(n -> List.of(prefixes).stream().anyMatch(n::startsWith)),
+                names + " not all of " + List.of(prefixes));
     }
 
     /** Variables the launcher and the logging read, not configuration keys. */

@@ -20,18 +20,19 @@ import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every meter Sextant registers is in {@code docs/metrics.md} under its Prometheus name. Every public method of
  * {@link SextantMetrics} is called once (each registers its meter), so a new meter fails this test until it is
- * documented.
+ * documented; {@link BuildInfo} and {@link ProcessMemory} (on files that give both its gauges) are bound too.
  */
 class MetricsDocumentationTest {
 
     private static final Path DOC = Path.of(System.getProperty("basedir", "."), "..", "docs", "metrics.md");
 
     @Test
-    void everyRegisteredMeterIsDocumented() throws Exception {
+    void everyRegisteredMeterIsDocumented(@TempDir Path dir) throws Exception {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         SextantMetrics metrics = new SextantMetrics(registry);
         for (Method method : SextantMetrics.class.getDeclaredMethods()) {
@@ -45,8 +46,14 @@ class MetricsDocumentationTest {
             }
             method.invoke(metrics, args);
         }
+        new BuildInfo("0.1.0", "unknown", "4.4.0").bindTo(registry);
+        Files.writeString(dir.resolve("status"), "VmRSS:\t 1024 kB\n");
+        Files.writeString(dir.resolve("cgroup"), "0::/\n");
+        Files.writeString(dir.resolve("memory.max"), "1073741824\n");
+        new ProcessMemory(dir, dir).bindTo(registry);
         TreeSet<String> families = new TreeSet<>();
-        Matcher m = Pattern.compile("^# TYPE (sextant_[a-z_]+) ", Pattern.MULTILINE).matcher(registry.scrape());
+        Matcher m = Pattern.compile("^# TYPE (sextant_[a-z_]+|process_resident_memory_bytes) ", Pattern.MULTILINE)
+                .matcher(registry.scrape());
         while (m.find()) {
             families.add(m.group(1));
         }

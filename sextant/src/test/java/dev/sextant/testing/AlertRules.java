@@ -64,7 +64,8 @@ public final class AlertRules {
                 "              description: \"An instance has not been able to read the destination's groups and "
                         + "topics for over a minute. Syncs are delayed (never dropped) until it is back; "
                         + "/health/ready says DEGRADED with the last error.\"",
-                "              runbook_url: \"docs/runbook.md#" + alert.toLowerCase(Locale.ROOT) + "\"",
+                "              runbook_url: \"https://github.com/sextant-dev/sextant/blob/main/docs/runbook.md#"
+                        + alert.toLowerCase(Locale.ROOT) + "\"",
                 ""));
         Process promtool = new ProcessBuilder("promtool", "test", "rules", test.toString())
                 .redirectErrorStream(true).start();
