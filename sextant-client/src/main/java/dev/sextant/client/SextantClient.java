@@ -347,7 +347,7 @@ public final class SextantClient {
      * @param precision        {@code exact} or {@code bounded}
      * @param bound            records a consumer resuming at {@code translatedOffset} may replay, at most
      * @param appliedOffset    the offset Sextant last wrote on the destination, {@code appliedAt} when
-     * @param status           APPLIED, PENDING, GROUP_ACTIVE, ... (see the README)
+     * @param status           APPLIED, PENDING, GROUP_ACTIVE, ... (docs/http-api.md, docs/openapi.yaml)
      * @param commitTimestamp  when the source commit at {@code sourceOffset} was made (epoch ms), null if unknown
      */
     public record Partition(String topic, int partition, String destinationTopic, long sourceOffset,
@@ -368,7 +368,7 @@ public final class SextantClient {
                               long destinationOffset, String precision, long bound) {
     }
 
-    /** A dead-letter record (see the README for the reasons). */
+    /** A dead-letter record (its reasons: docs/how-it-works.md, docs/openapi.yaml). */
     public record Conflict(String group, String groupType, String reason, List<ConflictPartition> partitions,
                            String detail, Long sourceCommitTimestamp, long detectedAt, String instance) {
     }
