@@ -51,7 +51,7 @@ final class MirrorMakerKeys {
     /**
      * What Sextant has for a MirrorMaker 2 key.
      *
-     * @param instead the Sextant key to use, or null when none is needed
+     * @param instead the Sextant key to use; null when none is needed, or when the fix names two
      * @param why     what Sextant does instead, in words
      * @param fix     what to do with the key
      */
@@ -95,6 +95,12 @@ final class MirrorMakerKeys {
                         + STREAMS_REPLICATION_FACTOR + "')", "remove it"));
             }
         }
+        if (PassThroughKeys.isClientConfig(key) && PassThroughKeys.prefixOf(key).isEmpty()) {
+            return Optional.of(new Counterpart(null, "MirrorMaker 2 gives a top-level client setting to every "
+                    + "cluster; Sextant's are per cluster, '" + SOURCE_PREFIX + key + "' and '" + DESTINATION_PREFIX
+                    + key + "'", "use '" + SOURCE_PREFIX + key + "=" + value + "' and/or '" + DESTINATION_PREFIX + key
+                    + "=" + value + "' instead"));
+        }
         return dot > 0 ? clusterKey(key.substring(0, dot), key.substring(dot + 1), value, props)
                 : Optional.empty();
     }
@@ -125,8 +131,7 @@ final class MirrorMakerKeys {
 
     /**
      * {@code <alias>.<client config>}, MirrorMaker 2's setting of one cluster's clients (also under
-     * {@code <alias>.consumer.}, {@code .producer.}, {@code .admin.}); a top-level client config, which MirrorMaker
-     * 2 gives every cluster.
+     * {@code <alias>.consumer.}, {@code .producer.}, {@code .admin.}).
      */
     private static Optional<Counterpart> clusterKey(String alias, String rest, String value, Map<String, ?> props) {
         String setting = rest;
@@ -135,17 +140,10 @@ final class MirrorMakerKeys {
                 setting = setting.substring(client.length());
             }
         }
-        String whole = alias + "." + rest;
         if (PassThroughKeys.prefixOf(alias + ".").isPresent()) {
             return Optional.empty(); // Sextant's own form: source.*, destination.*, streams.*
         }
         if (!aliases(props).contains(alias)) {
-            if (PassThroughKeys.isClientConfig(whole)) {
-                return Optional.of(new Counterpart(SOURCE_PREFIX + whole, "MirrorMaker 2 gives a top-level client "
-                        + "setting to every cluster; Sextant's are per cluster, '" + SOURCE_PREFIX + whole + "' and '"
-                        + DESTINATION_PREFIX + whole + "'", "use '" + SOURCE_PREFIX + whole + "=" + value
-                        + "' and/or '" + DESTINATION_PREFIX + whole + "=" + value + "' instead"));
-            }
             if (isSextantFamily(alias) || !PassThroughKeys.isClientConfig(setting)) {
                 return Optional.empty();
             }
@@ -166,10 +164,10 @@ final class MirrorMakerKeys {
             instead = DESTINATION_PREFIX + setting;
             fix = "use '" + instead + "=" + value + "' instead";
         } else {
-            instead = SOURCE_PREFIX + setting;
-            fix = "use '" + instead + "=" + value + "' or '" + DESTINATION_PREFIX + setting + "=" + value
-                    + "', whichever cluster '" + alias + "' is, and name it with '" + SOURCE_ALIAS_CONFIG + "="
-                    + alias + "' or '" + DESTINATION_ALIAS_CONFIG + "=" + alias + "'";
+            instead = null; // either: the configuration does not say which
+            fix = "use '" + SOURCE_PREFIX + setting + "=" + value + "' or '" + DESTINATION_PREFIX + setting + "="
+                    + value + "', whichever cluster '" + alias + "' is, and name it with '" + SOURCE_ALIAS_CONFIG
+                    + "=" + alias + "' or '" + DESTINATION_ALIAS_CONFIG + "=" + alias + "'";
         }
         return Optional.of(new Counterpart(instead, clusterOf + "; Sextant's keys are " + SOURCE_PREFIX + "* for "
                 + "every client of the source cluster and " + DESTINATION_PREFIX + "* for the destination's", fix));
@@ -213,7 +211,7 @@ final class MirrorMakerKeys {
 
     private static Map<String, Counterpart> keys() {
         Map<String, Counterpart> keys = new HashMap<>();
-        keys.put("clusters", new Counterpart(SOURCE_ALIAS_CONFIG, "Sextant syncs one flow between two clusters, "
+        keys.put("clusters", new Counterpart(null, "Sextant syncs one flow between two clusters, "
                 + "named by " + ALIASES + " (MirrorMaker 2's aliases of the flow's source and target: they name "
                 + "the topics it mirrors)", "set '" + SOURCE_ALIAS_CONFIG + "' and '" + DESTINATION_ALIAS_CONFIG
                 + "' to the flow's two aliases ({value}), and remove it"));

@@ -29,7 +29,6 @@ class MirrorMakerKeysTest {
             "topics | orders, payments | topics.include | use 'topics.include=orders, payments' instead",
             "groups.blacklist | test.* | groups.exclude | use 'groups.exclude=test.*' instead",
             "topics.blacklist | test.* | topics.exclude | use 'topics.exclude=test.*' instead",
-            "clusters | east, west | source.alias | set 'source.alias' and 'destination.alias'",
             "sync.group.offsets.enabled | true | sync.consumer.groups | on by default",
             "sync.group.offsets.interval.seconds | 60 | sync.interval.ms | in milliseconds",
             "emit.checkpoints.interval.seconds | 60 | emit.checkpoints.enabled | at no interval of its own",
@@ -43,7 +42,6 @@ class MirrorMakerKeysTest {
                     + "use 'source.bootstrap.servers=east:9092' instead",
             "target.cluster.security.protocol | SSL | destination.security.protocol | "
                     + "use 'destination.security.protocol=SSL' instead",
-            "security.protocol | SSL | source.security.protocol | 'destination.security.protocol=SSL'",
             "tasks.max | 4 | streams.num.stream.threads | Kafka Streams threads",
             "group.filter.class | com.example.Filter | groups.include | 'groups.exclude'",
             "offset-syncs.topic.location | target | offset.syncs.topic | offset-syncs.topic.location=source",
@@ -77,6 +75,24 @@ class MirrorMakerKeysTest {
         assertContains(e.getMessage(), "'" + key + "' is MirrorMaker 2's key, not Sextant's: not needed: ");
         assertContains(e.getMessage(), why);
         assertContains(e.getMessage(), "Fix: remove it.");
+    }
+
+    @Test
+    void clustersIsAnsweredWithTheTwoAliases() {
+        InvalidConfigurationException e = refused("clusters", "clusters", "east, west");
+        assertContains(e.getMessage(), "'clusters' is MirrorMaker 2's key, not Sextant's: Sextant syncs one flow "
+                + "between two clusters, named by source.alias and destination.alias");
+        assertContains(e.getMessage(), "Fix: set 'source.alias' and 'destination.alias' to the flow's two aliases "
+                + "(east, west), and remove it.");
+    }
+
+    @ParameterizedTest
+    @CsvSource({"security.protocol, SSL", "bootstrap.servers, a:9092", "acks, all"})
+    void aTopLevelClientSettingGoesUnderEachClustersPrefix(String key, String value) {
+        InvalidConfigurationException e = refused(key, key, value);
+        assertContains(e.getMessage(), "MirrorMaker 2 gives a top-level client setting to every cluster");
+        assertContains(e.getMessage(), "Fix: use 'source." + key + "=" + value + "' and/or 'destination." + key + "="
+                + value + "' instead.");
     }
 
     /** The trap of the issue: MirrorMaker 2's groups was answered with the boolean sync.consumer.groups. */
