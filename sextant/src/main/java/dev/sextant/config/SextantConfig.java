@@ -74,8 +74,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * a properties file and environment variables.
  *
  * <p>Invariants: constructing a {@code SextantConfig} validates everything and throws
- * {@link InvalidConfigurationException} with a message that names every key at fault; once constructed, the replication policy,
- * the offset-syncs topic and the filters are fixed. {@link #toString()} hides secrets.
+ * {@link InvalidConfigurationException} with a message that names every key at fault; once constructed, the
+ * replication policy, the offset-syncs topic and the filters are fixed. {@link #toString()} hides secrets.
  */
 public class SextantConfig extends AbstractConfig {
 
