@@ -90,19 +90,13 @@ final class ConfigChecks {
 
     /**
      * Resolves config providers, checks every key and value, and returns the map to hand to
-     * {@link org.apache.kafka.common.config.AbstractConfig}: a null value is dropped, and so is an empty value for a
-     * key whose default is derived (offset.syncs.topic, query.advertised), which means "derive it".
+     * {@link org.apache.kafka.common.config.AbstractConfig} with the warnings: a null value is dropped, and so is an
+     * empty value for a key whose default is derived (offset.syncs.topic, query.advertised), which means "derive it".
+     * With {@code resolveSecrets} false, the references in secrets' values ({@link SecretMasking#isSecret}) stay as
+     * written, unresolved.
      *
      * @param origins where each key came from, for the messages
      * @throws InvalidConfigurationException for every problem found
-     */
-    static Map<String, Object> validate(Map<String, ?> raw, Map<String, String> origins) {
-        return validate(raw, origins, true).props();
-    }
-
-    /**
-     * As {@link #validate(Map, Map)}, with the warnings; with {@code resolveSecrets} false, the references in secrets'
-     * values ({@link SecretMasking#isSecret}) stay as written, unresolved.
      */
     static Checked validate(Map<String, ?> raw, Map<String, String> origins, boolean resolveSecrets) {
         Map<String, Object> props = withoutUnset(ConfigProviders.resolve(raw,
@@ -164,7 +158,9 @@ final class ConfigChecks {
                     || PassThroughKeys.lookup(key).isPresent()) {
                 continue;
             }
-            String value = ConfigDefinitions.display(props.get(key));
+            // MirrorMaker 2's answers show the value in their fix: a secret's, hidden
+            String value = SecretMasking.isSecret(key) ? SecretMasking.HIDDEN
+                    : ConfigDefinitions.display(props.get(key));
             Optional<MirrorMakerKeys.Counterpart> mirrorMaker = MirrorMakerKeys.counterpart(key, value, props);
             if (mirrorMaker.isPresent()) {
                 findings.error(mirrorMakerKey(key, value, mirrorMaker.get(), origins));

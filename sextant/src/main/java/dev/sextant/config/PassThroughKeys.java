@@ -144,11 +144,6 @@ final class PassThroughKeys {
         return CLIENTS.stream().anyMatch(def -> def.configKeys().containsKey(name));
     }
 
-    /** Kafka Streams' own configs, unprefixed (not its clients'). */
-    static boolean isStreamsConfig(String name) {
-        return StreamsConfig.configDef().configKeys().containsKey(name);
-    }
-
     /**
      * The keys of {@code props} under {@code prefix} that name a plugin class Kafka configures with the client's
      * whole configuration (a class, interceptors, metric reporters): such a plugin may read keys Kafka does not

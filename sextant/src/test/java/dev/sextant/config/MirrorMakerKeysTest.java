@@ -116,6 +116,20 @@ class MirrorMakerKeysTest {
         assertContains(e.getMessage(), "use 'source.max.poll.records=10' instead");
     }
 
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "east.sasl.jaas.config | source.sasl.jaas.config",
+            "target.cluster.ssl.keystore.password | destination.ssl.keystore.password",
+            "sasl.jaas.config | source.sasl.jaas.config"})
+    void aSecretsValueIsNotShownInTheFix(String key, String instead) {
+        String secret = "ScramLoginModule required username=\"u\" password=\"s3cret\";";
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> config("source.alias", "east", key, secret));
+        assertContains(e.getMessage(), "'" + instead + "=[hidden]'");
+        assertFalse(e.getMessage().contains("s3cret"), e.getMessage());
+        assertEquals("[hidden]", e.value());
+    }
+
     @Test
     void aClusterNamedOnlyByClustersMayBeEither() {
         InvalidConfigurationException e = refused("A.bootstrap.servers", "A.bootstrap.servers", "a:9092");
