@@ -7,7 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.acl.SourceTopicReads;
+import dev.sextant.acl.TopicsIncludePatterns;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -35,6 +38,14 @@ class PatternListTest {
         assertFalse(c.includesTopic("payments.internal"));
         assertFalse(c.includesTopic("orders"));
         assertEquals("orders|payments\\..*", c.topicsInclude().pattern());
+    }
+
+    /** config acls grants Read on what topics.include names: a MirrorMaker 2 list names the same topics. */
+    @Test
+    void theAclsOfACommaListAreItsTopics() {
+        SextantConfig c = config("topics.include", "orders, payments\\..*");
+        assertEquals(Optional.of(List.of(SourceTopicReads.literal("orders"), SourceTopicReads.prefixed("payments."))),
+                TopicsIncludePatterns.of(c.topicsInclude().pattern()));
     }
 
     @ParameterizedTest
