@@ -38,11 +38,11 @@ final class ConfigCommand implements Callable<Integer> {
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = {"Validates a configuration file (and SEXTANT_* environment variables) as 'run' does, "
                     + "without connecting to any cluster.",
-                    "An invalid configuration exits 2 with the message 'run' gives: the key, what it accepts, the "
-                            + "closest valid key. With -o json (--json) the verdict is a JSON document on stdout "
-                            + "(-o yaml: the same in YAML), "
-                            + "{\"valid\":true,...} or {\"valid\":false,\"key\",\"message\"}, with the same exit "
-                            + "codes."})
+                    "An invalid configuration exits 2 with the message 'run' gives, for every problem found: the "
+                            + "key, what it accepts, the closest valid key (or, for a MirrorMaker 2 key, Sextant's). "
+                            + "With -o json (--json) the verdict is a JSON document on stdout (-o yaml: the same in "
+                            + "YAML), {\"valid\":true,...,\"warnings\"} or {\"valid\":false,\"key\",\"message\","
+                            + "\"problems\":[{\"key\",\"message\"}]}, with the same exit codes."})
     static final class Check implements Callable<Integer> {
 
         @CommandLine.Mixin
@@ -54,18 +54,28 @@ final class ConfigCommand implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        /** The {@code --json} verdict; {@code key} and {@code message} only when not valid. */
+        /**
+         * The {@code --json} verdict; {@code key} and {@code message} only when not valid (the first problem's key,
+         * and the message 'run' gives), {@code problems} every problem, {@code warnings} what is doubtful.
+         */
         record VerdictJson(boolean valid, String file, String applicationId, String sourceAlias,
-                           String destinationAlias, String translation, String key, String message) {
+                           String destinationAlias, String translation, String key, String message,
+                           List<ProblemJson> problems, List<String> warnings) {
 
             static VerdictJson valid(String file, SextantConfig loaded) {
                 return new VerdictJson(true, file, loaded.applicationId(), loaded.sourceAlias(),
-                        loaded.destinationAlias(), loaded.translation().configValue(), null, null);
+                        loaded.destinationAlias(), loaded.translation().configValue(), null, null, List.of(),
+                        loaded.warnings());
             }
 
             static VerdictJson invalid(String file, InvalidConfigurationException e) {
-                return new VerdictJson(false, file, null, null, null, null, e.key(), e.getMessage());
+                return new VerdictJson(false, file, null, null, null, null, e.key(), e.getMessage(),
+                        e.problems().stream().map(p -> new ProblemJson(p.key(), p.getMessage())).toList(), List.of());
             }
+        }
+
+        /** One problem of the {@code --json} verdict: the key at fault (null for the file) and why. */
+        record ProblemJson(String key, String message) {
         }
 
         @Override

@@ -144,19 +144,25 @@ final class ClusterKeys {
     private static void defineFilters(ConfigDef def) {
         define(def, GROUPS_INCLUDE_CONFIG, Type.STRING, GROUPS_INCLUDE_DEFAULT, ConfigValidators.regex(),
                 Importance.MEDIUM, GROUP_FILTERS,
-                "Groups to sync: a Java regular expression that must match the whole group id.");
+                "Groups to sync: a Java regular expression that must match the whole group id, or MirrorMaker 2's "
+                        + "form (its groups key, copied as it is), a comma-separated list of them, any of which may "
+                        + "match: 'orders.*, payments' is 'orders.*|payments'. A comma inside {}, [] or () belongs "
+                        + "to its expression (a{1,3}); [,] is a literal comma.");
         define(def, GROUPS_EXCLUDE_CONFIG, Type.STRING, GROUPS_EXCLUDE_DEFAULT, ConfigValidators.regex(),
                 Importance.MEDIUM, GROUP_FILTERS,
                 "Groups never to sync, even when groups.include matches: a Java regular expression that must match "
-                        + "the whole group id. Sextant's own application.id (its Kafka Streams consumer group) is "
-                        + "always excluded as well, whatever this is set to.");
+                        + "the whole group id, or a comma-separated list of them as for groups.include. Sextant's own "
+                        + "application.id (its Kafka Streams consumer group) is always excluded as well, whatever "
+                        + "this is set to.");
         define(def, TOPICS_INCLUDE_CONFIG, Type.STRING, TOPICS_INCLUDE_DEFAULT, ConfigValidators.regex(),
                 Importance.MEDIUM, GROUP_FILTERS,
                 "Source topics whose committed offsets are synced: a Java regular expression that must match the "
-                        + "whole topic name. Keep it in line with MM2's topics setting.");
+                        + "whole topic name, or a comma-separated list of them as for groups.include (MirrorMaker 2's "
+                        + "topics key, copied as it is). Keep it in line with MM2's topics setting.");
         define(def, TOPICS_EXCLUDE_CONFIG, Type.STRING, TOPICS_EXCLUDE_DEFAULT, ConfigValidators.regex(),
                 Importance.MEDIUM, GROUP_FILTERS,
                 "Source topics never synced, even when topics.include matches: a Java regular expression that must "
-                        + "match the whole topic name. The default is MM2's topics.exclude default.");
+                        + "match the whole topic name, or a comma-separated list of them as for groups.include. The "
+                        + "default is MM2's topics.exclude default.");
     }
 }

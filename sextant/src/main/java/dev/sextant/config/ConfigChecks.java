@@ -14,28 +14,32 @@ import static dev.sextant.config.ConfigKeys.STREAMS_PREFIX;
 
 import java.io.File;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.ConfigKey;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.streams.StreamsConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The checks a configuration passes before Sextant uses it, and the messages that refuse it.
  *
  * <p>Invariants: every refusal is an {@link InvalidConfigurationException} whose key is the key at fault, as the
  * operator wrote it, and whose message names that key, where it came from (a file, an environment variable), what
- * was wrong, what is accepted and the fix; a bad value of a secret shows as {@value SecretMasking#HIDDEN}. The checks
- * run in a fixed order (forbidden {@code streams.*} keys, unknown keys, Sextant's values, pass-through values, then,
- * once parsed, the replication policy and the TLS keys), so the same configuration is always refused for the same
- * first fault.
+ * was wrong, what is accepted and the fix; a bad value of a secret shows as {@value SecretMasking#HIDDEN}. Every
+ * problem is found before the configuration is refused, once, for all of them
+ * ({@link InvalidConfigurationException#problems()}), in a fixed order: forbidden {@code streams.*} keys, unknown
+ * keys (MirrorMaker 2's answered with Sextant's), Sextant's values, pass-through values; then, once those pass and
+ * the values are parsed, the replication policy and the TLS keys. What is doubtful but not refused (a key Kafka
+ * does not define, under a prefix whose clients load plugins that may read it) is a warning, logged and kept in
+ * {@link Checked#warnings()}.
  */
 final class ConfigChecks {
 
@@ -46,43 +50,67 @@ final class ConfigChecks {
             StreamsConfig.STATE_DIR_CONFIG, STATE_DIR_CONFIG,
             StreamsConfig.APPLICATION_SERVER_CONFIG, QUERY_ADVERTISED_CONFIG);
 
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigChecks.class);
+
     private static final List<String> PASS_THROUGH_PREFIXES = List.of(SOURCE_PREFIX, DESTINATION_PREFIX,
             STREAMS_PREFIX);
 
-    /** What a {@code source.*} or {@code destination.*} value is checked against, first definition found wins. */
-    private static final List<ConfigDef> CLIENT_CONFIG_DEFS = List.of(
-            AdminClientConfig.configDef(), ConsumerConfig.configDef(), ProducerConfig.configDef());
+    /** What each pass-through prefix takes, in words. */
+    private static final Map<String, String> PASS_THROUGH_ACCEPTS = Map.of(
+            SOURCE_PREFIX, "under 'source.', a config of Kafka's Admin, consumer or producer clients or of Kafka "
+                    + "Streams (which runs on the source), also under Kafka Streams' prefixes consumer., "
+                    + "main.consumer., restore.consumer., global.consumer., producer., admin. and topic.",
+            DESTINATION_PREFIX, "under 'destination.', a config of Kafka's Admin, consumer or producer clients",
+            STREAMS_PREFIX, "under 'streams.', a Kafka Streams config or a config of its clients, also under its "
+                    + "prefixes consumer., main.consumer., restore.consumer., global.consumer., producer., admin., "
+                    + "topic. and client.tag.");
 
-    /** What a {@code streams.*} value is checked against: Kafka Streams' own keys, then its clients'. */
-    private static final List<ConfigDef> STREAMS_CONFIG_DEFS = List.of(StreamsConfig.configDef(),
-            CLIENT_CONFIG_DEFS.get(0), CLIENT_CONFIG_DEFS.get(1), CLIENT_CONFIG_DEFS.get(2));
+    /**
+     * A configuration that passed: the map to hand to {@link org.apache.kafka.common.config.AbstractConfig}, and
+     * what is doubtful in it.
+     */
+    record Checked(Map<String, Object> props, List<String> warnings) {
+    }
+
+    /** What the checks found so far. */
+    private record Findings(List<InvalidConfigurationException> errors, List<String> warnings, Set<String> faulty) {
+
+        Findings() {
+            this(new ArrayList<>(), new ArrayList<>(), new HashSet<>());
+        }
+
+        void error(InvalidConfigurationException e) {
+            errors.add(e);
+            faulty.add(e.key());
+        }
+    }
 
     private ConfigChecks() {
     }
 
     /**
      * Resolves config providers, checks every key and value, and returns the map to hand to
-     * {@link org.apache.kafka.common.config.AbstractConfig}: a null value is dropped, and so is an empty value for a
-     * key whose default is derived (offset.syncs.topic, query.advertised), which means "derive it".
+     * {@link org.apache.kafka.common.config.AbstractConfig} with the warnings: a null value is dropped, and so is an
+     * empty value for a key whose default is derived (offset.syncs.topic, query.advertised), which means "derive it".
+     * With {@code resolveSecrets} false, the references in secrets' values ({@link SecretMasking#isSecret}) stay as
+     * written, unresolved.
      *
      * @param origins where each key came from, for the messages
+     * @throws InvalidConfigurationException for every problem found
      */
-    static Map<String, Object> validate(Map<String, ?> raw, Map<String, String> origins) {
-        return validate(raw, origins, true);
-    }
-
-    /**
-     * As {@link #validate(Map, Map)}; with {@code resolveSecrets} false, the references in secrets' values
-     * ({@link SecretMasking#isSecret}) stay as written, unresolved.
-     */
-    static Map<String, Object> validate(Map<String, ?> raw, Map<String, String> origins, boolean resolveSecrets) {
+    static Checked validate(Map<String, ?> raw, Map<String, String> origins, boolean resolveSecrets) {
         Map<String, Object> props = withoutUnset(ConfigProviders.resolve(raw,
                 key -> !resolveSecrets && SecretMasking.isSecret(key)));
-        checkNoForbiddenStreamsKey(props, origins);
-        checkNoUnknownKey(props, origins);
-        checkDefinedValues(props, origins);
-        checkPassThroughValues(props, origins);
-        return props;
+        Findings findings = new Findings();
+        checkNoForbiddenStreamsKey(props, origins, findings);
+        checkNoUnknownKey(props, origins, findings);
+        checkDefinedValues(props, origins, findings);
+        checkPassThroughValues(props, origins, findings);
+        if (!findings.errors().isEmpty()) {
+            throw InvalidConfigurationException.of(findings.errors());
+        }
+        findings.warnings().forEach(LOG::warn);
+        return new Checked(props, List.copyOf(findings.warnings()));
     }
 
     private static Map<String, Object> withoutUnset(Map<String, Object> props) {
@@ -104,84 +132,99 @@ final class ConfigChecks {
         return result;
     }
 
-    private static void checkNoForbiddenStreamsKey(Map<String, Object> props, Map<String, String> origins) {
+    private static void checkNoForbiddenStreamsKey(Map<String, Object> props, Map<String, String> origins,
+                                                   Findings findings) {
         for (String key : props.keySet()) {
             String use = key.startsWith(STREAMS_PREFIX)
                     ? FORBIDDEN_STREAMS_KEYS.get(key.substring(STREAMS_PREFIX.length())) : null;
             if (use != null) {
                 String value = ConfigDefinitions.display(props.get(key));
-                throw new InvalidConfigurationException(key, value, "'" + key + "'" + origin(key, origins)
+                findings.error(new InvalidConfigurationException(key, value, "'" + key + "'" + origin(key, origins)
                         + " cannot be set: Sextant sets Kafka Streams' " + key.substring(STREAMS_PREFIX.length())
                         + " from its own key '" + use + "'. Fix: use '" + use + "=" + value
-                        + "' instead (environment variable " + SextantConfigLoader.environmentVariable(use) + ").");
+                        + "' instead (environment variable " + SextantConfigLoader.environmentVariable(use) + ")."));
             }
         }
     }
 
-    private static void checkNoUnknownKey(Map<String, Object> props, Map<String, String> origins) {
+    /**
+     * Every key must be Sextant's, or one Kafka defines under a pass-through prefix. A MirrorMaker 2 key is answered
+     * with Sextant's; a key Kafka does not define, under a prefix whose clients load plugins, is only a warning.
+     */
+    private static void checkNoUnknownKey(Map<String, Object> props, Map<String, String> origins,
+                                          Findings findings) {
         for (String key : props.keySet()) {
-            if (ConfigDefinitions.key(key) == null && !isPassThrough(key)) {
-                throw unknownKey(key, ConfigDefinitions.display(props.get(key)), origins);
+            if (ConfigDefinitions.key(key) != null || findings.faulty().contains(key)
+                    || PassThroughKeys.lookup(key).isPresent()) {
+                continue;
+            }
+            // MirrorMaker 2's answers show the value in their fix: a secret's, hidden
+            String value = SecretMasking.isSecret(key) ? SecretMasking.HIDDEN
+                    : ConfigDefinitions.display(props.get(key));
+            Optional<MirrorMakerKeys.Counterpart> mirrorMaker = MirrorMakerKeys.counterpart(key, value, props);
+            if (mirrorMaker.isPresent()) {
+                findings.error(mirrorMakerKey(key, value, mirrorMaker.get(), origins));
+                continue;
+            }
+            Optional<String> prefix = PassThroughKeys.prefixOf(key).filter(p -> key.length() > p.length());
+            List<String> plugins = prefix.map(p -> PassThroughKeys.configuresPlugins(p, props)).orElse(List.of());
+            if (!plugins.isEmpty()) {
+                findings.warnings().add(pluginKey(key, prefix.get(), plugins, origins));
+            } else {
+                findings.error(unknownKey(key, value, origins));
             }
         }
     }
 
-    private static void checkDefinedValues(Map<String, Object> props, Map<String, String> origins) {
+    private static void checkDefinedValues(Map<String, Object> props, Map<String, String> origins,
+                                           Findings findings) {
         for (ConfigKey key : ConfigDefinitions.keys()) {
             Object value = props.get(key.name);
             if (value != null) {
-                checkValue(key.name, key, value, origins);
+                checkValue(key.name, key, value, origins).ifPresent(findings::error);
             } else if (!key.hasDefault()) {
-                throw missing(key);
+                findings.error(missing(key));
             }
         }
     }
 
     /** A pass-through value is checked against Kafka's definition of the key, when Kafka defines it. */
-    private static void checkPassThroughValues(Map<String, Object> props, Map<String, String> origins) {
+    private static void checkPassThroughValues(Map<String, Object> props, Map<String, String> origins,
+                                               Findings findings) {
         for (Map.Entry<String, Object> e : props.entrySet()) {
             String key = e.getKey();
-            if (ConfigDefinitions.key(key) != null) {
+            if (ConfigDefinitions.key(key) != null || findings.faulty().contains(key)) {
                 continue;
             }
-            String name = key.substring(key.indexOf('.') + 1);
-            for (ConfigDef def : key.startsWith(STREAMS_PREFIX) ? STREAMS_CONFIG_DEFS : CLIENT_CONFIG_DEFS) {
-                ConfigKey known = def.configKeys().get(name);
-                if (known != null) {
-                    checkValue(key, known, e.getValue(), origins);
-                    break;
-                }
-            }
+            PassThroughKeys.lookup(key).filter(known -> known.definition() != null)
+                    .flatMap(known -> checkValue(key, known.definition(), e.getValue(), origins))
+                    .ifPresent(findings::error);
         }
     }
 
-    private static boolean isPassThrough(String key) {
-        for (String prefix : PASS_THROUGH_PREFIXES) {
-            if (key.startsWith(prefix) && key.length() > prefix.length()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Parses and validates one value against a key's definition; {@code key} is the name the user wrote. */
-    private static void checkValue(String key, ConfigKey definition, Object value, Map<String, String> origins) {
+    /**
+     * Parses and validates one value against a key's definition; {@code key} is the name the user wrote. The refusal,
+     * if any.
+     */
+    private static Optional<InvalidConfigurationException> checkValue(String key, ConfigKey definition, Object value,
+                                                                     Map<String, String> origins) {
         Object parsed;
         try {
             parsed = ConfigDef.parseType(definition.name, value, definition.type);
         } catch (ConfigException e) {
-            throw badValue(key, definition, value, "expected " + ConfigDefinitions.describeType(definition.type),
-                    origins, e);
+            return Optional.of(badValue(key, definition, value, "expected "
+                    + ConfigDefinitions.describeType(definition.type), origins, e));
         }
         if (definition.validator != null) {
             try {
                 definition.validator.ensureValid(definition.name, parsed);
             } catch (ConfigException e) {
-                throw badValue(key, definition, value, reason(e, definition.name), origins, e);
+                return Optional.of(badValue(key, definition, value, reason(e, definition.name), origins, e));
             } catch (RuntimeException e) {
-                throw badValue(key, definition, value, String.valueOf(e.getMessage()), origins, e);
+                return Optional.of(badValue(key, definition, value, String.valueOf(e.getMessage()), origins, e));
             }
         }
+        return Optional.empty();
     }
 
     private static InvalidConfigurationException badValue(String key, ConfigKey definition, Object value,
@@ -208,15 +251,43 @@ final class ConfigChecks {
     }
 
     private static InvalidConfigurationException unknownKey(String key, String value, Map<String, String> origins) {
-        Optional<String> suggestion = suggestKey(key);
+        Optional<String> prefix = PassThroughKeys.prefixOf(key).filter(p -> key.length() > p.length());
+        Optional<String> suggestion = prefix.isPresent() ? suggestPassThroughKey(key, prefix.get()) : suggestKey(key);
         StringBuilder message = new StringBuilder("Unknown configuration key '").append(key).append("'")
                 .append(origin(key, origins)).append('.');
+        prefix.ifPresent(p -> message.append(" Kafka defines no such config ").append(p.equals(DESTINATION_PREFIX)
+                ? "for the destination's clients" : p.equals(SOURCE_PREFIX)
+                ? "for the source's clients or Kafka Streams" : "for Kafka Streams or its clients").append('.'));
         suggestion.ifPresent(s -> message.append(" Did you mean '").append(s).append("'?"));
-        message.append(" Accepted: the keys documented in config/sextant.properties, any client config under '")
-                .append(SOURCE_PREFIX).append("' or '").append(DESTINATION_PREFIX)
-                .append("', and any Kafka Streams config under '").append(STREAMS_PREFIX).append("'. Fix: ")
+        message.append(" Accepted: ");
+        if (prefix.isPresent()) {
+            message.append(PASS_THROUGH_ACCEPTS.get(prefix.get())).append(", as Kafka defines them");
+        } else {
+            message.append("the keys documented in config/sextant.properties, any client config under '")
+                    .append(SOURCE_PREFIX).append("' or '").append(DESTINATION_PREFIX)
+                    .append("', and any Kafka Streams config under '").append(STREAMS_PREFIX).append("'");
+        }
+        message.append(". Fix: ")
                 .append(suggestion.map(s -> "rename it to '" + s + "', or remove it.").orElse("remove it."));
         return new InvalidConfigurationException(key, value, message.toString());
+    }
+
+    /** A MirrorMaker 2 key, answered with what Sextant has instead. */
+    private static InvalidConfigurationException mirrorMakerKey(String key, String value,
+                                                                MirrorMakerKeys.Counterpart counterpart,
+                                                                Map<String, String> origins) {
+        return new InvalidConfigurationException(key, value, "'" + key + "'" + origin(key, origins)
+                + " is MirrorMaker 2's key, not Sextant's" + (counterpart.instead() == null ? ""
+                : "; Sextant's is '" + counterpart.instead() + "'") + ": " + counterpart.why() + ". Fix: "
+                + counterpart.fix() + ".");
+    }
+
+    /** A key Kafka does not define, kept for the plugins that may read it. */
+    private static String pluginKey(String key, String prefix, List<String> plugins, Map<String, String> origins) {
+        Optional<String> suggestion = suggestPassThroughKey(key, prefix);
+        return "'" + key + "'" + origin(key, origins) + " is no config Kafka defines; passed on to the clients, as "
+                + "the plugins of " + String.join(", ", plugins) + " may read it."
+                + suggestion.map(s -> " If it is a typo: did you mean '" + s + "'?").orElse("");
     }
 
     /** The closest defined key, or the same key under the closest pass-through prefix. */
@@ -233,6 +304,32 @@ final class ConfigChecks {
             }
         }
         return Suggestions.closest(key, candidates);
+    }
+
+    /**
+     * For a key under a pass-through prefix that Kafka does not define: the same config without a client prefix the
+     * prefix does not take ({@code destination.consumer.max.poll.records} → {@code destination.max.poll.records}), or
+     * under another prefix ({@code destination.num.stream.threads} → {@code streams.num.stream.threads}), else the
+     * closest config Kafka defines under its prefix, or Sextant's own key, within a few edits of the name.
+     */
+    static Optional<String> suggestPassThroughKey(String key, String prefix) {
+        String rest = key.substring(prefix.length());
+        for (String client : List.of("consumer.", "producer.", "admin.")) {
+            // a client's prefix where the prefix takes none (destination.consumer.*): the same config, unprefixed
+            if (rest.startsWith(client) && PassThroughKeys.lookup(prefix + rest.substring(client.length()))
+                    .isPresent()) {
+                return Optional.of(prefix + rest.substring(client.length()));
+            }
+        }
+        // Kafka Streams' first: a Streams config under source. reaches Kafka Streams too, but streams. says so
+        for (String other : List.of(STREAMS_PREFIX, SOURCE_PREFIX, DESTINATION_PREFIX)) {
+            if (!other.equals(prefix) && PassThroughKeys.lookup(other + rest).isPresent()) {
+                return Optional.of(other + rest);
+            }
+        }
+        List<String> candidates = new ArrayList<>(PassThroughKeys.names(prefix));
+        candidates.addAll(ConfigDefinitions.names());
+        return Suggestions.nearest(key, candidates, Math.max(2, rest.length() / 4));
     }
 
     private static InvalidConfigurationException missing(ConfigKey key) {
@@ -271,34 +368,39 @@ final class ConfigChecks {
      * themselves are parsed.
      */
     static void checkQueryTls(SextantConfig config, Map<String, String> origins) {
+        List<InvalidConfigurationException> problems = new ArrayList<>();
         String clientAuth = config.queryTlsClientAuth();
         if (!clientAuth.equals("none")) {
-            checkClientAuthHasStores(config, clientAuth, origins);
+            checkClientAuthHasStores(config, clientAuth, origins, problems);
         }
         for (String key : List.of(QUERY_TLS_KEYSTORE_LOCATION_CONFIG, QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG)) {
             String location = config.getString(key);
             if (location != null && !new File(location).canRead()) {
-                throw new InvalidConfigurationException(key, location, "'" + key + "=" + location + "'"
+                problems.add(new InvalidConfigurationException(key, location, "'" + key + "=" + location + "'"
                         + origin(key, origins) + ": " + (new File(location).exists() ? "the file cannot be read"
                         : "no such file") + ". Fix: point '" + key + "' at the store's file (readable by Sextant's "
-                        + "user), or remove it.");
+                        + "user), or remove it."));
             }
+        }
+        if (!problems.isEmpty()) {
+            throw InvalidConfigurationException.of(problems);
         }
     }
 
     private static void checkClientAuthHasStores(SextantConfig config, String clientAuth,
-                                                 Map<String, String> origins) {
+                                                 Map<String, String> origins,
+                                                 List<InvalidConfigurationException> problems) {
         if (config.getString(QUERY_TLS_KEYSTORE_LOCATION_CONFIG) == null) {
-            throw new InvalidConfigurationException(QUERY_TLS_CLIENT_AUTH_CONFIG, clientAuth, "'"
+            problems.add(new InvalidConfigurationException(QUERY_TLS_CLIENT_AUTH_CONFIG, clientAuth, "'"
                     + QUERY_TLS_CLIENT_AUTH_CONFIG + "=" + clientAuth + "'" + origin(QUERY_TLS_CLIENT_AUTH_CONFIG,
                     origins) + " needs TLS. Fix: set '" + QUERY_TLS_KEYSTORE_LOCATION_CONFIG + "' (the API's own "
-                    + "key and certificate), or set '" + QUERY_TLS_CLIENT_AUTH_CONFIG + "=none'.");
+                    + "key and certificate), or set '" + QUERY_TLS_CLIENT_AUTH_CONFIG + "=none'."));
         }
         if (config.getString(QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG) == null) {
-            throw new InvalidConfigurationException(QUERY_TLS_CLIENT_AUTH_CONFIG, clientAuth, "'"
+            problems.add(new InvalidConfigurationException(QUERY_TLS_CLIENT_AUTH_CONFIG, clientAuth, "'"
                     + QUERY_TLS_CLIENT_AUTH_CONFIG + "=" + clientAuth + "'" + origin(QUERY_TLS_CLIENT_AUTH_CONFIG,
                     origins) + " checks client certificates against a truststore. Fix: set '"
-                    + QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG + "' to the CA (or certificates) of the clients.");
+                    + QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG + "' to the CA (or certificates) of the clients."));
         }
     }
 }

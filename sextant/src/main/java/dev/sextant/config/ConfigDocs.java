@@ -29,17 +29,29 @@ public final class ConfigDocs {
                     .append(" | ").append(key.importance.name().toLowerCase(Locale.ROOT))
                     .append(" | ").append(markdownText(key.documentation)).append(" |\n");
         }
-        md.append("| `source.<client config>` | `SEXTANT_SOURCE_<CONFIG>` | | any Kafka client config | high | "
-                + "Passed to every client of the source cluster (Kafka Streams' consumers, producers and admin), "
-                + "e.g. `source.security.protocol`, `source.sasl.mechanism`, `source.sasl.jaas.config`, "
-                + "`source.ssl.truststore.location`. |\n");
-        md.append("| `destination.<client config>` | `SEXTANT_DESTINATION_<CONFIG>` | | any Kafka client config "
-                + "| high | Passed to the Admin client that writes group offsets on the destination cluster. |\n");
-        md.append("| `streams.<Kafka Streams config>` | `SEXTANT_STREAMS_<CONFIG>` | | any Kafka Streams config except "
+        md.append("| `source.<client config>` | `SEXTANT_SOURCE_<CONFIG>` | | any config Kafka defines for its Admin, "
+                + "consumer or producer client, or for Kafka Streams (also under Kafka Streams' client prefixes) | "
+                + "high | Passed to every client of the source cluster (Kafka Streams' consumers, producers and admin, "
+                + "where it is the lowest layer of Kafka Streams' configuration), e.g. `source.security.protocol`, "
+                + "`source.sasl.mechanism`, `source.sasl.jaas.config`, `source.ssl.truststore.location`. |\n");
+        md.append("| `destination.<client config>` | `SEXTANT_DESTINATION_<CONFIG>` | | any config Kafka defines for "
+                + "its Admin, consumer or producer client | high | Passed to the clients of the destination cluster: "
+                + "the Admin clients that write group offsets, the consumers that read it, the producer of "
+                + "checkpoints. |\n");
+        md.append("| `streams.<Kafka Streams config>` | `SEXTANT_STREAMS_<CONFIG>` | | any config Kafka defines for "
+                + "Kafka Streams or its clients, also under its prefixes `consumer.`, `main.consumer.`, "
+                + "`restore.consumer.`, `global.consumer.`, `producer.`, `admin.`, `topic.` and `client.tag.`; except "
                 + "`application.id`, `bootstrap.servers`, `state.dir`, `application.server` | medium | "
                 + "Passed to Kafka Streams, e.g. `streams.num.stream.threads`, `streams.num.standby.replicas`, "
                 + "`streams.processing.guarantee`. The four exceptions come from `application.id`, "
                 + "`source.bootstrap.servers`, `state.dir` and `query.advertised`. |\n");
+        md.append("\nA key under these three prefixes that Kafka does not define is refused, with the nearest one "
+                + "Kafka defines; when a client under the prefix loads plugins (a class config, `interceptor.classes`, "
+                + "`metric.reporters`), which may read keys of their own, it is passed on with a warning instead. "
+                + "Under each, `config.providers.<name>.*` configures that client's own config providers. "
+                + "MirrorMaker 2's keys (`clusters`, `groups`, `topics`, `<alias>.bootstrap.servers`, "
+                + "`<source>-><target>.*`, `sync.group.offsets.*`, ...) are refused with the Sextant key to use, or "
+                + "why none is needed. Every problem of a configuration is reported at once.\n");
         return md.toString();
     }
 

@@ -13,9 +13,11 @@ import org.apache.kafka.connect.mirror.DefaultReplicationPolicy;
  * <ul>
  *   <li>{@code source.<client config>}: to every client of the source cluster (the Kafka Streams application runs
  *       there), e.g. {@code source.security.protocol}, {@code source.sasl.jaas.config};</li>
- *   <li>{@code destination.<client config>}: to the Admin client that writes offsets on the destination;</li>
+ *   <li>{@code destination.<client config>}: to the clients of the destination, the Admin client that writes
+ *       offsets first;</li>
  *   <li>{@code streams.<Kafka Streams config>}: to Kafka Streams, e.g. {@code streams.num.stream.threads}.</li>
  * </ul>
+ * What Kafka defines under each is in {@code PassThroughKeys}.
  */
 public final class ConfigKeys {
 

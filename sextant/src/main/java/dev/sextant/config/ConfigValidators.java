@@ -103,16 +103,24 @@ final class ConfigValidators {
         }, () -> "comma-separated paths, each starting with /");
     }
 
-    /** A regular expression that compiles ({@link Pattern} syntax). */
+    /**
+     * A regular expression that compiles ({@link Pattern} syntax), or a comma-separated list of them
+     * ({@link PatternList}).
+     */
     static ConfigDef.Validator regex() {
         return LambdaValidator.with((name, value) -> {
-            try {
-                Pattern.compile((String) value);
-            } catch (PatternSyntaxException e) {
-                throw new ConfigException(name, value, "the regular expression does not compile: "
-                        + e.getDescription() + " near index " + e.getIndex());
+            List<String> expressions = PatternList.expressions((String) value);
+            for (String expression : expressions) {
+                try {
+                    Pattern.compile(expression);
+                } catch (PatternSyntaxException e) {
+                    throw new ConfigException(name, value, "the regular expression "
+                            + (expressions.size() > 1 ? "'" + expression + "' " : "") + "does not compile: "
+                            + e.getDescription() + " near index " + e.getIndex());
+                }
             }
-        }, () -> "a Java regular expression, matched against the whole name");
+        }, () -> "a Java regular expression, matched against the whole name, or a comma-separated list of them "
+                + "(MirrorMaker 2's form: any may match)");
     }
 
     /** A whole number of at least {@code min}. */

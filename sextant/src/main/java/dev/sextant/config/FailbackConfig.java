@@ -9,7 +9,8 @@ import java.util.TreeMap;
 /**
  * The configuration of the Sextant that runs the other way, for failback, derived from the forward one's
  * ({@code sextant failback-config}): the destination as its source and the source as its destination, every client
- * setting and alias swapped, its own {@code application.id} ({@code <forward>-failback}), and the forward Sextant's
+ * setting and alias swapped (a Kafka Streams setting under {@code source.} stays: the application runs on the
+ * source either way), its own {@code application.id} ({@code <forward>-failback}), and the forward Sextant's
  * history topic as {@code failback.history.topic}, so the source's mirrors of the destination's topics are translated
  * back to their originals. Pure: the forward file's keys as written (secrets and config-provider references are
  * copied, never resolved) and its resolved aliases in, the reverse keys and the notes an operator reads out.
@@ -63,8 +64,12 @@ public final class FailbackConfig {
             if (DROPPED.containsKey(key)) {
                 notes.add(key + "=" + e.getValue() + " is left out: " + DROPPED.get(key));
             } else if (key.startsWith(ConfigKeys.SOURCE_PREFIX)) {
-                rest.put(ConfigKeys.DESTINATION_PREFIX + key.substring(ConfigKeys.SOURCE_PREFIX.length()),
-                        e.getValue());
+                String name = key.substring(ConfigKeys.SOURCE_PREFIX.length());
+                // a Kafka Streams setting under source. configures the application, which runs on the source
+                // either way; the destination's clients would refuse it
+                boolean streamsOnly = PassThroughKeys.lookup(ConfigKeys.DESTINATION_PREFIX + name).isEmpty()
+                        && PassThroughKeys.lookup(key).isPresent();
+                rest.put(streamsOnly ? key : ConfigKeys.DESTINATION_PREFIX + name, e.getValue());
             } else if (key.startsWith(ConfigKeys.DESTINATION_PREFIX)) {
                 rest.put(ConfigKeys.SOURCE_PREFIX + key.substring(ConfigKeys.DESTINATION_PREFIX.length()),
                         e.getValue());

@@ -74,8 +74,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * a properties file and environment variables.
  *
  * <p>Invariants: constructing a {@code SextantConfig} validates everything and throws
- * {@link InvalidConfigurationException} with a message that names the key; once constructed, the replication policy,
- * the offset-syncs topic and the filters are fixed. {@link #toString()} hides secrets.
+ * {@link InvalidConfigurationException} with a message that names every key at fault; once constructed, the
+ * replication policy, the offset-syncs topic and the filters are fixed. {@link #toString()} hides secrets.
  */
 public class SextantConfig extends AbstractConfig {
 
@@ -87,11 +87,12 @@ public class SextantConfig extends AbstractConfig {
     private final Pattern topicsExclude;
     private final HostAndPort queryListen;
     private final AdvertisedAddress queryAdvertised;
+    private final List<String> warnings;
 
     /**
      * Validates {@code props} and builds the configuration.
      *
-     * @throws InvalidConfigurationException naming the first key at fault
+     * @throws InvalidConfigurationException naming every key at fault
      */
     public SextantConfig(Map<String, ?> props) {
         this(props, Map.of());
@@ -107,16 +108,21 @@ public class SextantConfig extends AbstractConfig {
 
     /** @param resolveSecrets false to leave the config-provider references in secrets' values unresolved */
     SextantConfig(Map<String, ?> props, Map<String, String> origins, boolean resolveSecrets) {
-        super(ConfigDefinitions.DEFINITION, ConfigChecks.validate(props, origins, resolveSecrets), false);
+        this(ConfigChecks.validate(props, origins, resolveSecrets), origins);
+    }
+
+    private SextantConfig(ConfigChecks.Checked checked, Map<String, String> origins) {
+        super(ConfigDefinitions.DEFINITION, checked.props(), false);
+        this.warnings = checked.warnings();
         this.replicationPolicy = ReplicationPolicies.create(this, origins);
         String configuredTopic = getString(OFFSET_SYNCS_TOPIC_CONFIG);
         this.offsetSyncsTopic = configuredTopic != null ? configuredTopic
                 : ReplicationPolicies.offsetSyncsTopic(replicationPolicy, destinationAlias(), origins);
-        this.groupsInclude = Pattern.compile(getString(GROUPS_INCLUDE_CONFIG));
-        this.groupsExclude = Pattern.compile("(?:" + getString(GROUPS_EXCLUDE_CONFIG) + ")|"
+        this.groupsInclude = PatternList.compile(getString(GROUPS_INCLUDE_CONFIG));
+        this.groupsExclude = Pattern.compile("(?:" + PatternList.regex(getString(GROUPS_EXCLUDE_CONFIG)) + ")|"
                 + Pattern.quote(getString(APPLICATION_ID_CONFIG)));
-        this.topicsInclude = Pattern.compile(getString(TOPICS_INCLUDE_CONFIG));
-        this.topicsExclude = Pattern.compile(getString(TOPICS_EXCLUDE_CONFIG));
+        this.topicsInclude = PatternList.compile(getString(TOPICS_INCLUDE_CONFIG));
+        this.topicsExclude = PatternList.compile(getString(TOPICS_EXCLUDE_CONFIG));
         this.queryListen = HostAndPort.parse(getString(QUERY_LISTEN_CONFIG));
         String advertised = getString(QUERY_ADVERTISED_CONFIG);
         this.queryAdvertised = new AdvertisedAddress(queryListen, advertised == null ? null
@@ -132,6 +138,14 @@ public class SextantConfig extends AbstractConfig {
     /** The keys that are defined (not the pass-through prefixes). */
     public static Set<String> definedKeys() {
         return ConfigDefinitions.names();
+    }
+
+    /**
+     * What the checks found doubtful but did not refuse, in words (each also logged when the configuration was
+     * built): a key Kafka does not define, kept for the plugins its clients load.
+     */
+    public List<String> warnings() {
+        return warnings;
     }
 
     // ------------------------------------------------------------------------------------------------ accessors
@@ -194,7 +208,7 @@ public class SextantConfig extends AbstractConfig {
         return getString(REPLICATION_POLICY_SEPARATOR_CONFIG);
     }
 
-    /** {@code groups.include}. */
+    /** {@code groups.include}, a comma-separated list joined with {@code |}. */
     public Pattern groupsInclude() {
         return groupsInclude;
     }
@@ -204,12 +218,12 @@ public class SextantConfig extends AbstractConfig {
         return groupsExclude;
     }
 
-    /** {@code topics.include}. */
+    /** {@code topics.include}, a comma-separated list joined with {@code |}. */
     public Pattern topicsInclude() {
         return topicsInclude;
     }
 
-    /** {@code topics.exclude}. */
+    /** {@code topics.exclude}, a comma-separated list joined with {@code |}. */
     public Pattern topicsExclude() {
         return topicsExclude;
     }

@@ -61,4 +61,19 @@ final class Suggestions {
         }
         return Optional.ofNullable(longest);
     }
+
+    /** The candidate closest to {@code input} (ignoring case), when at most {@code maxDistance} edits away. */
+    static Optional<String> nearest(String input, Collection<String> candidates, int maxDistance) {
+        String lower = input.toLowerCase(Locale.ROOT);
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String candidate : candidates) {
+            int d = editDistance(lower, candidate.toLowerCase(Locale.ROOT));
+            if (d < bestDistance) {
+                best = candidate;
+                bestDistance = d;
+            }
+        }
+        return bestDistance <= maxDistance ? Optional.ofNullable(best) : Optional.empty();
+    }
 }

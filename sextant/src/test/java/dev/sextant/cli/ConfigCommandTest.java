@@ -132,6 +132,37 @@ class ConfigCommandTest {
         assertEquals(runMessage, invalid.path("message").asText(), "the message run gives");
     }
 
+    /** The first config: each of its traps in one run, text and JSON, exit 2 as before. */
+    @Test
+    void checkReportsEveryProblemInOneRun(@TempDir Path dir) throws Exception {
+        Path mm2Habits = dir.resolve("first.properties");
+        Files.writeString(mm2Habits, "source.bootstrap.servers=127.0.0.1:9092\ndestination.bootstrap.servers=x:1\n"
+                + "source.sasl.mechanizm=PLAIN\nstreams.num.stream.thread=2\ngroups=orders.*, payments\n");
+        assertEquals(2, run("config", "check", "-c", mm2Habits.toString()));
+        String text = err.toString();
+        assertTrue(text.startsWith("Invalid configuration: 3 problems, each to fix:\n  1. "), text);
+        assertTrue(text.contains("'groups' (from file " + mm2Habits + ") is MirrorMaker 2's key, not Sextant's; "
+                + "Sextant's is 'groups.include'"), text);
+        assertTrue(text.contains("Did you mean 'source.sasl.mechanism'?"), text);
+        assertTrue(text.contains("Did you mean 'streams.num.stream.threads'?"), text);
+
+        assertEquals(2, run("config", "check", "--json", "-c", mm2Habits.toString()));
+        JsonNode invalid = JSON.readTree(out.toString());
+        assertEquals(List.of("groups", "source.sasl.mechanizm", "streams.num.stream.thread"),
+                invalid.path("problems").findValuesAsText("key"), out.toString());
+        assertEquals("groups", invalid.path("key").asText());
+        assertEquals(text.trim().substring("Invalid configuration: ".length()), invalid.path("message").asText());
+
+        out.getBuffer().setLength(0);
+        Files.writeString(mm2Habits, "source.bootstrap.servers=127.0.0.1:9092\ndestination.bootstrap.servers=x:1\n"
+                + "groups.include=orders.*, payments\nsource.interceptor.classes=com.example.Interceptor\n"
+                + "source.example.interceptor.setting=x\n");
+        assertEquals(0, run("config", "check", "--json", "-c", mm2Habits.toString()), err.toString());
+        JsonNode valid = JSON.readTree(out.toString());
+        assertEquals(1, valid.path("warnings").size(), out.toString());
+        assertTrue(valid.path("warnings").path(0).asText().contains("source.example.interceptor.setting"));
+    }
+
     @Test
     void aclsAsJsonHoldTheSameCommandsAsTheText() throws Exception {
         String example = ROOT.resolve("config/sextant.properties").toString();

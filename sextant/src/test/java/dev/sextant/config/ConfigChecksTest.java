@@ -10,10 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,9 +66,85 @@ class ConfigChecksTest {
     }
 
     @Test
-    void passThroughKeysAreNotUnknown() {
-        assertDoesNotThrow(() -> config("source.my.custom.interceptor.setting", "x",
-                "destination.client.id", "sextant-admin", "streams.some.future.setting", "1"));
+    void kafkasOwnKeysPassThrough() {
+        SextantConfig c = config("source.sasl.mechanism", "PLAIN", "source.num.stream.threads", "2",
+                "source.main.consumer.max.poll.records", "10", "destination.client.id", "sextant-admin",
+                "destination.max.poll.records", "5", "destination.linger.ms", "5",
+                "streams.group.instance.id", "sextant-0", "streams.num.standby.replicas", "1",
+                "streams.main.consumer.max.poll.records", "100", "streams.restore.consumer.fetch.max.bytes", "1000",
+                "streams.producer.compression.type", "lz4", "streams.admin.retries", "3",
+                "streams.topic.min.insync.replicas", "2", "streams.client.tag.zone", "eu-1",
+                "source.config.providers", "env",
+                "source.config.providers.env.class", "org.apache.kafka.common.config.provider.EnvVarConfigProvider");
+        assertEquals(List.of(), c.warnings());
+    }
+
+    /** The typos, and their like under each prefix: refused, with Kafka's key of the nearest name. */
+    @ParameterizedTest
+    @CsvSource({
+            "source.sasl.mechanizm, source.sasl.mechanism",
+            "streams.num.stream.thread, streams.num.stream.threads",
+            "destination.request.timeout, destination.request.timeout.ms",
+            "destination.num.stream.threads, streams.num.stream.threads",
+            "streams.main.consumer.max.poll.record, streams.main.consumer.max.poll.records",
+            "streams.producer.compresion.type, streams.producer.compression.type",
+            "streams.topic.min.insync.replica, streams.topic.min.insync.replicas",
+            "source.securty.protocol, source.security.protocol",
+    })
+    void unknownClientKeysAreRefusedWithKafkasNearestKey(String typo, String suggestion) {
+        InvalidConfigurationException e = refused(typo, typo, "1");
+        assertContains(e.getMessage(), "Unknown configuration key '" + typo + "'. Kafka defines no such config");
+        assertContains(e.getMessage(), "Did you mean '" + suggestion + "'?");
+        assertContains(e.getMessage(), "Fix: rename it to '" + suggestion + "', or remove it.");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"source.my.custom.interceptor.setting", "streams.some.future.setting",
+            "destination.consumer.max.poll.records"})
+    void aKeyKafkaDoesNotDefineIsRefused(String key) {
+        InvalidConfigurationException e = refused(key, key, "1");
+        assertContains(e.getMessage(), "as Kafka defines them");
+    }
+
+    /** Kafka hands a client's whole configuration to its plugins, which may read keys of their own. */
+    @Test
+    void aKeyForTheClientsPluginsIsAWarning() {
+        SextantConfig c = config("source.interceptor.classes", "com.example.Interceptor",
+                "source.example.interceptor.setting", "x");
+        assertEquals(1, c.warnings().size(), c.warnings().toString());
+        assertContains(c.warnings().get(0), "'source.example.interceptor.setting' is no config Kafka defines");
+        assertContains(c.warnings().get(0), "source.interceptor.classes");
+        refused("destination.example.interceptor.setting", "source.interceptor.classes", "com.example.Interceptor",
+                "destination.example.interceptor.setting", "x");
+    }
+
+    // ---------------------------------------------------------------- every problem at once
+
+    @Test
+    void everyProblemIsReportedAtOnce() {
+        Map<String, Object> props = minimal("sync.intervall.ms", "100", "source.sasl.mechanizm", "PLAIN",
+                "streams.num.stream.thread", "2", "dlq.topic.partitions", "0", "groups", "orders",
+                "streams.application.id", "x", "streams.consumer.session.timeout.ms", "soon");
+        props.remove("destination.bootstrap.servers");
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> new SextantConfig(props));
+        List<String> keys = e.problems().stream().map(InvalidConfigurationException::key).toList();
+        assertEquals(List.of("streams.application.id", "groups", "source.sasl.mechanizm", "streams.num.stream.thread",
+                "sync.intervall.ms", "destination.bootstrap.servers", "dlq.topic.partitions",
+                "streams.consumer.session.timeout.ms"), keys, e.getMessage());
+        assertEquals("streams.application.id", e.key());
+        assertTrue(e.getMessage().startsWith("8 problems, each to fix:\n  1. 'streams.application.id' cannot be "
+                + "set"), e.getMessage());
+        for (int i = 0; i < keys.size(); i++) {
+            assertContains(e.getMessage(), "\n  " + (i + 1) + ". " + e.problems().get(i).getMessage());
+        }
+    }
+
+    @Test
+    void oneProblemIsReportedAsBefore() {
+        InvalidConfigurationException e = refused("sync.intervall.ms", "sync.intervall.ms", "100");
+        assertEquals(List.of(e), e.problems());
+        assertTrue(e.getMessage().startsWith("Unknown configuration key"), e.getMessage());
     }
 
     // ---------------------------------------------------------------- bad values
@@ -217,6 +295,10 @@ class ConfigChecksTest {
             "source.security.protocol, SASL_TLS",
             "destination.request.timeout.ms, soon",
             "streams.max.poll.records, lots",
+            "streams.consumer.session.timeout.ms, soon",
+            "streams.main.consumer.max.poll.records, -",
+            "source.main.consumer.isolation.level, read_all",
+            "streams.producer.acks, some",
     })
     void passThroughValuesAreCheckedAgainstKafkasDefinitions(String key, String value) {
         InvalidConfigurationException e = refused(key, key, value);

@@ -43,6 +43,21 @@ class FailbackConfigTest {
         assertTrue(notes.stream().anyMatch(n -> n.startsWith("offset.syncs.topic=")), notes.toString());
     }
 
+    /** A Kafka Streams setting under source. is valid there only: it stays with the application. */
+    @Test
+    void aStreamsSettingUnderSourceStaysUnderSource() {
+        Map<String, String> reverse = FailbackConfig.derive(Map.of("source.bootstrap.servers", "a:9092",
+                "destination.bootstrap.servers", "b:9092", "source.num.stream.threads", "2",
+                "source.main.consumer.max.poll.records", "100", "source.max.poll.records", "50"), "source",
+                "destination", "sextant").reverse();
+        assertEquals("2", reverse.get("source.num.stream.threads"));
+        assertEquals("100", reverse.get("source.main.consumer.max.poll.records"));
+        assertEquals("50", reverse.get("destination.max.poll.records"), "a client setting of the forward source");
+        assertEquals(2, SextantConfigLoader.load(reverse, Map.of()).sourceClientConfig().entrySet().stream()
+                .filter(e -> e.getKey().equals("num.stream.threads") || e.getKey().startsWith("main.consumer."))
+                .count());
+    }
+
     @Test
     void theDerivedConfigurationLoads() {
         Map<String, String> reverse = FailbackConfig.derive(Map.of("source.bootstrap.servers", "a:9092",

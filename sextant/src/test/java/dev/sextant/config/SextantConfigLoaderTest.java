@@ -149,6 +149,21 @@ class SextantConfigLoaderTest {
         assertContains(e.getMessage(), "SEXTANT_STATE_DIR");
     }
 
+    /** A misspelt client key in a variable was passed to the clients, which ignored it: it is refused now. */
+    @Test
+    void aMisspeltClientKeyInAVariableIsRefusedWithTheFilesProblems() throws IOException {
+        Path file = write("source.bootstrap.servers=127.0.0.1:9092", "destination.bootstrap.servers=127.0.0.1:9093",
+                "groups=orders.*, payments");
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> SextantConfigLoader.load(file, Map.of("SEXTANT_SOURCE_SASL_MECHANIZM", "PLAIN")));
+        assertEquals(List.of("groups", "source.sasl.mechanizm"),
+                e.problems().stream().map(InvalidConfigurationException::key).toList());
+        assertContains(e.getMessage(), "'groups' (from file " + file + ") is MirrorMaker 2's key");
+        assertContains(e.getMessage(), "Unknown configuration key 'source.sasl.mechanizm' (from environment variable "
+                + "SEXTANT_SOURCE_SASL_MECHANIZM). Kafka defines no such config for the source's clients or Kafka "
+                + "Streams. Did you mean 'source.sasl.mechanism'?");
+    }
+
     @Test
     void unknownKeyInTheFile() throws IOException {
         Path file = write("source.bootstrap.servers=127.0.0.1:9092", "destination.bootstrap.servers=127.0.0.1:9093",

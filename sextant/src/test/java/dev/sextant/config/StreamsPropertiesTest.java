@@ -119,9 +119,10 @@ class StreamsPropertiesTest {
     }
 
     @Test
-    void anUnreadableSettingLeavesKafkasDefault() {
-        assertEquals(StreamsProperties.writeLeaseMs(config()),
-                StreamsProperties.writeLeaseMs(config("streams.consumer.session.timeout.ms", "soon")));
+    void anUnreadableSettingNeverReachesTheLease() {
+        InvalidConfigurationException e = assertThrows(InvalidConfigurationException.class,
+                () -> config("streams.consumer.session.timeout.ms", "soon"));
+        assertEquals("streams.consumer.session.timeout.ms", e.key());
     }
 
     @Test
