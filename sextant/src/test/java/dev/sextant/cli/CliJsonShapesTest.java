@@ -65,7 +65,9 @@ class CliJsonShapesTest {
 
         static void addConfig(Map<String, Object> documents) {
             documents.put("config check", new ConfigCommand.Check.VerdictJson(false, "sextant.properties", null,
-                    null, null, null, "sync.interval.msec", "Unknown configuration key 'sync.interval.msec'"));
+                    null, null, null, "sync.interval.msec", "Unknown configuration key 'sync.interval.msec'",
+                    List.of(new ConfigCommand.Check.ProblemJson("sync.interval.msec",
+                            "Unknown configuration key 'sync.interval.msec'")), List.of()));
             documents.put("config acls", new ConfigCommand.Acls.AclsJson(List.of(new ConfigCommand.Acls.ClusterJson(
                     "source", "User:sextant", "SOURCE_BOOTSTRAP", "SOURCE_ADMIN_CONFIG", List.of(
                     new ConfigCommand.Acls.AclJson("GROUP", "*", "LITERAL", List.of("DESCRIBE"), "why",
