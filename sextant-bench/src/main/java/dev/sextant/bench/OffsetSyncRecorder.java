@@ -102,6 +102,21 @@ final class OffsetSyncRecorder implements AutoCloseable {
         }
     }
 
+    /**
+     * The upstream offset of the partition's oldest recorded sync, or -1 while it has none. MirrorMaker 2 coalesces
+     * syncs beyond 10 outstanding, so on a topic of many partitions filled at once the first sync of a partition can
+     * be at its latest record rather than at 0.
+     */
+    long firstSyncedOffset(String topic, int partition) {
+        NavigableMap<Long, Long> map = syncs.get(new TopicPartition(topic, partition));
+        if (map == null) {
+            return -1;
+        }
+        synchronized (map) {
+            return map.isEmpty() ? -1 : map.firstKey();
+        }
+    }
+
     /** True when MirrorMaker 2 synced a record of the partition above {@code committed}: the interval is closed. */
     boolean hasSyncAbove(String topic, int partition, long committed) {
         NavigableMap<Long, Long> map = syncs.get(new TopicPartition(topic, partition));

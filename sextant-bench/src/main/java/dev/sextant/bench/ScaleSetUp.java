@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * What a scale instance of the sync scenario starts from, before any syncer starts: its caught-up topic with the
@@ -11,15 +12,16 @@ import java.util.Map;
  */
 final class ScaleSetUp {
 
-    /** Records per partition of the caught-up topic before the groups commit offset 0 (so 0 translates). */
+    /** Records per partition of the caught-up topic before the groups' first commit (so each partition has a sync). */
     static final int FIRST_RECORDS = 10;
 
     private ScaleSetUp() {
     }
 
     /**
-     * The caught-up topic with its first records and offset syncs, and every group's first commit (offset 0), before
-     * any syncer starts: MirrorMaker's checkpoint connector finds the groups at start.
+     * The caught-up topic with its first records and offset syncs, and every group's first commit (on each partition
+     * the upstream offset of its first sync, so it translates exactly), before any syncer starts: MirrorMaker's
+     * checkpoint connector finds the groups at start.
      *
      * @return each system's groups: {@code nCaught} caught up on {@code lat}, then {@code nLag} lagging
      */
@@ -29,24 +31,16 @@ final class ScaleSetUp {
         int partitions = cfg.partitionsAt(n);
         String lag = Session.LAG_TOPIC;
         session.clusters.createTopic(session.clusters.source(), lat, partitions);
-        // the groups' first commit (offset 0) must be translatable for the initial sync to finish: a few records,
-        // and MirrorMaker's first offset sync of each partition (upstream 0), before any group commits
+        // the groups' first commit must be translatable for the initial sync to finish (by every system, MirrorMaker
+        // 2's rule included): a few records, then each partition's first offset sync, and the first commit at the
+        // upstream offset of that sync. MirrorMaker 2 keeps at most 10 syncs outstanding and coalesces the rest, so
+        // with more than 10 partitions some first syncs are at the last of the first records, not at 0.
         try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, partitions)) {
             producer.produce(FIRST_RECORDS, 1_000);
         }
         long syncDeadline = System.nanoTime() + 120_000_000_000L;
-        for (String topic : List.of(lat, lag)) {
-            int parts = topic.equals(lat) ? partitions : cfg.lagPartitions();
-            for (int p = 0; p < parts; p++) {
-                while (session.syncs.bestTranslation(topic, p, 0) < 0) {
-                    if (System.nanoTime() > syncDeadline) {
-                        throw new IllegalStateException("no MirrorMaker offset sync for " + topic + "-" + p
-                                + " within 120 s");
-                    }
-                    Bench.sleep(100);
-                }
-            }
-        }
+        long[] latFirst = firstSyncs(session, lat, partitions, syncDeadline);
+        long[] lagFirst = firstSyncs(session, lag, cfg.lagPartitions(), syncDeadline);
         Map<String, List<TrackedGroup>> groups = new LinkedHashMap<>();
         for (String system : systems) {
             String prefix = SyncScenario.prefix(system, n);
@@ -64,11 +58,32 @@ final class ScaleSetUp {
         // every group exists (with an offset on a mirrored topic) before MirrorMaker's checkpoint connector starts
         for (List<TrackedGroup> list : groups.values()) {
             for (TrackedGroup g : list) {
-                committer.commit(g, new long[g.partitions], false);
+                committer.commit(g, (g.lagging ? lagFirst : latFirst).clone(), false);
             }
         }
         committer.drain();
         committer.throwIfAnyFailed("creating the groups");
         return groups;
+    }
+
+    /** Per partition of {@code topic}, the upstream offset of its first offset sync, waited for until the deadline. */
+    private static long[] firstSyncs(Session session, String topic, int partitions, long deadline) {
+        long[] first = new long[partitions];
+        for (int p = 0; p < partitions; p++) {
+            while ((first[p] = session.syncs.firstSyncedOffset(topic, p)) < 0) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("no MirrorMaker offset sync for " + topic + "-" + p
+                            + " within 120 s (" + syncedPartitions(session, topic, partitions) + " of " + partitions
+                            + " partitions have one)");
+                }
+                Bench.sleep(100);
+            }
+        }
+        return first;
+    }
+
+    private static long syncedPartitions(Session session, String topic, int partitions) {
+        return IntStream.range(0, partitions)
+                .filter(p -> session.syncs.firstSyncedOffset(topic, p) >= 0).count();
     }
 }

@@ -2,7 +2,10 @@ package dev.sextant.bench;
 
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalMirrorMaker;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -151,6 +154,24 @@ final class Session implements AutoCloseable {
     /** The data-mirroring MirrorMaker's pid (not measured; it is the same for every syncer). */
     long dataMirrorMakerPid() {
         return clusters.mirrorMaker().map(LocalMirrorMaker::pid).orElse(-1L);
+    }
+
+    /**
+     * Copies the clusters' logs (both brokers and the data-mirroring MirrorMaker 2) into {@code dir}: they live in the
+     * clusters' directory, which is deleted when the session ends, and a failed scale needs them to be understood.
+     * Best effort: a log that cannot be copied is named in the bench's log.
+     */
+    void keepClusterLogs(Path dir) {
+        List<Path> logs = new ArrayList<>(List.of(clusters.source().logFile(), clusters.destination().logFile()));
+        clusters.mirrorMaker().ifPresent(mm -> logs.add(mm.logFile()));
+        for (Path log : logs) {
+            try {
+                Files.createDirectories(dir);
+                Files.copy(log, dir.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException | RuntimeException e) {
+                Bench.log("could not keep %s: %s", log, e);
+            }
+        }
     }
 
     @Override

@@ -197,6 +197,7 @@ final class SyncScenario {
             groups = ScaleSetUp.groups(session, n, systems, committer, lat, nCaught, nLag);
         } catch (Exception e) {
             failAll(out, systems, "setting up the scale failed: " + FailureText.describe(e), e);
+            session.keepClusterLogs(dir.resolve("clusters"));
             return out;
         }
         out.phases.put("create_groups_s", Bench.seconds(System.nanoTime() - t0));
@@ -232,6 +233,9 @@ final class SyncScenario {
             out.checks.putIfAbsent(lat, "not checked: " + FailureText.describe(e));
         }
         out.phases.put("total_s", Bench.seconds(System.nanoTime() - t0));
+        if (out.systems.values().stream().anyMatch(so -> so.failed != null)) {
+            session.keepClusterLogs(dir.resolve("clusters"));
+        }
         Bench.log("%s done in %.0f s; mirror %s%s", label, Bench.seconds(System.nanoTime() - t0), out.checks,
                 out.systems.values().stream().filter(so -> so.failed != null)
                         .map(so -> "; " + so.system + " failed: " + so.failed).reduce("", String::concat));
