@@ -189,7 +189,8 @@ final class BenchOptions {
                 or(tpHeap, "512m"),
                 Collections.unmodifiableMap(scales),
                 or(largeSextantHeap, "512m"),
-                chosen("--large-systems", or(largeSystems, List.of(BenchSettings.SEXTANT, BenchSettings.MM2_FAST))),
+                chosen("--large-systems", or(largeSystems, List.of(BenchSettings.SEXTANT,
+                        BenchSettings.SEXTANT_INTERPOLATION_OFF, BenchSettings.MM2_FAST))),
                 or(brokerHeap, "1g"));
         boolean badLags = s.lagMin() < 1 || s.lagMax() < s.lagMin();
         boolean badShare = s.laggingShare() < 0 || s.laggingShare() > 1;

@@ -124,12 +124,15 @@ final class BenchResults {
         d.put("load_average_1m_start", o.loadStart);
         d.put("load_average_1m_end", o.loadEnd);
         d.put("benchmark_cpu_busy_percent", Report.round(busyPercent(o), 0));
-        if (system.equals(BenchSettings.SEXTANT)) {
+        if (BenchSettings.isSextant(system)) {
             d.put("sextant_admin_requests_per_sec", Report.round(so.countedRequestsPerSec, 1));
             d.put("stream_threads", cfg.sextantThreads());
             d.put("verification_records_read_per_sec", Report.round(so.verificationReadsPerSec, 1));
             d.put("verification_intervals_proven", Report.round(so.intervalsProven, 0));
             d.put("verification_cpu_s", Report.round(so.verificationCpuSeconds, 2));
+            // every group commit the run made: each group's first, the lagging groups' one, the window's
+            d.put("verification_records_read_per_group_commit", Report.round(so.verificationReadsPerSec
+                    * o.measuredSeconds / Math.max(1, o.groups + o.laggingGroups + o.windowCommits), 1));
         }
         systemDetails(d, o, so);
         Report.Latency steady = latencyMs(lat, poller.caughtUpCensored());
@@ -166,7 +169,7 @@ final class BenchResults {
      * the end, and when it failed, how and where to read about it.
      */
     private static void systemDetails(Map<String, Object> d, SyncScenario.Outcome o, SyncScenario.SystemOutcome so) {
-        if (so.system.equals(BenchSettings.SEXTANT)) {
+        if (BenchSettings.isSextant(so.system)) {
             d.put("sextant_heap", o.sextantHeap);
             heapDetails(d, so.heap == null ? SextantChild.Heap.UNKNOWN : so.heap, so.alive, so.outOfMemory);
         } else {

@@ -85,9 +85,14 @@ record BenchSettings(
     static final String SEXTANT = "sextant";
     static final String MM2_FAST = "mm2-1s";
     static final String MM2_DEFAULT = "mm2-default";
-    static final List<String> ALL_SYSTEMS = List.of(MM2_DEFAULT, MM2_FAST, SEXTANT);
+    /**
+     * Sextant with {@code translation.interpolation=off}: MirrorMaker 2's rule between syncs, no interval read, so
+     * beside {@link #SEXTANT} the run shows what replay 0 costs (CPU, records read, latency).
+     */
+    static final String SEXTANT_INTERPOLATION_OFF = "sextant-interpolation-off";
+    static final List<String> ALL_SYSTEMS = List.of(MM2_DEFAULT, MM2_FAST, SEXTANT, SEXTANT_INTERPOLATION_OFF);
     /** The order in which the systems take their turn at each scale in sequential mode. */
-    static final List<String> SEQUENTIAL_ORDER = List.of(SEXTANT, MM2_FAST, MM2_DEFAULT);
+    static final List<String> SEQUENTIAL_ORDER = List.of(SEXTANT, SEXTANT_INTERPOLATION_OFF, MM2_FAST, MM2_DEFAULT);
 
     static final String SEQUENTIAL = "sequential";
     static final String SIDE_BY_SIDE = "side-by-side";
@@ -215,6 +220,11 @@ record BenchSettings(
         } catch (NumberFormatException e) {
             return -1;
         }
+    }
+
+    /** Whether {@code system} is a Sextant (with interpolation or without). */
+    static boolean isSextant(String system) {
+        return SEXTANT.equals(system) || SEXTANT_INTERPOLATION_OFF.equals(system);
     }
 
     boolean runs(String system) {

@@ -165,6 +165,7 @@ final class SyncScenario {
     static String code(String system) {
         return switch (system) {
             case BenchSettings.SEXTANT -> "sx";
+            case BenchSettings.SEXTANT_INTERPOLATION_OFF -> "sxo";
             case BenchSettings.MM2_FAST -> "mm2f";
             case BenchSettings.MM2_DEFAULT -> "mm2d";
             default -> throw new IllegalArgumentException(system);

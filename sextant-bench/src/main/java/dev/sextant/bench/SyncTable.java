@@ -55,6 +55,10 @@ final class SyncTable {
                 + "groups that are already there.\n\n");
         syncTable(md, def, fast, sx);
         md.append('\n');
+        Run off = find(runs, BenchSettings.SEXTANT_INTERPOLATION_OFF);
+        if (off != null) {
+            exactnessTable(md, sx, off);
+        }
         failureNotes(md, runs);
         if (sx != null) {
             sextantNotes(md, sx);
@@ -128,6 +132,51 @@ final class SyncTable {
                 v -> String.format(Locale.ROOT, "%,.0f", v));
         row(md, "peak heap after GC, old generation (MiB)", def, fast, sx,
                 x -> detail(x, "peak_heap_after_gc_mb"), v -> String.format(Locale.ROOT, "%,.0f", v));
+    }
+
+    /**
+     * What replay 0 costs: Sextant as it runs by default ({@code translation.interpolation=verified}, intervals
+     * proven by their records) beside the same workload with {@code translation.interpolation=off} (MirrorMaker 2's
+     * rule between syncs, nothing read).
+     */
+    private static void exactnessTable(StringBuilder md, Run sx, Run off) {
+        md.append("What exactness costs: Sextant as it runs by default (`translation.interpolation=verified`) beside "
+                + "the same workload with `translation.interpolation=off` (MirrorMaker 2's rule between syncs: no "
+                + "record read, replay up to the sync spacing).\n\n");
+        md.append("| figure | Sextant, verified | Sextant, interpolation off |\n|---|---:|---:|\n");
+        Run[] both = {sx, off};
+        if (Stream.of(both).anyMatch(x -> x != null && x.failed() != null)) {
+            pair(md, "run", both, x -> x.failed() == null ? "completed" : "failed: " + x.failed());
+        }
+        pair(md, "sync latency p50", both, x -> x.syncLatencyMs() == null ? "n/a"
+                : (lower(x, "p50") ? "≥ " : "") + cell(x.syncLatencyMs().p50(), Report::duration));
+        pair(md, "sync latency p99", both, x -> x.syncLatencyMs() == null ? "n/a"
+                : (lower(x, "p99") ? "≥ " : "") + cell(x.syncLatencyMs().p99(), Report::duration));
+        pair(md, "replay, caught-up / lagging groups (max records)", both, x -> x.replayRecords() == null ? "n/a"
+                : count(x.replayRecords().caughtUpMax()) + " / " + count(x.replayRecords().laggingMax()));
+        pair(md, "CPU seconds", both, x -> cell(x.cpuS(), v -> String.format(Locale.ROOT, "%,.1f", v)));
+        pair(md, "of which proving intervals (CPU s)", both, x -> cell(detail(x, "verification_cpu_s"),
+                v -> String.format(Locale.ROOT, "%,.2f", v)));
+        pair(md, "records read to prove intervals (/s, both clusters)", both,
+                x -> cell(detail(x, "verification_records_read_per_sec"), Report::count));
+        pair(md, "records read to prove intervals, per group commit (approximate)", both,
+                x -> cell(detail(x, "verification_records_read_per_group_commit"),
+                        v -> String.format(Locale.ROOT, "%,.1f", v)));
+        pair(md, "Admin requests/s to the destination", both, x -> cell(x.adminRequestsPerSec(),
+                v -> String.format(Locale.ROOT, "%,.1f", v)));
+        md.append('\n');
+    }
+
+    private static void pair(StringBuilder md, String label, Run[] runs, Function<Run, String> value) {
+        md.append("| ").append(label);
+        for (Run x : runs) {
+            md.append(" | ").append(x == null ? "n/a" : value.apply(x));
+        }
+        md.append(" |\n");
+    }
+
+    private static String count(Long v) {
+        return v == null ? "n/a" : Report.count(v);
     }
 
     /** Whether Sextant ran to the end, and its heap. */

@@ -66,7 +66,7 @@ final class SyncerProcesses {
             Path sysDir = dir.resolve(system);
             String prefix = SyncScenario.prefix(system, n);
             futures.put(system, CompletableFuture.supplyAsync(() -> switch (system) {
-                case BenchSettings.SEXTANT -> startSextant(sysDir);
+                case BenchSettings.SEXTANT, BenchSettings.SEXTANT_INTERPOLATION_OFF -> startSextant(system, sysDir);
                 case BenchSettings.MM2_FAST -> Mm2CheckpointProcess.start(system, prefix, 1, topics,
                         session.sourceBootstrap(), session.destinationBootstrap(), sysDir, cfg.childJvmOptions(),
                         timeout);
@@ -127,23 +127,27 @@ final class SyncerProcesses {
         Bench.log("%s: %s failed to start: %s (see %s)", label, system, so.failed, so.logFile);
     }
 
-    private Syncer startSextant(Path sysDir) {
+    /** A Sextant of its own application id and groups; {@code sextant-interpolation-off} with MM2's rule only. */
+    private Syncer startSextant(String system, Path sysDir) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("source.bootstrap.servers", session.sourceBootstrap());
         config.put("destination.bootstrap.servers", session.destinationBootstrap());
-        config.put("application.id", "sextant-bench-" + n);
+        config.put("application.id", "sextant-bench-" + n
+                + (system.equals(BenchSettings.SEXTANT) ? "" : "-" + SyncScenario.code(system)));
         config.put("state.dir", sysDir.resolve("state").toAbsolutePath().toString());
-        config.put("groups.include", Pattern.quote(SyncScenario.prefix(BenchSettings.SEXTANT, n)) + ".*");
+        config.put("groups.include", Pattern.quote(SyncScenario.prefix(system, n)) + ".*");
         config.put("query.listen", "127.0.0.1:0");
         config.put("streams.num.stream.threads", Integer.toString(cfg.sextantThreads()));
         config.putAll(cfg.sextantConfig());
+        if (system.equals(BenchSettings.SEXTANT_INTERPOLATION_OFF)) {
+            config.put("translation.interpolation", "off");
+        }
         List<String> jvm = new ArrayList<>(cfg.sextantJvmOptions(n));
         if (cfg.jfr()) {
             jvm.add("-XX:StartFlightRecording=filename=" + sysDir.toAbsolutePath().resolve("sextant.jfr")
                     + ",settings=profile,dumponexit=true");
         }
-        return SextantChild.start(BenchSettings.SEXTANT, SyncScenario.prefix(BenchSettings.SEXTANT, n), config, sysDir,
-                jvm);
+        return SextantChild.start(system, SyncScenario.prefix(system, n), config, sysDir, jvm);
     }
 
     /** Stops {@code syncers}, at once, keeping each MirrorMaker's log and output in the work directory. */

@@ -27,7 +27,7 @@ class BenchSettingsTest {
         assertEquals(10, s.partitions());
         assertEquals(List.of(1, 2), s.sextantThreadCounts());
         assertEquals(1, s.sextantThreads());
-        assertEquals(List.of("sextant", "mm2-1s", "mm2-default"), s.systemsInOrder());
+        assertEquals(List.of("sextant", "sextant-interpolation-off", "mm2-1s", "mm2-default"), s.systemsInOrder());
         assertTrue(s.sextantJvmOptions().contains("-Xmx256m"), s.sextantJvmOptions().toString());
         assertTrue(s.childJvmOptions().contains("-Xmx512m"), s.childJvmOptions().toString());
     }
@@ -62,8 +62,9 @@ class BenchSettingsTest {
         assertEquals(10, s.partitionsAt(1_000));
         assertEquals(10, s.partitionsAt(10_000));
         assertEquals(2, s.partitionsAt(100_000));
-        assertEquals(List.of("sextant", "mm2-1s", "mm2-default"), s.systemsInOrderAt(10_000));
-        assertEquals(List.of("sextant", "mm2-1s"), s.systemsInOrderAt(100_000));
+        assertEquals(List.of("sextant", "sextant-interpolation-off", "mm2-1s", "mm2-default"),
+                s.systemsInOrderAt(10_000));
+        assertEquals(List.of("sextant", "sextant-interpolation-off", "mm2-1s"), s.systemsInOrderAt(100_000));
         assertEquals(List.of("mm2-default"), s.systemsLeftOutAt(100_000));
         assertTrue(s.sextantJvmOptions(10_000).contains("-Xmx256m"), s.sextantJvmOptions(10_000).toString());
         assertTrue(s.sextantJvmOptions(100_000).contains("-Xmx512m"), s.sextantJvmOptions(100_000).toString());
@@ -114,6 +115,6 @@ class BenchSettingsTest {
         assertEquals(List.of(1_000, 10_000, 100_000), dump.get("scales"));
         assertEquals(Map.of("1000", 10, "10000", 10, "100000", 2), dump.get("scale_partitions"));
         assertEquals("512m", dump.get("large_sextant_heap"));
-        assertEquals(List.of("sextant", "mm2-1s"), dump.get("large_systems"));
+        assertEquals(List.of("sextant", "sextant-interpolation-off", "mm2-1s"), dump.get("large_systems"));
     }
 }

@@ -63,6 +63,37 @@ class ReportTest {
     }
 
     @Test
+    void sextantWithInterpolationOffIsShownBesideSextantAsWhatExactnessCosts() {
+        Report.Results r = sample();
+        Report.Run sx = r.runs().get(1);
+        Map<String, Object> sxDetails = new LinkedHashMap<>(sx.details());
+        sxDetails.put("verification_cpu_s", 5.25);
+        sxDetails.put("verification_records_read_per_sec", 4081.5);
+        sxDetails.put("verification_records_read_per_group_commit", 12.5);
+        Map<String, Object> offDetails = new LinkedHashMap<>(sx.details());
+        offDetails.put("verification_cpu_s", 0.0);
+        offDetails.put("verification_records_read_per_sec", 0.0);
+        offDetails.put("verification_records_read_per_group_commit", 0.0);
+        Report.Latency offLatency = new Report.Latency(400.0, 700.0, 900.0);
+        Report.Run off = new Report.Run("sextant-interpolation-off", "sync", 1000, 4, null, offLatency, offLatency,
+                4.0, false, null, null, 38.0, new Report.Replay(99L, 99L), 14.5, 240.0, offDetails);
+        Report.Results withOff = new Report.Results(r.date(), r.command(), r.machine(), r.settings(),
+                List.of(r.runs().get(0), withDetails(sx, sxDetails), off), r.targets(), r.timingsS(), r.notes());
+
+        String md = Report.markdown(withOff, List.of("sextant", "sextant-interpolation-off", "mm2-1s"));
+
+        assertTrue(md.contains("| figure | Sextant, verified | Sextant, interpolation off |"), md);
+        assertTrue(md.contains("| sync latency p99 | 900 ms | 700 ms |"), md);
+        assertTrue(md.contains("| replay, caught-up / lagging groups (max records) | 60 / 99 | 99 / 99 |"), md);
+        assertTrue(md.contains("| CPU seconds | 20.0 | 14.5 |"), md);
+        assertTrue(md.contains("| of which proving intervals (CPU s) | 5.25 | 0.00 |"), md);
+        assertTrue(md.contains("| records read to prove intervals, per group commit (approximate) | 12.5 | 0.0 |"),
+                md);
+        assertTrue(md.contains("| sync latency p50 | n/a | 1.5 s | 480 ms | n/a | 3.1× |"), md); // the main table
+        assertFalse(Report.markdown(r, List.of("sextant", "mm2-1s")).contains("What exactness costs"));
+    }
+
+    @Test
     void lowerBoundsAreMarked() {
         Report.Results r = sample();
         Report.Run mm2 = r.runs().get(0);
