@@ -9,9 +9,10 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 final class Json {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    // block style, no leading ---, quotes only where YAML needs them, strings that read as numbers quoted: read back,
-    // the YAML is the tree the JSON is
-    private static final YAMLMapper YAML = YAMLMapper.builder()
+    // block style with indented sequences (as yamllint wants them), no leading ---, quotes only where YAML needs
+    // them, strings that read as numbers quoted: read back, the YAML is the tree the JSON is. Strimzi's KafkaUsers
+    // (config acls -o strimzi) are written with it too.
+    static final YAMLMapper YAML = YAMLMapper.builder()
             .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
             .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
             .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)

@@ -3,8 +3,6 @@ package dev.sextant.cli;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.sextant.acl.RequiredAcl;
 import dev.sextant.acl.RequiredAcls;
 import dev.sextant.acl.SourceTopicReads;
@@ -36,15 +34,6 @@ final class StrimziKafkaUsers {
     private static final Pattern KUBERNETES_NAME = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
     /** A Kubernetes label value, which the strimzi.io/cluster label's is. */
     private static final Pattern LABEL_VALUE = Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
-
-    // block style with indented sequences (as yamllint wants them), quotes only where YAML needs them, and a
-    // string that looks like a number stays a string
-    private static final YAMLMapper YAML = YAMLMapper.builder()
-            .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-            .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-            .enable(YAMLGenerator.Feature.ALWAYS_QUOTE_NUMBERS_AS_STRINGS)
-            .enable(YAMLGenerator.Feature.INDENT_ARRAYS_WITH_INDICATOR)
-            .build();
 
     private StrimziKafkaUsers() {
     }
@@ -203,7 +192,7 @@ final class StrimziKafkaUsers {
     }
 
     private static String document(User user, List<RequiredAcl> acls, ApiVersion version) {
-        ObjectNode kafkaUser = YAML.createObjectNode()
+        ObjectNode kafkaUser = Json.YAML.createObjectNode()
                 .put("apiVersion", version.apiVersion())
                 .put("kind", "KafkaUser");
         ObjectNode metadata = kafkaUser.putObject("metadata").put("name", user.name());
@@ -223,7 +212,7 @@ final class StrimziKafkaUsers {
             entry.put("host", "*");
         }
         try {
-            return YAML.writeValueAsString(kafkaUser);
+            return Json.YAML.writeValueAsString(kafkaUser);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write the KafkaUser " + user.name() + " as YAML", e);
         }

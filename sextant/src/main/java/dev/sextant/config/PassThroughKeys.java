@@ -50,11 +50,12 @@ final class PassThroughKeys {
     private static final List<ConfigDef> CLIENTS = List.of(AdminClientConfig.configDef(), ConsumerConfig.configDef(),
             ProducerConfig.configDef());
     private static final Scope DESTINATION = new Scope(CLIENTS, Map.of(), List.of(CONFIG_PROVIDERS));
-    private static final Scope STREAMS = new Scope(with(StreamsConfig.configDef(), CLIENTS), streamsPrefixes(),
+    private static final Scope STREAMS = new Scope(List.of(StreamsConfig.configDef(), AdminClientConfig.configDef(),
+            ConsumerConfig.configDef(), ProducerConfig.configDef()), streamsPrefixes(),
             List.of(CONFIG_PROVIDERS, StreamsConfig.CLIENT_TAG_PREFIX));
     /** The source's clients first: a name both define is checked as the clients define it. */
-    private static final Scope SOURCE = new Scope(with(CLIENTS, StreamsConfig.configDef()), streamsPrefixes(),
-            STREAMS.open);
+    private static final Scope SOURCE = new Scope(List.of(AdminClientConfig.configDef(), ConsumerConfig.configDef(),
+            ProducerConfig.configDef(), StreamsConfig.configDef()), streamsPrefixes(), STREAMS.open);
 
     /**
      * A key Kafka knows under a pass-through prefix.
@@ -187,19 +188,6 @@ final class PassThroughKeys {
         prefixes.put(StreamsConfig.ADMIN_CLIENT_PREFIX, AdminClientConfig.configDef());
         prefixes.put(StreamsConfig.TOPIC_PREFIX, new ConfigDef());
         return prefixes;
-    }
-
-    private static List<ConfigDef> with(ConfigDef first, List<ConfigDef> rest) {
-        List<ConfigDef> all = new ArrayList<>();
-        all.add(first);
-        all.addAll(rest);
-        return List.copyOf(all);
-    }
-
-    private static List<ConfigDef> with(List<ConfigDef> first, ConfigDef last) {
-        List<ConfigDef> all = new ArrayList<>(first);
-        all.add(last);
-        return List.copyOf(all);
     }
 
     /** The values of TopicConfig's {@code *_CONFIG} constants: Kafka's topic configs. */

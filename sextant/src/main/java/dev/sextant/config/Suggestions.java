@@ -37,19 +37,11 @@ final class Suggestions {
      * {@code follow-source}) or starts it ({@code query.listen.address} → {@code query.listen}).
      */
     static Optional<String> closest(String input, Collection<String> candidates) {
+        Optional<String> typo = nearest(input, candidates, Math.max(3, input.length() / 3));
+        if (typo.isPresent()) {
+            return typo;
+        }
         String lower = input.toLowerCase(Locale.ROOT);
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String candidate : candidates) {
-            int d = editDistance(lower, candidate.toLowerCase(Locale.ROOT));
-            if (d < bestDistance) {
-                best = candidate;
-                bestDistance = d;
-            }
-        }
-        if (best != null && bestDistance <= Math.max(3, input.length() / 3)) {
-            return Optional.of(best);
-        }
         String longest = null;
         for (String candidate : candidates) {
             String c = candidate.toLowerCase(Locale.ROOT);

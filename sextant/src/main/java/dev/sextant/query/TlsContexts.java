@@ -71,11 +71,12 @@ public final class TlsContexts {
         }
 
         Path keyStore() {
-            return Path.of((String) sslConfigs.get("ssl.keystore.location"));
+            return Path.of((String) sslConfigs.get(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG));
         }
 
         Optional<Path> trustStore() {
-            return Optional.ofNullable((String) sslConfigs.get("ssl.truststore.location")).map(Path::of);
+            return Optional.ofNullable((String) sslConfigs.get(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG))
+                    .map(Path::of);
         }
     }
 
@@ -90,7 +91,7 @@ public final class TlsContexts {
             return factory.sslContext();
         } catch (RuntimeException e) {
             throw new InvalidConfigurationException(keyForErrors,
-                    String.valueOf(sslConfigs.get("ssl.keystore.location")),
+                    String.valueOf(sslConfigs.get(SslConfigs.SSL_KEYSTORE_LOCATION_CONFIG)),
                     "Cannot load the HTTP API's TLS stores (query.tls.*): " + e.getMessage()
                             + ". Fix: check the locations, types and passwords of query.tls.keystore.* and "
                             + "query.tls.truststore.*.", e);
