@@ -131,6 +131,14 @@ public final class SextantMetrics {
         counter("sextant.positions.refused", "group_type", type.label(), "reason", reason.name()).increment(partitions);
     }
 
+    /**
+     * A group's write planned with no source commit behind it: a closer translation, a proven interval, a refresh
+     * before the destination's retention, offsets found gone or overwritten.
+     */
+    public void replanned(GroupKind type) {
+        counter("sextant.writes.replanned", "group_type", type.label()).increment();
+    }
+
     public void retried(GroupKind type) {
         counter("sextant.apply.retries", "group_type", type.label()).increment();
     }

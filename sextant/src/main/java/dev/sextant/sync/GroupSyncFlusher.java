@@ -243,8 +243,12 @@ final class GroupSyncFlusher {
                 pending.done(group);
                 continue;
             }
+            boolean replan = !pending.hasUnsettledCommit(group);
             List<PlannedPartition> plan = planner.plan(group, kind, now);
             if (!plan.isEmpty()) {
+                if (replan) {
+                    metrics.replanned(kind);
+                }
                 if (backlog) {
                     plannedInBacklog.put(group, now);
                 }

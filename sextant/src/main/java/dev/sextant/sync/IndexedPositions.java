@@ -94,6 +94,11 @@ final class IndexedPositions {
         });
     }
 
+    /** How many positions the task holds. */
+    int size() {
+        return all.size();
+    }
+
     /** Hands every stored position to {@code action} (from memory, which holds exactly what is stored). */
     void forEachStored(BiConsumer<PositionKey, PartitionPosition> action) {
         all.forEach(action);

@@ -165,6 +165,17 @@ final class PendingGroups {
         since.forEach(action);
     }
 
+    /** The time of the partition's first source commit not settled yet, or -1 when it has none. */
+    long pendingSince(PositionKey key) {
+        Long since = this.since.get(key);
+        return since == null ? -1 : since;
+    }
+
+    /** True while the group has a source commit not settled yet (false: it is only planned again). */
+    boolean hasUnsettledCommit(String group) {
+        return unsettledByGroup.containsKey(group);
+    }
+
     /** True while the group has a partition that needs a look. */
     boolean isPending(String group) {
         return pending.containsKey(group);

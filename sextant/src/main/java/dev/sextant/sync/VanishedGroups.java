@@ -10,11 +10,9 @@ import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
@@ -42,14 +40,17 @@ import org.slf4j.LoggerFactory;
  * {@link dev.sextant.apply.DestinationView#groupsListedAt}): a group the destination holds is in every complete
  * listing started after it took the write. Groups with a write in flight are left to that write.
  *
- * <p>Cost: one walk of the task's positions in memory per new listing, at most every {@link #CHECK_INTERVAL_MS}, and
- * one offsets read per unlisted group (none while every group is listed). Share groups are not looked at: their
- * start offsets do not expire.
+ * <p>Cost: one walk of the task's positions in memory per new listing, at most every {@link #checkInterval} (2 s,
+ * and 2 s more per 1,000 positions of the task, up to 20 s), and one offsets read per unlisted group (none while
+ * every group is listed). Share groups are not looked at: their start offsets do not expire.
  */
 final class VanishedGroups implements ReplanTrigger {
 
     /** At most one walk per this long, however often the destination's groups are listed. */
     static final long CHECK_INTERVAL_MS = 2_000;
+    /** ... and this long more per {@code WALK_STEP} positions of the task, up to {@code CHECK_INTERVAL_MAX_MS}. */
+    static final int WALK_STEP = 1_000;
+    static final long CHECK_INTERVAL_MAX_MS = 20_000;
     /** Unlisted groups read per walk at most: a listing that lacks many (a coordinator moving) costs one round. */
     static final int MAX_READS = 200;
 
@@ -114,11 +115,20 @@ final class VanishedGroups implements ReplanTrigger {
             return;
         }
         checkedListing = listing;
-        nextCheck = now + CHECK_INTERVAL_MS;
+        nextCheck = now + checkInterval(positions.size());
         Map<String, List<PlannedPartition>> unlisted = unlisted(listing, pending::inFlight);
         if (!unlisted.isEmpty()) {
             read(unlisted);
         }
+    }
+
+    /**
+     * How long until the next walk after one of a task with {@code positions} positions: offsets the destination
+     * dropped are found within seconds in a small task and within {@link #CHECK_INTERVAL_MAX_MS} in a large one,
+     * whose walks would otherwise take a share of the stream thread that grows with the task.
+     */
+    static long checkInterval(int positions) {
+        return Math.min(CHECK_INTERVAL_MAX_MS, CHECK_INTERVAL_MS * (1 + positions / WALK_STEP));
     }
 
     /** Reads what the destination holds for the unlisted groups; what is gone comes back at a later flush. */
@@ -140,9 +150,10 @@ final class VanishedGroups implements ReplanTrigger {
      * expects the destination to hold ({@link TranslatedPosition#applied}), by group; at most {@link #MAX_READS}.
      */
     Map<String, List<PlannedPartition>> unlisted(long listing, Predicate<String> inFlight) {
+        // per group: still a candidate? Decided at its first applied position, and withdrawn at the first one
+        // answered after the listing started; most groups are listed, so most positions cost this one lookup
         Map<String, Boolean> candidate = new HashMap<>();
         Map<String, List<PlannedPartition>> out = new HashMap<>();
-        Set<String> answeredSince = new HashSet<>();
         positions.forEachStored((key, pos) -> {
             if (!applied(pos) || !candidate.computeIfAbsent(key.group(), g -> kindOf.apply(g) == GroupKind.CONSUMER
                     && !inFlight.test(g) && !listed.test(g))) {
@@ -150,12 +161,13 @@ final class VanishedGroups implements ReplanTrigger {
             }
             if (pos.appliedAt() >= listing) {
                 // written since the listing started: the write may have made the group after the listing passed it
-                answeredSince.add(key.group());
+                candidate.put(key.group(), Boolean.FALSE);
+                out.remove(key.group());
+                return;
             }
             out.computeIfAbsent(key.group(), g -> new ArrayList<>()).add(TranslatedPosition.of(key,
                     new TopicPartition(destinationTopic.apply(key.topic()), key.partition()), pos).applied());
         });
-        out.keySet().removeAll(answeredSince);
         if (out.size() > MAX_READS) {
             out.keySet().retainAll(new ArrayList<>(out.keySet()).subList(0, MAX_READS));
         }

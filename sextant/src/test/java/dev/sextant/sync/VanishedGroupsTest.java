@@ -110,4 +110,11 @@ class VanishedGroupsTest {
         vanished.markDue(5_000 + VanishedGroups.CHECK_INTERVAL_MS, pending);
         assertEquals(2, applier.reads.size(), "then it is walked");
     }
+
+    @Test
+    void aLargerTaskIsWalkedLessOften() {
+        assertEquals(2_000, VanishedGroups.checkInterval(999));
+        assertEquals(8_000, VanishedGroups.checkInterval(3_600), "100,000 groups x 2 partitions over 50 tasks");
+        assertEquals(VanishedGroups.CHECK_INTERVAL_MAX_MS, VanishedGroups.checkInterval(64_000));
+    }
 }

@@ -210,4 +210,18 @@ class DestinationGuardTopologyTest extends GroupSyncFixture {
         tick(1_000);
         assertEquals(0.0, registry.get("sextant.sync.oldest.pending.age").gauge().value());
     }
+
+    @Test
+    void aWrittenCommitLeavesTheOldestPendingAgeWithinAFewFlushesNotASecond() {
+        start(true, true);
+        destination.topic("source.orders", 1);
+        commit("billing", "orders", 0, 10);
+        tick(INTERVAL); // the flush that writes it: its walk found the commit unwritten
+        tick(INTERVAL); // the flush that takes the answer in
+        assertEquals(10L, destination.committed("billing", "source.orders", 0));
+        tick(INTERVAL);
+        tick(INTERVAL);
+        assertEquals(0.0, registry.get("sextant.sync.oldest.pending.age").gauge().value(),
+                "once written, the commit is not counted on for the rest of the second");
+    }
 }
