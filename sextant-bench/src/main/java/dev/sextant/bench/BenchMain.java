@@ -53,7 +53,7 @@ public final class BenchMain implements Callable<Integer> {
         }, "bench-interrupted"));
         BenchSettings cfg = options.settings();
         OffsetDateTime now = OffsetDateTime.now().truncatedTo(ChronoUnit.SECONDS);
-        String stamp = now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm")) + (cfg.quick() ? "-quick" : "");
+        String stamp = stamp(now, cfg);
         Path workDir = (options.work != null ? options.work : Paths.get("bench", "work", stamp)).toAbsolutePath();
         Files.createDirectories(workDir);
         double loadStart = ProcStats.loadAverage1m();
@@ -115,7 +115,16 @@ public final class BenchMain implements Callable<Integer> {
         }
     }
 
-    /** The results as JSON, Markdown (printed too) and a chart, under {@code --results}, copied to latest.*. */
+    /** {@code <date>[-quick][-NAME]}: the results' and work folder's name. */
+    private String stamp(OffsetDateTime now, BenchSettings cfg) {
+        return now.format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmm")) + (cfg.quick() ? "-quick" : "")
+                + (options.name == null ? "" : "-" + options.name);
+    }
+
+    /**
+     * The results as JSON, Markdown (printed too) and a chart, under {@code --results}, copied to latest.* (with
+     * {@code --name}, latest-NAME.*).
+     */
     private void publish(Report.Results res, BenchSettings cfg, OffsetDateTime now, String stamp,
                          List<SyncScenario.Outcome> scales, long started) throws IOException {
         Path results = options.results;
@@ -128,14 +137,15 @@ public final class BenchMain implements Callable<Integer> {
                         + (cfg.quick() ? " (--quick)" : "")
                         + (cfg.sequential() ? " — each system alone" : " — systems side by side"),
                 cdfs(scales), replayPoints(scales), cfg.offsetLagMax(), cfg.scales(), failures(scales));
+        String latest = options.name == null ? "latest" : "latest-" + options.name;
         for (String ext : List.of("json", "md", "png")) {
-            Files.copy(results.resolve(stamp + "." + ext), results.resolve("latest." + ext),
+            Files.copy(results.resolve(stamp + "." + ext), results.resolve(latest + "." + ext),
                     StandardCopyOption.REPLACE_EXISTING);
         }
         updateDocs(results, cfg);
         System.out.println();
         System.out.println(md);
-        Bench.log("results: %s (+ .md, .png; copied to latest.*) in %.0f s", json,
+        Bench.log("results: %s (+ .md, .png; copied to %s.*) in %.0f s", json, latest,
                 Bench.seconds(System.nanoTime() - started));
     }
 

@@ -143,6 +143,11 @@ final class BenchOptions {
     @Option(names = "--results", paramLabel = "DIR", description = "Where results go (default bench/results).")
     Path results = Paths.get("bench", "results");
 
+    @Option(names = "--name", paramLabel = "NAME", description = "A measurement of its own beside the full run "
+            + "(e.g. 64p for --groups=1000x64): results go to <date>-NAME.* and latest-NAME.*, latest.* is left "
+            + "alone.")
+    String name;
+
     @Option(names = "--work", paramLabel = "DIR",
             description = "Logs and state of this run (default bench/work/<date>; not committed).")
     Path work;
@@ -153,6 +158,10 @@ final class BenchOptions {
 
     /** The settings the options give, or a {@link CommandLine.ParameterException} when they are inconsistent. */
     BenchSettings settings() {
+        if (name != null && !name.matches("[A-Za-z0-9][A-Za-z0-9-]*")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--name: letters, digits and '-' only "
+                    + "(it becomes part of the results' file names), e.g. --name=64p; got '" + name + "'");
+        }
         List<String> sys = chosenSystems();
         String m = chosenMode();
         List<Integer> threads = chosenThreadCounts();

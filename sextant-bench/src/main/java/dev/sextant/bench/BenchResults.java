@@ -133,6 +133,13 @@ final class BenchResults {
             // every group commit the run made: each group's first, the lagging groups' one, the window's
             d.put("verification_records_read_per_group_commit", Report.round(so.verificationReadsPerSec
                     * o.measuredSeconds / Math.max(1, o.groups + o.laggingGroups + o.windowCommits), 1));
+            // from the lagging groups' commits to the end of the tail: the burst of bounded writes, their exact
+            // rewrites once proven, and how long the oldest new commit waited meanwhile
+            d.put("replanned_group_writes", Report.round(so.replans.replannedWrites(), 0));
+            d.put("seconds_with_replanned_writes", so.replans.secondsWithReplans());
+            d.put("oldest_new_commit_age_max_s", Report.round(so.replans.oldestMaxSeconds(), 2));
+            d.put("oldest_new_commit_age_max_while_replans_s", Report.round(so.replans.oldestWhileReplansSeconds(),
+                    2));
         }
         systemDetails(d, o, so);
         Report.Latency steady = latencyMs(lat, poller.caughtUpCensored());

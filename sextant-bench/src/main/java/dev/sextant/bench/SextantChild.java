@@ -109,6 +109,12 @@ final class SextantChild implements Syncer {
         }
     }
 
+    /** Re-planned writes and the oldest new commit's age over {@code (fromMs, toMs]}, from the timeline. */
+    ReplanDrain replanDrain(long fromMs, long toMs) {
+        return ReplanDrain.read(metricsFile.resolveSibling(metricsFile.getFileName() + ".timeline.jsonl"), fromMs,
+                toMs);
+    }
+
     /** Heap figures of the latest snapshot (the last one before the JVM died, if it did). */
     Heap heap() {
         return Heap.of(metrics());

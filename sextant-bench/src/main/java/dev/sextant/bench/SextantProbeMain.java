@@ -135,6 +135,9 @@ public final class SextantProbeMain {
         List<Counter> adminRequests = List.of();
         List<Counter> intervalRecordsRead = List.of();
         List<Counter> intervalsProven = List.of();
+        List<Counter> replanned = List.of();
+        /** The oldest unwritten commit's age, highest of the snapshots since the last timeline line (s). */
+        double oldestPeak;
         List<Meter> streamThread = List.of();
         long proofThread = -1;
         List<ObjectName> adminClients = List.of();
@@ -156,6 +159,7 @@ public final class SextantProbeMain {
             intervalRecordsRead = List.copyOf(registry.find("sextant.offset.sync.interval.records.read").counters());
             intervalsProven = List.copyOf(registry.find("sextant.offset.sync.intervals").tag("verdict", "proven")
                     .counters());
+            replanned = List.copyOf(registry.find("sextant.writes.replanned").counters());
             List<Meter> thread = new ArrayList<>();
             registry.getMeters().forEach(meter -> {
                 String name = meter.getId().getName();
@@ -209,6 +213,11 @@ public final class SextantProbeMain {
             ObjectNode writes = node.putObject("writes");
             found.gauges.forEach((name, gauges) -> writes.put(name.substring("sextant.".length()),
                     gauges.stream().mapToDouble(Gauge::value).sum()));
+            // group writes with no new commit behind them, and the oldest new commit's age at its highest in the
+            // snapshots (every 100 ms) since the last timeline line: how long new commits waited while they drained
+            node.put("replannedWrites", sum(found.replanned));
+            found.oldestPeak = Math.max(found.oldestPeak, writes.path("sync.oldest.pending.age").asDouble(0));
+            node.put("oldestPendingAgePeak", found.oldestPeak);
             // Kafka Streams' own view of the stream thread: how long punctuations (Sextant's flushes) take
             ObjectNode streams = node.putObject("streamThread");
             for (Meter meter : found.streamThread) {
@@ -219,6 +228,7 @@ public final class SextantProbeMain {
             if (last || node.get("t").asLong() / 1000 != lookups.lastTimelineSecond) {
                 // one line a second: the run's course, for reading a latency tail against what Sextant was doing
                 lookups.lastTimelineSecond = node.get("t").asLong() / 1000;
+                found.oldestPeak = 0;
                 Files.write(target.resolveSibling(target.getFileName() + ".timeline.jsonl"),
                         (json.writeValueAsString(node) + "\n").getBytes(StandardCharsets.UTF_8),
                         StandardOpenOption.CREATE, StandardOpenOption.APPEND);

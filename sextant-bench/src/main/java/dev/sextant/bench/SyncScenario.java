@@ -60,6 +60,8 @@ final class SyncScenario {
         double verificationReadsPerSec = Double.NaN;
         double intervalsProven = Double.NaN;
         double verificationCpuSeconds = Double.NaN;
+        /** Sextant: re-plans written from the lagging groups' commits to the end of the tail, and new commits' wait. */
+        ReplanDrain replans = ReplanDrain.NONE;
         /** Seconds the destination offsets took to stop moving after the tail (upgrades to exact included). */
         double settleSeconds = Double.NaN;
         final List<long[]> replayPoints = new ArrayList<>(); // {lag, replay, ideal, lagging?1:0}
@@ -124,6 +126,9 @@ final class SyncScenario {
         int caughtUpGroups;
         int laggingGroups;
         long lagTopicEnd;
+        /** Epoch ms: just before the lagging groups commit, and the end of the tail (the re-plans' span). */
+        long burstStartMs;
+        long endMs;
         long windowCommits;
         Samples commitCallMillis;
         double measuredSeconds;

@@ -58,18 +58,24 @@ final class SyncWorkload {
         try {
             Map<String, double[]> initialSync = initialSync(out, groups, pollers, watch);
             long tWindow = System.nanoTime();
+            out.burstStartMs = System.currentTimeMillis();
             if (watch.anyLive()) {
                 commitLagging(out, groups, committer, nCaught, nLag, watch);
                 tWindow = window(out, groups, pollers, committer, lat, nCaught, watch);
             }
             tail(out, pollers, watch, tWindow, workStart);
+            out.endMs = System.currentTimeMillis();
 
             // 4. cost and final state
             baseline.others().forEach((name, pid) -> out.otherCpu.put(name,
                     ProcStats.sample(pid).cpuSeconds() - baseline.othersCpu().get(name).cpuSeconds()));
             for (Syncer s : syncers.values()) {
-                out.systems.put(s.system(), baseline.cost(s, initialSync.get(s.system()), out.measuredSeconds,
-                        watch, label));
+                SyncScenario.SystemOutcome so = baseline.cost(s, initialSync.get(s.system()), out.measuredSeconds,
+                        watch, label);
+                if (s instanceof SextantChild sextant) {
+                    so.replans = sextant.replanDrain(out.burstStartMs, out.endMs);
+                }
+                out.systems.put(s.system(), so);
             }
             FinalState finalState = new FinalState(session, dir, label);
             for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
