@@ -136,10 +136,11 @@ final class BenchResults {
             // from the lagging groups' commits to the end of the tail: the burst of bounded writes, their exact
             // rewrites once proven, and how long the oldest new commit waited meanwhile
             d.put("replanned_group_writes", Report.round(so.replans.replannedWrites(), 0));
-            d.put("seconds_with_replanned_writes", so.replans.secondsWithReplans());
+            d.put("seconds_draining_replans", so.replans.drainSeconds());
+            d.put("commits_made_while_replans_drained", so.replans.commitsInDrain());
+            d.put("latency_of_commits_made_while_replans_drained_max_ms",
+                    Report.round(so.replans.latencyInDrainMs(), 0));
             d.put("oldest_new_commit_age_max_s", Report.round(so.replans.oldestMaxSeconds(), 2));
-            d.put("oldest_new_commit_age_max_while_replans_s", Report.round(so.replans.oldestWhileReplansSeconds(),
-                    2));
         }
         systemDetails(d, o, so);
         Report.Latency steady = latencyMs(lat, poller.caughtUpCensored());

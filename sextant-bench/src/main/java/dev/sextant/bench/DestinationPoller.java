@@ -251,6 +251,11 @@ final class DestinationPoller implements AutoCloseable {
         Files.writeString(file, out);
     }
 
+    /** Each steady-state commit of a caught-up group seen so far: {when it was made (nanoTime), its latency (ns)}. */
+    List<long[]> steadySamples() {
+        return new ArrayList<>(steadyTrace);
+    }
+
     Samples caughtUpLatency() {
         return caughtUpLatency;
     }

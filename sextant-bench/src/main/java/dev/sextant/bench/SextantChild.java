@@ -109,10 +109,13 @@ final class SextantChild implements Syncer {
         }
     }
 
-    /** Re-planned writes and the oldest new commit's age over {@code (fromMs, toMs]}, from the timeline. */
-    ReplanDrain replanDrain(long fromMs, long toMs) {
+    /**
+     * Re-planned writes and the oldest new commit's age over {@code (fromMs, toMs]}, from the timeline, and how long
+     * the commits {@code made} (epoch ms, latency ms) in the seconds re-plans drained took.
+     */
+    ReplanDrain replanDrain(long fromMs, long toMs, List<long[]> made) {
         return ReplanDrain.read(metricsFile.resolveSibling(metricsFile.getFileName() + ".timeline.jsonl"), fromMs,
-                toMs);
+                toMs, made);
     }
 
     /** Heap figures of the latest snapshot (the last one before the JVM died, if it did). */

@@ -129,6 +129,9 @@ final class SyncScenario {
         /** Epoch ms: just before the lagging groups commit, and the end of the tail (the re-plans' span). */
         long burstStartMs;
         long endMs;
+        /** When the window started, epoch ms and {@link System#nanoTime()}: the commits' times to the wall clock. */
+        long windowStartMs;
+        long windowStartNanos;
         long windowCommits;
         Samples commitCallMillis;
         double measuredSeconds;

@@ -166,9 +166,8 @@ final class SyncTable {
                 v -> String.format(Locale.ROOT, "%,.1f", v)));
         pair(md, "group writes planned again without a new commit (lagging commits to the end)", both,
                 x -> cell(detail(x, "replanned_group_writes"), Report::count));
-        pair(md, "oldest new commit not yet written, at its highest while those were written (s)", both,
-                x -> cell(detail(x, "oldest_new_commit_age_max_while_replans_s"),
-                        v -> String.format(Locale.ROOT, "%,.2f", v)));
+        pair(md, "slowest caught-up commit made while those were most of the writes", both,
+                x -> cell(detail(x, "latency_of_commits_made_while_replans_drained_max_ms"), Report::duration));
         pair(md, "oldest new commit not yet written, at its highest (s)", both,
                 x -> cell(detail(x, "oldest_new_commit_age_max_s"), v -> String.format(Locale.ROOT, "%,.2f", v)));
         md.append('\n');

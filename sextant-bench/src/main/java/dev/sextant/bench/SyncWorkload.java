@@ -73,7 +73,12 @@ final class SyncWorkload {
                 SyncScenario.SystemOutcome so = baseline.cost(s, initialSync.get(s.system()), out.measuredSeconds,
                         watch, label);
                 if (s instanceof SextantChild sextant) {
-                    so.replans = sextant.replanDrain(out.burstStartMs, out.endMs);
+                    // the window's commits by wall clock, to be read against Sextant's timeline
+                    List<long[]> made = pollers.get(s.system()).steadySamples().stream()
+                            .map(x -> new long[] {out.windowStartMs + (x[0] - out.windowStartNanos) / 1_000_000,
+                                    x[1] / 1_000_000})
+                            .toList();
+                    so.replans = sextant.replanDrain(out.burstStartMs, out.endMs, made);
                 }
                 out.systems.put(s.system(), so);
             }
@@ -166,6 +171,8 @@ final class SyncWorkload {
                         Map<String, DestinationPoller> pollers, Committer committer, String lat, int nCaught,
                         SyncerWatch watch) throws Exception {
         long tWindow = System.nanoTime();
+        out.windowStartMs = System.currentTimeMillis();
+        out.windowStartNanos = tWindow;
         long commits = 0;
         try (NumberedProducer producer = new NumberedProducer(session.sourceConfig(), lat, partitions,
                 ScaleSetUp.FIRST_RECORDS)) {

@@ -219,6 +219,16 @@ final class GroupSyncFlusher {
     private void planDue(long now, boolean backlog, Map<String, List<PlannedPartition>> consumerPlans,
                          Map<String, List<PlannedPartition>> sharePlans) {
         long budgetEnd = System.nanoTime() + FLUSH_BUDGET_NANOS;
+        for (String group : dueGroups(now, backlog)) {
+            if (System.nanoTime() > budgetEnd) {
+                break; // the rest stays pending for the next flush: commits keep flowing meanwhile
+            }
+            plan(group, now, backlog, consumerPlans, sharePlans);
+        }
+    }
+
+    /** The groups this flush takes: as many as the limits leave room for, new commits before re-plans. */
+    private List<String> dueGroups(long now, boolean backlog) {
         int unanswered = runtime.unansweredWrites();
         int limit = unansweredLimit.limit(now, runtime.answeredWrites());
         int room = Math.min(Math.min(MAX_GROUPS_PER_FLUSH, MAX_GROUPS_IN_FLIGHT - pending.inFlightCount()),
@@ -234,28 +244,30 @@ final class GroupSyncFlusher {
             Long last = plannedInBacklog.get(group);
             return last == null || now - last >= Backoffs.BACKLOG_GROUP_INTERVAL_MS;
         };
-        for (String group : pending.due(now, Math.max(0, room), replanRoom, eligible)) {
-            if (System.nanoTime() > budgetEnd) {
-                break; // the rest stays pending for the next flush: commits keep flowing meanwhile
-            }
-            GroupKind kind = groups.kindOf(group);
-            if (!synced(kind)) {
-                pending.done(group);
-                continue;
-            }
-            boolean replan = !pending.hasUnsettledCommit(group);
-            List<PlannedPartition> plan = planner.plan(group, kind, now);
-            if (!plan.isEmpty()) {
-                if (replan) {
-                    metrics.replanned(kind);
-                }
-                if (backlog) {
-                    plannedInBacklog.put(group, now);
-                }
-                (kind == GroupKind.SHARE ? sharePlans : consumerPlans).put(group, plan);
-                pending.startFlight(group, plan);
-            }
+        return pending.due(now, Math.max(0, room), replanRoom, eligible);
+    }
+
+    /** Plans one due group; a planned group is in flight until its outcome is settled. */
+    private void plan(String group, long now, boolean backlog, Map<String, List<PlannedPartition>> consumerPlans,
+                      Map<String, List<PlannedPartition>> sharePlans) {
+        GroupKind kind = groups.kindOf(group);
+        if (!synced(kind)) {
+            pending.done(group);
+            return;
         }
+        boolean replan = !pending.hasUnsettledCommit(group);
+        List<PlannedPartition> plan = planner.plan(group, kind, now);
+        if (plan.isEmpty()) {
+            return;
+        }
+        if (replan) {
+            metrics.replanned(kind);
+        }
+        if (backlog) {
+            plannedInBacklog.put(group, now);
+        }
+        (kind == GroupKind.SHARE ? sharePlans : consumerPlans).put(group, plan);
+        pending.startFlight(group, plan);
     }
 
     private boolean synced(GroupKind kind) {
