@@ -36,11 +36,14 @@ public final class OffsetSyncStore implements WritableSyncHistory {
     private final KeyValueStore<Bytes, byte[]> writable;
     private final NewestSyncs newest;
     /**
-     * A reader with {@link NewestSyncs}: per partition, the syncs around the last offset looked up below the head.
-     * Many groups commit inside the same interval of a partition, so most lookups below the head are answered here
-     * instead of by two RocksDB seeks. Such a reader belongs to one task, so one thread.
+     * A reader with {@link NewestSyncs}: per partition, the syncs around the last {@value #BRACKETS} intervals looked
+     * up below the head. Many groups commit inside the same few intervals of a partition (the caught-up ones near the
+     * head, each lagging one in its own), so most lookups below the head are answered here instead of by a RocksDB
+     * seek, whose iterator costs more than the rest of a translation; with one interval kept, groups committing in
+     * two alternated and each lookup opened one. Such a reader belongs to one task, so one thread.
      */
-    private final Map<TopicPartition, Bracket> brackets;
+    private final Map<TopicPartition, Brackets> brackets;
+    static final int BRACKETS = 8;
 
     private OffsetSyncStore(ReadOnlyKeyValueStore<Bytes, byte[]> store, KeyValueStore<Bytes, byte[]> writable,
                             NewestSyncs newest) {
@@ -63,10 +66,32 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         }
     }
 
-    /** The partition's bracket, when it is still what the store holds. */
-    private Bracket bracket(TopicPartition tp) {
-        Bracket b = brackets.get(tp);
-        return b != null && b.changes == newest.changes(tp) ? b : null;
+    /** A partition's last intervals looked up, replaced oldest first. */
+    private static final class Brackets {
+        private final Bracket[] slots = new Bracket[BRACKETS];
+        private int next;
+
+        /** The kept bracket that holds {@code offset} as the store was at {@code changes}, or null. */
+        Bracket holding(long changes, long offset) {
+            for (Bracket b : slots) {
+                if (b != null && b.changes == changes && b.holds(offset)) {
+                    return b;
+                }
+            }
+            return null;
+        }
+
+        /** Keeps {@code with} in place of {@code old} when it is kept, else in place of the oldest. */
+        void put(Bracket old, Bracket with) {
+            for (int i = 0; i < slots.length; i++) {
+                if (old != null && slots[i] == old) {
+                    slots[i] = with;
+                    return;
+                }
+            }
+            slots[next] = with;
+            next = (next + 1) % slots.length;
+        }
     }
 
     public static OffsetSyncStore reader(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
@@ -103,14 +128,15 @@ public final class OffsetSyncStore implements WritableSyncHistory {
                     OffsetSyncKeys.key(topic, partition, upstreamOffset)));
         }
         TopicPartition tp = new TopicPartition(topic, partition);
-        Bracket known = bracket(tp);
-        if (known != null && known.holds(upstreamOffset)) {
+        long changes = newest.changes(tp); // read before the store: a change after it is seen at the next lookup
+        Brackets kept = brackets.computeIfAbsent(tp, t -> new Brackets());
+        Bracket known = kept.holding(changes, upstreamOffset);
+        if (known != null) {
             return Optional.of(known.lower);
         }
-        long changes = newest.changes(tp); // read before the store: a change after it is seen at the next lookup
         Optional<OffsetSyncPoint> found = first(store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
                 OffsetSyncKeys.key(topic, partition, upstreamOffset)));
-        found.ifPresent(lower -> brackets.put(tp, new Bracket(changes, lower, upstreamOffset, null)));
+        found.ifPresent(lower -> kept.put(null, new Bracket(changes, lower, upstreamOffset, null)));
         return found;
     }
 
@@ -129,15 +155,16 @@ public final class OffsetSyncStore implements WritableSyncHistory {
             return above(topic, partition, upstreamOffset);
         }
         TopicPartition tp = new TopicPartition(topic, partition);
-        Bracket known = bracket(tp);
-        if (known != null && known.upper != null && known.holds(upstreamOffset)) {
+        long changes = newest.changes(tp);
+        Brackets kept = brackets.computeIfAbsent(tp, t -> new Brackets());
+        Bracket known = kept.holding(changes, upstreamOffset);
+        if (known != null && known.upper != null) {
             return Optional.of(known.upper);
         }
-        long changes = newest.changes(tp);
         Optional<OffsetSyncPoint> found = above(topic, partition, upstreamOffset);
-        if (known != null && known.changes == changes && found.isPresent() && known.holds(upstreamOffset)) {
+        if (known != null && found.isPresent()) {
             // nothing between the bracket's lower sync and the offset, and this is the next sync above the offset
-            brackets.put(tp, new Bracket(changes, known.lower, upstreamOffset, found.get()));
+            kept.put(known, new Bracket(changes, known.lower, upstreamOffset, found.get()));
         }
         return found;
     }

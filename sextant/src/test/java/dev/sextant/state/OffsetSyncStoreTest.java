@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.Test;
 
 class OffsetSyncStoreTest {
@@ -96,5 +100,62 @@ class OffsetSyncStoreTest {
             reader.latestAtOrBelow("orders", 0, c); // remember c's interval again for the next change
             reader.earliestAbove("orders", 0, c);
         });
+    }
+
+    /** Groups committing in several intervals of a partition, in turn: each interval is looked up in the store once. */
+    @Test
+    void aReaderAnswersLookupsInTheIntervalsItRemembersWithoutOpeningAnIterator() {
+        NewestSyncs newest = new NewestSyncs();
+        var store = InMemoryStores.bytesStore("seeks");
+        OffsetSyncStore writer = OffsetSyncStore.writer(store, newest);
+        for (long u = 0; u <= 1000; u += 100) {
+            writer.put(new OffsetSyncPoint("orders", 0, u, u + 7));
+        }
+        int[] iterators = {0};
+        ReadOnlyKeyValueStore<Bytes, byte[]> counted = new ReadOnlyKeyValueStore<>() {
+            @Override
+            public byte[] get(Bytes key) {
+                return store.get(key);
+            }
+
+            @Override
+            public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+                iterators[0]++;
+                return store.range(from, to);
+            }
+
+            @Override
+            public KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
+                iterators[0]++;
+                return store.reverseRange(from, to);
+            }
+
+            @Override
+            public KeyValueIterator<Bytes, byte[]> all() {
+                iterators[0]++;
+                return store.all();
+            }
+
+            @Override
+            public long approximateNumEntries() {
+                return store.approximateNumEntries();
+            }
+        };
+        OffsetSyncStore reader = OffsetSyncStore.reader(counted, newest);
+        long[] commits = {150, 350, 550, 120, 380};
+        for (long c : commits) {
+            reader.latestAtOrBelow("orders", 0, c);
+            reader.earliestAbove("orders", 0, c);
+        }
+        int first = iterators[0];
+        for (int round = 0; round < 3; round++) {
+            for (long c : commits) {
+                assertEquals(Optional.of(new OffsetSyncPoint("orders", 0, c / 100 * 100, c / 100 * 100 + 7)),
+                        reader.latestAtOrBelow("orders", 0, c));
+                assertEquals(Optional.of(new OffsetSyncPoint("orders", 0, c / 100 * 100 + 100, c / 100 * 100 + 107)),
+                        reader.earliestAbove("orders", 0, c));
+            }
+        }
+        assertEquals(first, iterators[0], "three intervals in turn, each sought once");
     }
 }
