@@ -2,6 +2,7 @@ package dev.sextant.state;
 
 import dev.sextant.translate.OffsetSyncPoint;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -66,9 +67,12 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         }
     }
 
-    /** A partition's last intervals looked up, replaced oldest first. */
+    /**
+     * A partition's last intervals looked up, replaced oldest first. It grows one slot per interval in use, up to
+     * {@value OffsetSyncStore#BRACKETS}: a partition whose groups all commit in one interval keeps one, as before.
+     */
     private static final class Brackets {
-        private final Bracket[] slots = new Bracket[BRACKETS];
+        private Bracket[] slots = new Bracket[1];
         private int next;
 
         /** The kept bracket that holds {@code offset} as the store was at {@code changes}, or null. */
@@ -81,13 +85,29 @@ public final class OffsetSyncStore implements WritableSyncHistory {
             return null;
         }
 
-        /** Keeps {@code with} in place of {@code old} when it is kept, else in place of the oldest. */
+        /**
+         * Keeps {@code with} in place of {@code old} when it is kept, else in a free slot (or one the store changed
+         * since), else in a new one while fewer than {@value OffsetSyncStore#BRACKETS}, else in place of the oldest.
+         */
         void put(Bracket old, Bracket with) {
+            int free = -1;
             for (int i = 0; i < slots.length; i++) {
                 if (old != null && slots[i] == old) {
                     slots[i] = with;
                     return;
                 }
+                if (free < 0 && (slots[i] == null || slots[i].changes != with.changes)) {
+                    free = i;
+                }
+            }
+            if (free >= 0) {
+                slots[free] = with;
+                return;
+            }
+            if (slots.length < BRACKETS) {
+                slots = Arrays.copyOf(slots, slots.length + 1);
+                slots[slots.length - 1] = with;
+                return;
             }
             slots[next] = with;
             next = (next + 1) % slots.length;
