@@ -76,7 +76,11 @@ final class OffsetSyncRecorder implements AutoCloseable {
         }
     }
 
-    /** The oldest sync's upstream offset of a partition, or -1. */
+    /**
+     * The oldest sync's upstream offset of a partition, or -1 while it has none. MirrorMaker 2 coalesces syncs beyond
+     * 10 outstanding, so on a topic of many partitions filled at once the first sync of a partition can be at its
+     * latest record rather than at 0.
+     */
     long oldestUpstream(String topic, int partition) {
         NavigableMap<Long, Long> map = syncs.get(new TopicPartition(topic, partition));
         if (map == null) {
@@ -99,21 +103,6 @@ final class OffsetSyncRecorder implements AutoCloseable {
                 return -1;
             }
             return e.getKey() == committed ? e.getValue() : e.getValue() + 1;
-        }
-    }
-
-    /**
-     * The upstream offset of the partition's oldest recorded sync, or -1 while it has none. MirrorMaker 2 coalesces
-     * syncs beyond 10 outstanding, so on a topic of many partitions filled at once the first sync of a partition can
-     * be at its latest record rather than at 0.
-     */
-    long firstSyncedOffset(String topic, int partition) {
-        NavigableMap<Long, Long> map = syncs.get(new TopicPartition(topic, partition));
-        if (map == null) {
-            return -1;
-        }
-        synchronized (map) {
-            return map.isEmpty() ? -1 : map.firstKey();
         }
     }
 

@@ -70,7 +70,7 @@ final class ScaleSetUp {
     private static long[] firstSyncs(Session session, String topic, int partitions, long deadline) {
         long[] first = new long[partitions];
         for (int p = 0; p < partitions; p++) {
-            while ((first[p] = session.syncs.firstSyncedOffset(topic, p)) < 0) {
+            while ((first[p] = session.syncs.oldestUpstream(topic, p)) < 0) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("no MirrorMaker offset sync for " + topic + "-" + p
                             + " within 120 s (" + syncedPartitions(session, topic, partitions) + " of " + partitions
@@ -84,6 +84,6 @@ final class ScaleSetUp {
 
     private static long syncedPartitions(Session session, String topic, int partitions) {
         return IntStream.range(0, partitions)
-                .filter(p -> session.syncs.firstSyncedOffset(topic, p) >= 0).count();
+                .filter(p -> session.syncs.oldestUpstream(topic, p) >= 0).count();
     }
 }
