@@ -9,6 +9,7 @@ import dev.sextant.apply.KafkaCheckpointEmitter;
 import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.apply.SourceClusterChange;
+import dev.sextant.command.IntervalReading;
 import dev.sextant.config.ConfigKeys;
 import dev.sextant.config.ForeignOffsetPolicy;
 import dev.sextant.config.Interpolation;
@@ -20,7 +21,6 @@ import dev.sextant.history.ReturnedHistory;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.AdminSourceOffsets;
 import dev.sextant.source.AdminSourceTopicNames;
-import dev.sextant.source.KafkaRecordRanges;
 import dev.sextant.source.KafkaUncommittedRecords;
 import dev.sextant.source.OpenTransactionWatch;
 import dev.sextant.state.CatchingUpPartitions;
@@ -39,7 +39,6 @@ import java.time.Duration;
 final class SyncResources implements AutoCloseable {
 
     /** The most time one read of an interval may take on one cluster; a read cut short is tried again later. */
-    private static final Duration INTERVAL_READ_TIMEOUT = Duration.ofSeconds(10);
 
     private final AdminSourceOffsets source;
     private final AdminSourceTopicNames topicNames;
@@ -63,7 +62,8 @@ final class SyncResources implements AutoCloseable {
                 metrics, settings.clock());
         openTransactions.start();
         Interpolation interpolation = settings.identityTranslation() ? Interpolation.OFF : config.interpolation();
-        proofs = interpolation == Interpolation.VERIFIED ? intervalProofs(config, settings, metrics) : null;
+        proofs = interpolation == Interpolation.VERIFIED
+                ? IntervalReading.background(config, settings::destinationTopic, metrics) : null;
         evidence = switch (interpolation) {
             case OFF -> IntervalEvidence.NONE;
             case UNVERIFIED -> IntervalEvidence.TRUSTED;
@@ -101,20 +101,6 @@ final class SyncResources implements AutoCloseable {
                     + "<forward application.id>-offset-sync-history");
         }
         return history;
-    }
-
-    /**
-     * {@code translation.interpolation=verified}: the records themselves, read on both clusters, prove an interval
-     * between two offset syncs ({@code unverified} takes equal deltas alone, {@code off} is MirrorMaker 2's rule).
-     */
-    private static IntervalProofs intervalProofs(SextantConfig config, SyncSettings settings,
-                                                 SextantMetrics metrics) {
-        return new IntervalProofs(
-                new KafkaRecordRanges(config.sourceClientConfig(), "sextant-interval-reader-source", "none",
-                        INTERVAL_READ_TIMEOUT),
-                new KafkaRecordRanges(config.destinationClientConfig(), "sextant-interval-reader-destination", "none",
-                        INTERVAL_READ_TIMEOUT),
-                settings::destinationTopic, config.verifyMaxRecords(), metrics);
     }
 
     /** What every task of the topology shares. */

@@ -7,11 +7,10 @@ import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
-import dev.sextant.config.RewindPolicy;
+import dev.sextant.command.CommandContext;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.state.PositionKey;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -44,17 +43,18 @@ public final class GroupAdoption {
     public record Group(String group, Verdict verdict, String detail, List<Partition> partitions) {
     }
 
+    private final CommandContext context;
     private final SextantConfig config;
 
-    public GroupAdoption(SextantConfig config) {
-        this.config = config;
+    public GroupAdoption(CommandContext context) {
+        this.context = context;
+        this.config = context.config();
     }
 
     /** @throws IllegalStateException when the destination cannot be read */
-    public List<Group> run(Predicate<String> selected, SextantClient instance, boolean apply, Duration timeout) {
-        OffsetOwnership ownership = new OffsetOwnership(config.applicationId());
-        try (DestinationSession destination = DestinationSession.open(config.destinationClientConfig(), timeout,
-                ownership, config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, true)) {
+    public List<Group> run(Predicate<String> selected, SextantClient instance, boolean apply) {
+        try (DestinationSession destination = context.destination(null, true)) {
+            OffsetOwnership ownership = destination.ownership();
             Map<String, DestinationGroup> groups = new LinkedHashMap<>();
             destination.groups().values().stream()
                     .filter(g -> g.type() == GroupKind.CONSUMER && selected.test(g.groupId())

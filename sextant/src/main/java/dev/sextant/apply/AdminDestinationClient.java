@@ -3,6 +3,7 @@ package dev.sextant.apply;
 import static dev.sextant.apply.KafkaFutures.toCompletable;
 import static dev.sextant.apply.KafkaFutures.unwrap;
 
+import dev.sextant.clients.ClusterIds;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
 import java.time.Duration;
@@ -25,7 +26,6 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClient;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConsumerGroupOffsetsResult;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeFeaturesOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.FinalizedVersionRange;
@@ -196,8 +196,7 @@ public final class AdminDestinationClient implements DestinationClient {
 
     @Override
     public CompletableFuture<String> clusterId() {
-        return toCompletable(admin.describeCluster(new DescribeClusterOptions().timeoutMs(READ_TIMEOUT_MS))
-                .clusterId());
+        return toCompletable(ClusterIds.describe(admin, READ_TIMEOUT_MS));
     }
 
     @Override

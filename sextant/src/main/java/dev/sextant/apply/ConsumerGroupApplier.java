@@ -116,6 +116,24 @@ public final class ConsumerGroupApplier implements GroupApplier {
         });
     }
 
+    /**
+     * Rewrites, in place, the offsets of a group whose marks name another source cluster under a released mark
+     * ({@link OffsetOwnership#released}), for {@code rebaseline --source}: the same offsets, so no consumer moves;
+     * the write fails, nothing changed, when the offsets moved since {@code readBefore} or the group has members.
+     *
+     * @return per partition the error, or null when rewritten; empty when no mark names another source
+     */
+    public CompletableFuture<Map<TopicPartition, Throwable>> releaseMarks(
+            String group, Map<TopicPartition, OffsetAndMetadata> readBefore) {
+        Map<TopicPartition, OffsetAndMetadata> released = new HashMap<>();
+        readBefore.forEach((tp, om) -> ownership.mark(om.metadata()).filter(ownership::fromAnotherSource)
+                .ifPresent(mark -> released.put(tp, new OffsetAndMetadata(om.offset(), ownership.released(mark)))));
+        if (released.isEmpty()) {
+            return CompletableFuture.completedFuture(Map.of());
+        }
+        return client.alterConsumerGroupOffsets(group, released, WriteLease.ALWAYS, readBefore);
+    }
+
     /** Groups refused because their destination offsets name another source cluster, as last met. */
     public SourceClusterChange sourceChange() {
         return sourceChange;

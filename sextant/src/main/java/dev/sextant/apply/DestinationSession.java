@@ -36,7 +36,7 @@ public final class DestinationSession implements AutoCloseable {
     private final DestinationClient client;
     private final Duration timeout;
     private final OffsetOwnership ownership;
-    private final GroupApplier consumers;
+    private final ConsumerGroupApplier consumers;
     private final GroupApplier shares;
 
     /**
@@ -62,6 +62,11 @@ public final class DestinationSession implements AutoCloseable {
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, MAX_REQUEST_TIMEOUT_MS));
         return new DestinationSession(new AdminDestinationClient(config), timeout, ownership, followRewinds,
                 adoptForward);
+    }
+
+    /** The mark this session writes and recognizes. */
+    public OffsetOwnership ownership() {
+        return ownership;
     }
 
     /** True when {@code metadata} of a destination offset is the mark of this session's Sextant. */
@@ -168,14 +173,7 @@ public final class DestinationSession implements AutoCloseable {
      */
     public Map<TopicPartition, Throwable> releaseMarks(String group,
                                                        Map<TopicPartition, OffsetAndMetadata> readBefore) {
-        Map<TopicPartition, OffsetAndMetadata> released = new HashMap<>();
-        marksOfAnotherSource(readBefore).forEach((tp, mark) -> released.put(tp,
-                new OffsetAndMetadata(readBefore.get(tp).offset(), ownership.released(mark))));
-        if (released.isEmpty()) {
-            return Map.of();
-        }
-        return await(client.alterConsumerGroupOffsets(group, released, WriteLease.ALWAYS, readBefore),
-                "releasing the marks of group " + group);
+        return await(consumers.releaseMarks(group, readBefore), "releasing the marks of group " + group);
     }
 
     /** The answer of one call, within the timeout; {@code what} names the call in the error. */

@@ -2,6 +2,7 @@ package dev.sextant.cli;
 
 import dev.sextant.adopt.GroupAdoption;
 import dev.sextant.client.SextantClient;
+import dev.sextant.command.CommandContext;
 import dev.sextant.config.SextantConfig;
 import java.io.PrintWriter;
 import java.time.Duration;
@@ -70,8 +71,10 @@ final class AdoptCommand implements Callable<Integer> {
                 new CommandLine.ParameterException(spec.commandLine(), "query.advertised has port 0: pass --url"));
         SextantClient instance = InstanceConnection.connect(spec.commandLine(), target, loaded,
                 Duration.ofSeconds(Math.min(10, timeoutSeconds)));
-        List<GroupAdoption.Group> result = new GroupAdoption(loaded).run(g -> pattern.matcher(g).matches(), instance,
-                apply, Duration.ofSeconds(timeoutSeconds));
+        List<GroupAdoption.Group> result;
+        try (CommandContext context = CommandContext.of(loaded, Duration.ofSeconds(timeoutSeconds))) {
+            result = new GroupAdoption(context).run(g -> pattern.matcher(g).matches(), instance, apply);
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (format.structured()) {
             out.println(format.write(new AdoptJson(apply, result)));

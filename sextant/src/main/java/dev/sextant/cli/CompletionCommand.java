@@ -23,7 +23,7 @@ final class CompletionCommand implements Callable<Integer> {
         if (!shell.equals("bash")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "only bash is supported, not " + shell);
         }
-        spec.commandLine().getOut().print(AutoComplete.bash("sextant", SextantCommand.commandLine()));
+        spec.commandLine().getOut().print(AutoComplete.bash("sextant", spec.root().commandLine()));
         spec.commandLine().getOut().flush();
         return ExitCodes.OK;
     }

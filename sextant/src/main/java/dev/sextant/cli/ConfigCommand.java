@@ -32,7 +32,7 @@ final class ConfigCommand implements Callable<Integer> {
     /** No subcommand given: bad usage, as for {@code sextant} alone. */
     @Override
     public Integer call() {
-        return SextantCommand.usageError(spec);
+        return NoCommandGiven.usage(spec);
     }
 
     @Command(name = "check", mixinStandardHelpOptions = true,

@@ -1,5 +1,6 @@
 package dev.sextant.cli;
 
+import dev.sextant.command.CommandContext;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.deadletter.DeadLetterReader;
 import dev.sextant.deadletter.DeadLetterRecord;
@@ -50,7 +51,8 @@ final class ConflictsCommand implements Callable<Integer> {
         format = output.format(spec.commandLine());
         SextantConfig loaded = config.load();
         PrintWriter out = spec.commandLine().getOut();
-        try (DeadLetterReader reader = new DeadLetterReader(loaded.sourceClientConfig(), loaded.dlqTopic())) {
+        try (CommandContext context = CommandContext.of(loaded, Duration.ofSeconds(30))) {
+            DeadLetterReader reader = context.deadLetters();
             Deque<DeadLetterRecord> recent = new ArrayDeque<>();
             for (DeadLetterRecord r : reader.readToEnd(Duration.ofSeconds(30))) {
                 if (matches(r)) {

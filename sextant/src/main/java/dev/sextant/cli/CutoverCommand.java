@@ -3,6 +3,7 @@ package dev.sextant.cli;
 import dev.sextant.acl.NotAuthorizedException;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
+import dev.sextant.command.CommandContext;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.cutover.CutoverReport;
 import dev.sextant.cutover.PlannedCutover;
@@ -86,14 +87,14 @@ final class CutoverCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         boolean terminal = System.console() != null && !format.structured();
-        PlannedCutover cutover = new PlannedCutover(loaded, instance, Clock.systemUTC(), line -> {
-            if (terminal) {
-                err.println("... " + line);
-                err.flush();
-            }
-        });
         CutoverReport report;
-        try {
+        try (CommandContext context = CommandContext.of(loaded, timeout)) {
+            PlannedCutover cutover = new PlannedCutover(context, instance, Clock.systemUTC(), line -> {
+                if (terminal) {
+                    err.println("... " + line);
+                    err.flush();
+                }
+            });
             report = undo ? cutover.undo(selected, selection.group, apply, timeout)
                     : cutover.cutOver(selected, selection.group, new PlannedCutover.Options(apply, fenceCheck,
                             timeout));

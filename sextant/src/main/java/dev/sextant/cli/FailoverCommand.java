@@ -1,18 +1,12 @@
 package dev.sextant.cli;
 
 import dev.sextant.client.SextantClient;
-import dev.sextant.config.Interpolation;
+import dev.sextant.command.CommandContext;
 import dev.sextant.config.SextantConfig;
-import dev.sextant.config.Translation;
 import dev.sextant.failover.DestinationFailover;
 import dev.sextant.failover.FailoverReport;
 import dev.sextant.failover.ManualFailover;
-import dev.sextant.history.IntervalProofs;
-import dev.sextant.metrics.SextantMetrics;
-import dev.sextant.source.KafkaRecordRanges;
 import dev.sextant.state.PositionStatus;
-import dev.sextant.translate.IntervalEvidence;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
@@ -179,13 +173,15 @@ final class FailoverCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         boolean terminal = System.console() != null && chosen == OutputFormat.TEXT;
-        FailoverReport.Report report = new DestinationFailover(loaded, Clock.systemUTC()).run(selected, instance,
-                apply, Duration.ofSeconds(timeoutSeconds), line -> {
-                    if (terminal) {
-                        err.println("... " + line);
-                        err.flush();
-                    }
-                });
+        FailoverReport.Report report;
+        try (CommandContext context = CommandContext.of(loaded, Duration.ofSeconds(timeoutSeconds))) {
+            report = new DestinationFailover(context, Clock.systemUTC()).run(selected, instance, apply, line -> {
+                if (terminal) {
+                    err.println("... " + line);
+                    err.flush();
+                }
+            });
+        }
         if (report.instanceProblem() != null) {
             err.println("warning: " + report.instanceProblem());
         }
@@ -274,31 +270,12 @@ final class FailoverCommand implements Callable<Integer> {
 
     private String group;
 
-    /**
-     * With {@code translation.interpolation=verified}, the records of the intervals the group's commits fall in are
-     * read on both clusters, as the running sync does, before a commit is translated exactly; null otherwise.
-     */
-    private static IntervalProofs intervalProofs(SextantConfig config) {
-        if (config.translation() != Translation.OFFSET_SYNCS || config.interpolation() != Interpolation.VERIFIED) {
-            return null;
-        }
-        Duration timeout = Duration.ofSeconds(10);
-        return IntervalProofs.onCallerThread(
-                new KafkaRecordRanges(config.sourceClientConfig(), "sextant-failover-reader-source", "none", timeout),
-                new KafkaRecordRanges(config.destinationClientConfig(), "sextant-failover-reader-destination", "none",
-                        timeout),
-                topic -> config.replicationPolicy().formatRemoteTopic(config.sourceAlias(), topic),
-                config.verifyMaxRecords(), new SextantMetrics(new SimpleMeterRegistry()));
-    }
-
     private Integer fromSource() {
         SextantConfig loaded = config.load();
         ManualFailover.Plan plan;
         ManualFailover.Result result;
-        try (IntervalProofs proofs = intervalProofs(loaded)) {
-            ManualFailover failover = new ManualFailover(loaded, proofs != null ? proofs
-                    : loaded.interpolation() == Interpolation.UNVERIFIED ? IntervalEvidence.TRUSTED
-                    : IntervalEvidence.NONE);
+        try (CommandContext context = CommandContext.of(loaded, Duration.ofSeconds(timeoutSeconds))) {
+            ManualFailover failover = new ManualFailover(context);
             plan = failover.plan(group);
             result = apply ? failover.apply(plan) : null;
         }

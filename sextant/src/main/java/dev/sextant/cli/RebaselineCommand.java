@@ -1,7 +1,8 @@
 package dev.sextant.cli;
 
-import dev.sextant.failover.DestinationRebaseline;
-import dev.sextant.failover.SourceRebaseline;
+import dev.sextant.command.CommandContext;
+import dev.sextant.rebaseline.DestinationRebaseline;
+import dev.sextant.rebaseline.SourceRebaseline;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
@@ -72,8 +73,10 @@ final class RebaselineCommand implements Callable<Integer> {
         if (source) {
             return source();
         }
-        DestinationRebaseline.Result result = new DestinationRebaseline(config.load())
-                .run(apply, Duration.ofSeconds(timeoutSeconds));
+        DestinationRebaseline.Result result;
+        try (CommandContext context = CommandContext.of(config.load(), Duration.ofSeconds(timeoutSeconds))) {
+            result = new DestinationRebaseline(context).run(apply);
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (format.structured()) {
             out.println(format.write(new RebaselineJson(result.pinned(), result.destination(), result.changed(),
@@ -96,8 +99,10 @@ final class RebaselineCommand implements Callable<Integer> {
     }
 
     private int source() {
-        SourceRebaseline.Result result = new SourceRebaseline(config.load()).run(apply,
-                Duration.ofSeconds(timeoutSeconds));
+        SourceRebaseline.Result result;
+        try (CommandContext context = CommandContext.of(config.load(), Duration.ofSeconds(timeoutSeconds))) {
+            result = new SourceRebaseline(context).run(apply);
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (format.structured()) {
             out.println(format.write(new SourceRebaselineJson(result.source(), result.clean(), apply,

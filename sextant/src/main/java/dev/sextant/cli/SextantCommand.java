@@ -47,16 +47,7 @@ public final class SextantCommand implements Callable<Integer> {
     /** No command given: bad usage. */
     @Override
     public Integer call() {
-        return usageError(spec);
-    }
-
-    /** A command that needs a subcommand was given none: its usage on stderr, exit 2. */
-    static int usageError(CommandLine.Model.CommandSpec spec) {
-        CommandLine commandLine = spec.commandLine();
-        commandLine.getErr().println(spec.qualifiedName() + ": no command given");
-        commandLine.usage(commandLine.getErr());
-        commandLine.getErr().flush();
-        return ExitCodes.USAGE;
+        return NoCommandGiven.usage(spec);
     }
 
     public static void main(String[] args) {

@@ -1,5 +1,6 @@
 package dev.sextant.cli;
 
+import dev.sextant.acl.MirroredSourceTopics;
 import dev.sextant.acl.RequiredAcl;
 import dev.sextant.acl.RequiredAcls;
 import dev.sextant.acl.SourceTopicReads;

@@ -50,7 +50,7 @@ public final class FailbackConfig {
         reverse.put(ConfigKeys.APPLICATION_ID_CONFIG, applicationId + "-failback");
         reverse.put(ConfigKeys.SOURCE_ALIAS_CONFIG, destinationAlias);
         reverse.put(ConfigKeys.DESTINATION_ALIAS_CONFIG, sourceAlias);
-        reverse.put(ConfigKeys.FAILBACK_HISTORY_TOPIC_CONFIG, applicationId + "-offset-sync-history");
+        reverse.put(ConfigKeys.FAILBACK_HISTORY_TOPIC_CONFIG, new OwnTopicNames(applicationId).history());
         // the group's offsets on the source were committed by its own consumers before the failover: the translation
         // of their later progress on the destination is at or above them, and takes them over
         reverse.put(ConfigKeys.SYNC_FOREIGN_OFFSETS_CONFIG, ForeignOffsetPolicy.ADOPT_FORWARD.configValue());

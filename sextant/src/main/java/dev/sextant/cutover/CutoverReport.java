@@ -40,6 +40,17 @@ public record CutoverReport(boolean applied, boolean undo, long fenceCheckMs, Li
      */
     public record GroupResult(String group, String groupType, String status, boolean ok, String message, Long cutAt,
                               Long worstBound, List<CutoverRecord.Partition> partitions) {
+
+        /** A group the command did not take where it was asked to, and why. */
+        static GroupResult refused(String group, String type, String status, String message) {
+            return new GroupResult(group, type, status, false, message, null, null, List.of());
+        }
+    }
+
+    /** How a group's translation stands on the destination, as a clause of a result's message. */
+    static String boundText(long bound) {
+        return bound == 0 ? ", exact (replay 0)" : ", bounded: at most " + bound + " record(s) replayed on a "
+                + "partition";
     }
 
     /** True when every selected group is, or would be, where the command takes it (exit 0). */

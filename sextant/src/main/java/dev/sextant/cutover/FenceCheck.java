@@ -1,5 +1,7 @@
 package dev.sextant.cutover;
 
+import dev.sextant.source.SourceCommitWatch;
+import dev.sextant.source.SourceGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,18 +1,20 @@
 package dev.sextant.cutover;
 
+import static dev.sextant.cutover.CutoverReport.GroupResult.refused;
+import static dev.sextant.cutover.CutoverReport.boundText;
+
 import dev.sextant.apply.DestinationSession;
-import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
-import dev.sextant.config.RewindPolicy;
-import dev.sextant.config.SextantConfig;
+import dev.sextant.command.CommandContext;
+import dev.sextant.source.SourceCommitWatch;
+import dev.sextant.source.SourceGroup;
+import dev.sextant.source.SourceSession;
 import dev.sextant.state.CutoverRecord;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -61,16 +63,18 @@ public final class PlannedCutover {
     public record Options(boolean apply, Duration fenceCheck, Duration timeout) {
     }
 
-    private final SextantConfig config;
+    private final CommandContext context;
     private final SextantClient instance;
     private final Clock clock;
     private final Consumer<String> progress;
+    private final LastCommitWait lastCommits;
 
-    public PlannedCutover(SextantConfig config, SextantClient instance, Clock clock, Consumer<String> progress) {
-        this.config = config;
+    public PlannedCutover(CommandContext context, SextantClient instance, Clock clock, Consumer<String> progress) {
+        this.context = context;
         this.instance = instance;
         this.clock = clock;
         this.progress = progress;
+        this.lastCommits = new LastCommitWait(instance, clock, progress, context.config()::includesTopic);
     }
 
     /**
@@ -82,35 +86,31 @@ public final class PlannedCutover {
     public CutoverReport cutOver(Predicate<String> selected, String named, Options options) {
         long started = clock.millis();
         Map<String, CutoverReport.GroupResult> results = new TreeMap<>();
-        try (CutoverLedger ledger = new CutoverLedger(config.sourceClientConfig(),
-                CutoverRecord.topic(config.applicationId()), options.timeout());
-             SourceGroupReader source = new SourceGroupReader(config.sourceClientConfig(),
-                     options.timeout().toMillis())) {
-            progress.accept("reading the groups cut over so far");
-            Map<String, CutoverRecord> cut = ledger.read();
-            Map<String, String> known = knownGroups(selected, named);
-            Set<String> candidates = new TreeSet<>(known.keySet());
-            cut.keySet().stream().filter(g -> named == null ? selected.test(g) : g.equals(named))
-                    .forEach(candidates::add);
-            if (named != null) {
-                candidates.add(named);
+        CutoverLedger ledger = new CutoverLedger(context.cutoversTopic());
+        SourceSession source = context.source();
+        progress.accept("reading the groups cut over so far");
+        Map<String, CutoverRecord> cut = ledger.read();
+        Map<String, String> known = knownGroups(selected, named);
+        Set<String> candidates = new TreeSet<>(known.keySet());
+        cut.keySet().stream().filter(g -> named == null ? selected.test(g) : g.equals(named))
+                .forEach(candidates::add);
+        if (named != null) {
+            candidates.add(named);
+        }
+        Set<String> remaining = new TreeSet<>();
+        for (String group : candidates) {
+            if (cut.containsKey(group)) {
+                results.put(group, alreadyCut(cut.get(group)));
+            } else if (!known.containsKey(group)) {
+                results.put(group, refused(group, "consumer", CutoverReport.UNKNOWN_GROUP, "Sextant knows no "
+                        + "commit of this group (not in groups.include, or it never committed on the source)"));
+            } else {
+                remaining.add(group);
             }
-            Set<String> remaining = new TreeSet<>();
-            for (String group : candidates) {
-                if (cut.containsKey(group)) {
-                    results.put(group, alreadyCut(cut.get(group)));
-                } else if (!known.containsKey(group)) {
-                    results.put(group, refused(group, "consumer", CutoverReport.UNKNOWN_GROUP, "Sextant knows no "
-                            + "commit of this group (not in groups.include, or it never committed on the source)"));
-                } else {
-                    remaining.add(group);
-                }
-            }
-            if (!remaining.isEmpty()) {
-                try (SourceCommitWatch watch = new SourceCommitWatch(config.sourceClientConfig(), remaining,
-                        source.consumerOffsetsPartitions())) {
-                    move(remaining, known, source, watch, ledger, options, results);
-                }
+        }
+        if (!remaining.isEmpty()) {
+            try (SourceCommitWatch watch = source.watchCommits(remaining)) {
+                move(remaining, known, source, watch, ledger, options, results);
             }
         }
         return new CutoverReport(options.apply(), false, options.fenceCheck().toMillis(),
@@ -121,38 +121,36 @@ public final class PlannedCutover {
     public CutoverReport undo(Predicate<String> selected, String named, boolean apply, Duration timeout) {
         long started = clock.millis();
         Map<String, CutoverReport.GroupResult> results = new TreeMap<>();
-        try (CutoverLedger ledger = new CutoverLedger(config.sourceClientConfig(),
-                CutoverRecord.topic(config.applicationId()), timeout)) {
-            Map<String, CutoverRecord> cut = ledger.read();
-            Set<String> groups = new TreeSet<>();
-            cut.keySet().stream().filter(g -> named == null ? selected.test(g) : g.equals(named)).forEach(groups::add);
-            if (named != null) {
-                groups.add(named);
-            }
-            for (String group : groups) {
-                CutoverRecord record = cut.get(group);
-                if (record == null) {
-                    results.put(group, new CutoverReport.GroupResult(group, null, CutoverReport.NOT_CUT_OVER, true,
-                            "not cut over: the sync moves it", null, null, List.of()));
-                } else if (!apply) {
-                    results.put(group, new CutoverReport.GroupResult(group, record.groupType(),
-                            CutoverReport.CUT_OVER, true, "cut over at " + Instant.ofEpochMilli(record.cutAt())
-                            + "; --apply gives it back to the sync", record.cutAt(), null, record.partitions()));
-                } else {
-                    ledger.withdraw(group);
-                    boolean seen = waitForInstance(group, false, timeout);
-                    results.put(group, new CutoverReport.GroupResult(group, record.groupType(),
-                            CutoverReport.RETURNED, true, "given back to the sync: its next commit on the source is "
-                            + "written to the destination, unless the group has members there"
-                            + (seen ? "" : " (the instance did not show it yet)"), null, null, List.of()));
-                }
+        CutoverLedger ledger = new CutoverLedger(context.cutoversTopic());
+        Map<String, CutoverRecord> cut = ledger.read();
+        Set<String> groups = new TreeSet<>();
+        cut.keySet().stream().filter(g -> named == null ? selected.test(g) : g.equals(named)).forEach(groups::add);
+        if (named != null) {
+            groups.add(named);
+        }
+        for (String group : groups) {
+            CutoverRecord record = cut.get(group);
+            if (record == null) {
+                results.put(group, new CutoverReport.GroupResult(group, null, CutoverReport.NOT_CUT_OVER, true,
+                        "not cut over: the sync moves it", null, null, List.of()));
+            } else if (!apply) {
+                results.put(group, new CutoverReport.GroupResult(group, record.groupType(),
+                        CutoverReport.CUT_OVER, true, "cut over at " + Instant.ofEpochMilli(record.cutAt())
+                        + "; --apply gives it back to the sync", record.cutAt(), null, record.partitions()));
+            } else {
+                ledger.withdraw(group);
+                boolean seen = waitForInstance(group, false, timeout);
+                results.put(group, new CutoverReport.GroupResult(group, record.groupType(),
+                        CutoverReport.RETURNED, true, "given back to the sync: its next commit on the source is "
+                        + "written to the destination, unless the group has members there"
+                        + (seen ? "" : " (the instance did not show it yet)"), null, null, List.of()));
             }
         }
         return new CutoverReport(apply, true, 0, List.copyOf(results.values()), clock.millis() - started);
     }
 
     /** The fence, the wait for the sync, the checks of the destination and the record, for every group left. */
-    private void move(Set<String> groups, Map<String, String> known, SourceGroupReader source,
+    private void move(Set<String> groups, Map<String, String> known, SourceSession source,
                       SourceCommitWatch watch, CutoverLedger ledger, Options options,
                       Map<String, CutoverReport.GroupResult> results) {
         Map<String, SourceGroup> before = source.read(groups);
@@ -166,7 +164,7 @@ public final class PlannedCutover {
         }
         Map<String, SourceGroup> fenced = fence(open(groups, results), before, source, watch, options, results,
                 known);
-        Map<String, SyncedCheck.Verdict> synced = awaitSync(fenced, watch, options, results, known);
+        Map<String, SyncedCheck.Verdict> synced = lastCommits.await(fenced, watch, options, results, known);
         if (!options.apply()) {
             synced.forEach((group, verdict) -> results.put(group, new CutoverReport.GroupResult(group,
                     known.get(group), CutoverReport.CUT_OVER, true, verdict.state() == SyncedCheck.State.SYNCED
@@ -179,9 +177,7 @@ public final class PlannedCutover {
             return;
         }
         String cluster = source.clusterId();
-        try (DestinationSession destination = DestinationSession.open(config.destinationClientConfig(),
-                options.timeout(), new OffsetOwnership(config.applicationId(), cluster),
-                config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, false)) {
+        try (DestinationSession destination = context.destination(cluster, false)) {
             for (String group : synced.keySet()) {
                 results.put(group, record(group, known.get(group), fenced.get(group), cluster, destination, watch,
                         source, ledger, options));
@@ -198,7 +194,7 @@ public final class PlannedCutover {
 
     /** Watches the source for {@code --fence-check}; returns the groups that held still, as they stand now. */
     private Map<String, SourceGroup> fence(Set<String> groups, Map<String, SourceGroup> before,
-                                           SourceGroupReader source, SourceCommitWatch watch, Options options,
+                                           SourceSession source, SourceCommitWatch watch, Options options,
                                            Map<String, CutoverReport.GroupResult> results,
                                            Map<String, String> known) {
         if (groups.isEmpty()) {
@@ -238,114 +234,10 @@ public final class PlannedCutover {
         return held;
     }
 
-    /**
-     * Asks the running sync until each group's last commit is on the destination (exact, or bounded past the grace),
-     * a guard refuses it, a commit breaks the fence, or the timeout passes. In a dry run it asks once.
-     */
-    private Map<String, SyncedCheck.Verdict> awaitSync(Map<String, SourceGroup> groups, SourceCommitWatch watch,
-                                                       Options options,
-                                                       Map<String, CutoverReport.GroupResult> results,
-                                                       Map<String, String> known) {
-        Map<String, SyncedCheck.Verdict> ready = new TreeMap<>();
-        if (groups.isEmpty()) {
-            return ready;
-        }
-        progress.accept("waiting for the sync to write the last commit of " + groups.size() + " group(s)");
-        long deadline = clock.millis() + options.timeout().toMillis();
-        Map<String, Long> syncedSince = new HashMap<>();
-        Map<String, SyncedCheck.Verdict> last = new HashMap<>();
-        Set<String> open = new TreeSet<>(groups.keySet());
-        while (!open.isEmpty()) {
-            for (String group : new ArrayList<>(open)) {
-                SyncedCheck.Verdict verdict = syncedOrBreach(group, groups.get(group), watch, results, known);
-                if (verdict == null) {
-                    open.remove(group);
-                    continue;
-                }
-                last.put(group, verdict);
-                if (verdict.state() == SyncedCheck.State.SYNCED) {
-                    long since = syncedSince.computeIfAbsent(group, g -> clock.millis());
-                    if (verdict.worstBound() == 0 || clock.millis() - since >= PROOF_GRACE.toMillis()
-                            || !options.apply()) {
-                        ready.put(group, verdict);
-                        open.remove(group);
-                    }
-                } else {
-                    syncedSince.remove(group);
-                }
-            }
-            if (!options.apply()) {
-                open.forEach(g -> ready.put(g, last.get(g)));
-                return ready;
-            }
-            if (open.isEmpty() || clock.millis() >= deadline) {
-                break;
-            }
-            watch.poll(Duration.ofMillis(500));
-        }
-        timedOut(open, last, ready, options, results, known);
-        return ready;
-    }
-
-    /** The groups still open at the timeout: a bounded one is taken with its bound, the others are not synced. */
-    private static void timedOut(Set<String> open, Map<String, SyncedCheck.Verdict> last,
-                                 Map<String, SyncedCheck.Verdict> ready, Options options,
-                                 Map<String, CutoverReport.GroupResult> results, Map<String, String> known) {
-        for (String group : open) {
-            SyncedCheck.Verdict verdict = last.get(group);
-            if (verdict != null && verdict.state() == SyncedCheck.State.SYNCED) {
-                ready.put(group, verdict); // bounded, and the grace did not pass before the timeout
-            } else {
-                results.put(group, refused(group, known.get(group), CutoverReport.NOT_SYNCED, "the sync did not "
-                        + "write the group's last commit within " + options.timeout().toSeconds() + " s"
-                        + (verdict == null ? "" : " (" + verdict.detail() + ")") + "; nothing recorded"));
-            }
-        }
-    }
-
-    /**
-     * What the sync reports of the group now; null when the group got its result instead (a commit broke the fence,
-     * or a guard of the sync refuses it).
-     */
-    private SyncedCheck.Verdict syncedOrBreach(String group, SourceGroup fenced, SourceCommitWatch watch,
-                                               Map<String, CutoverReport.GroupResult> results,
-                                               Map<String, String> known) {
-        if (!watch.commits(group).isEmpty()) {
-            results.put(group, refused(group, known.get(group), CutoverReport.STILL_COMMITTING,
-                    "a commit of the group arrived after the fence check (" + watch.commits(group).get(0)
-                            + "): something still commits for it; stop it, then run the cutover again"));
-            return null;
-        }
-        SyncedCheck.Verdict verdict;
-        try {
-            verdict = SyncedCheck.check(synced(fenced), instance.group(group).partitions());
-        } catch (SextantClientException e) {
-            return new SyncedCheck.Verdict(SyncedCheck.State.WAITING, null,
-                    "the Sextant instance did not answer: " + e.getMessage(), 0);
-        }
-        if (verdict.state() == SyncedCheck.State.REFUSED) {
-            results.put(group, refused(group, known.get(group), verdict.reason(), verdict.detail()
-                    + ": the sync refuses to write the group, and so does the cutover"));
-            return null;
-        }
-        return verdict;
-    }
-
-    /** The group's fenced offsets of the partitions this Sextant syncs. */
-    private Map<TopicPartition, Long> synced(SourceGroup group) {
-        Map<TopicPartition, Long> out = new LinkedHashMap<>();
-        group.offsets().forEach((tp, offset) -> {
-            if (config.includesTopic(tp.topic())) {
-                out.put(tp, offset);
-            }
-        });
-        return out;
-    }
-
     /** Checks the destination, records the cutover, waits for the instance to hold it, and checks the fence again. */
     private CutoverReport.GroupResult record(String group, String type, SourceGroup fenced, String cluster,
                                              DestinationSession destination, SourceCommitWatch watch,
-                                             SourceGroupReader source, CutoverLedger ledger, Options options) {
+                                             SourceSession source, CutoverLedger ledger, Options options) {
         List<SextantClient.Partition> positions;
         try {
             positions = instance.group(group).partitions();
@@ -353,7 +245,7 @@ public final class PlannedCutover {
             return refused(group, type, CutoverReport.FAILED, "the Sextant instance did not answer: "
                     + e.getMessage() + "; nothing recorded, run the command again");
         }
-        Map<TopicPartition, Long> offsets = synced(fenced);
+        Map<TopicPartition, Long> offsets = lastCommits.synced(fenced);
         List<CutoverRecord.Partition> partitions = new ArrayList<>();
         for (SextantClient.Partition p : positions) {
             if (offsets.containsKey(new TopicPartition(p.topic(), p.partition()))) {
@@ -429,14 +321,5 @@ public final class PlannedCutover {
         return new CutoverReport.GroupResult(record.group(), record.groupType(), CutoverReport.CUT_OVER, true,
                 "cut over at " + Instant.ofEpochMilli(record.cutAt()) + " (already)", record.cutAt(), worst,
                 record.partitions());
-    }
-
-    private static CutoverReport.GroupResult refused(String group, String type, String status, String message) {
-        return new CutoverReport.GroupResult(group, type, status, false, message, null, null, List.of());
-    }
-
-    private static String boundText(long bound) {
-        return bound == 0 ? ", exact (replay 0)" : ", bounded: at most " + bound + " record(s) replayed on a "
-                + "partition";
     }
 }

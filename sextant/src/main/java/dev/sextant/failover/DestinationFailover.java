@@ -7,14 +7,13 @@ import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.client.SextantClient;
-import dev.sextant.config.RewindPolicy;
+import dev.sextant.command.CommandContext;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.LogRange;
 import dev.sextant.failover.FailoverReport.GroupState;
 import dev.sextant.failover.FailoverReport.Report;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -47,11 +46,13 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class DestinationFailover {
 
+    private final CommandContext context;
     private final SextantConfig config;
     private final Clock clock;
 
-    public DestinationFailover(SextantConfig config, Clock clock) {
-        this.config = config;
+    public DestinationFailover(CommandContext context, Clock clock) {
+        this.context = context;
+        this.config = context.config();
         this.clock = clock;
     }
 
@@ -60,14 +61,13 @@ public final class DestinationFailover {
      * @param instance  a Sextant instance to ask for positions not applied yet, or empty
      * @param apply     write those positions
      * @param progress  receives a line per step, for a terminal
-     * @throws IllegalStateException when the destination cannot be read within {@code timeout}
+     * @throws IllegalStateException when the destination cannot be read within the context's timeout
      */
-    public Report run(Predicate<String> selected, Optional<SextantClient> instance, boolean apply, Duration timeout,
+    public Report run(Predicate<String> selected, Optional<SextantClient> instance, boolean apply,
                       Consumer<String> progress) {
         long started = clock.millis();
-        OffsetOwnership ownership = new OffsetOwnership(config.applicationId());
-        try (DestinationSession destination = DestinationSession.open(config.destinationClientConfig(), timeout,
-                ownership, config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, false)) {
+        try (DestinationSession destination = context.destination(null, false)) {
+            OffsetOwnership ownership = destination.ownership();
             progress.accept("reading the destination's groups");
             Map<String, DestinationGroup> onDestination = new HashMap<>();
             destination.groups().values().stream()

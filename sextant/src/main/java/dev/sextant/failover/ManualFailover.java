@@ -3,23 +3,20 @@ package dev.sextant.failover;
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationSession;
 import dev.sextant.apply.GroupOutcome;
-import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.TranslatedPosition;
-import dev.sextant.config.RewindPolicy;
+import dev.sextant.command.CommandContext;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.Reason;
+import dev.sextant.source.SourceSession;
 import dev.sextant.state.InMemorySyncHistory;
-import dev.sextant.state.OffsetSyncHistoryLoader;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.IdentityTranslator;
-import dev.sextant.translate.IntervalEvidence;
 import dev.sextant.translate.OffsetSyncTranslator;
 import dev.sextant.translate.OffsetTranslation;
 import dev.sextant.translate.OffsetTranslator;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -28,12 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ConsumerGroupDescription;
-import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -53,20 +44,13 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class ManualFailover {
 
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
-
+    private final CommandContext context;
     private final SextantConfig config;
-    private final IntervalEvidence evidence;
 
-    /** Translates with MirrorMaker 2's rule only (no interpolation). */
-    public ManualFailover(SextantConfig config) {
-        this(config, IntervalEvidence.NONE);
-    }
-
-    /** @param evidence what proves an interval between offset syncs (interpolation), as the running sync has it */
-    public ManualFailover(SextantConfig config, IntervalEvidence evidence) {
-        this.config = config;
-        this.evidence = evidence;
+    /** Reads, translates (with the interval evidence the running sync has) and writes through {@code context}. */
+    public ManualFailover(CommandContext context) {
+        this.context = context;
+        this.config = context.config();
     }
 
     /**
@@ -122,10 +106,8 @@ public final class ManualFailover {
         if (identity) {
             translator = new IdentityTranslator();
         } else {
-            String topic = config.applicationId() + "-offset-sync-history";
-            InMemorySyncHistory history = OffsetSyncHistoryLoader.load(config.sourceClientConfig(), topic,
-                    TIMEOUT.multipliedBy(2));
-            translator = new OffsetSyncTranslator(history, evidence);
+            InMemorySyncHistory history = context.loadHistory(context.timeout().multipliedBy(2));
+            translator = new OffsetSyncTranslator(history, context.intervalEvidence());
             historySize = history.size();
         }
         List<Row> rows = new ArrayList<>();
@@ -156,62 +138,14 @@ public final class ManualFailover {
     }
 
     private SourceGroup sourceGroup(String group, List<String> warnings) {
-        try (Admin admin = Admin.create(config.sourceClientConfig())) {
-            Map<TopicPartition, OffsetAndMetadata> offsets = new LinkedHashMap<>();
-            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()
-                    .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                    .forEach((tp, om) -> {
-                        if (om != null) {
-                            offsets.put(tp, om);
-                        }
-                    });
-            if (offsets.isEmpty()) {
-                throw new IllegalStateException("group '" + group + "' has no committed offsets on the source cluster");
-            }
-            try {
-                ConsumerGroupDescription description = admin.describeConsumerGroups(List.of(group)).all()
-                        .get(TIMEOUT.toSeconds(), TimeUnit.SECONDS).get(group);
-                if (description != null && !description.members().isEmpty()) {
-                    warnings.add("group '" + group + "' still has " + description.members().size() + " member(s) on "
-                            + "the source (state " + description.groupState() + "): its offsets may move after this "
-                            + "translation; stop its consumers there first");
-                }
-            } catch (ExecutionException e) {
-                // not describable as a consumer group (a simple group, a streams group): no warning
-            }
-            return new SourceGroup(offsets, typeOf(admin, group), clusterId(admin));
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot read the committed offsets of group '" + group
-                    + "' on the source cluster: " + e.getCause().getMessage(), e.getCause());
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the source cluster did not answer within " + TIMEOUT.toSeconds() + " s ("
-                    + config.sourceClientConfig().get("bootstrap.servers") + ")", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+        SourceSession.CommittedGroup committed = context.source().committed(group);
+        if (committed.members() > 0) {
+            warnings.add("group '" + group + "' still has " + committed.members() + " member(s) on the source (state "
+                    + committed.state() + "): its offsets may move after this translation; stop its consumers there "
+                    + "first");
         }
-    }
-
-    /** {@code streams} for a Kafka Streams group (KIP-1071), else {@code consumer} (also when it cannot be told). */
-    private static String typeOf(Admin admin, String group) {
-        try {
-            return admin.listGroups(ListGroupsOptions.forStreamsGroups()).all().get(TIMEOUT.toSeconds(),
-                    TimeUnit.SECONDS).stream().anyMatch(g -> g.groupId().equals(group)) ? "streams" : "consumer";
-        } catch (ExecutionException | TimeoutException e) {
-            return "consumer"; // a broker without streams groups
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "consumer";
-        }
-    }
-
-    /** The source cluster's id, or null: the marks then name no cluster, as an older release's did. */
-    private static String clusterId(Admin admin) {
-        try {
-            return ClusterIds.read(admin, TIMEOUT, "the source");
-        } catch (IllegalStateException e) {
-            return null;
-        }
+        return new SourceGroup(committed.offsets(), committed.streams() ? "streams" : "consumer",
+                context.source().clusterId());
     }
 
     /**
@@ -228,9 +162,7 @@ public final class ManualFailover {
         if (plan.rows().isEmpty()) {
             return new Result(Status.REFUSED, null, "no partition to write; nothing written", Map.of());
         }
-        try (DestinationSession destination = DestinationSession.open(config.destinationClientConfig(), TIMEOUT,
-                new OffsetOwnership(config.applicationId(), plan.sourceCluster()),
-                config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, false)) {
+        try (DestinationSession destination = context.destination(plan.sourceCluster(), false)) {
             Result refused = guard(destination, plan);
             return refused != null ? refused : write(destination, plan);
         } catch (IllegalStateException e) {
@@ -262,7 +194,7 @@ public final class ManualFailover {
         return null;
     }
 
-    private static Result write(DestinationSession destination, Plan plan) {
+    private Result write(DestinationSession destination, Plan plan) {
         List<TranslatedPosition> translations = new ArrayList<>();
         long readAt = System.currentTimeMillis();
         Map<PositionKey, TopicPartition> byKey = new LinkedHashMap<>();
@@ -277,7 +209,7 @@ public final class ManualFailover {
                 .get(plan.group());
         if (outcome == null) {
             return new Result(Status.FAILED, null, "the destination did not confirm the write within "
-                    + TIMEOUT.toSeconds() + " s", Map.of());
+                    + context.timeout().toSeconds() + " s", Map.of());
         }
         Map<TopicPartition, PositionStatus> statuses = new LinkedHashMap<>();
         outcome.partitions().forEach((key, result) -> statuses.put(byKey.get(key), result.status()));

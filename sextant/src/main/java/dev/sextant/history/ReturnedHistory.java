@@ -1,5 +1,6 @@
 package dev.sextant.history;
 
+import dev.sextant.clients.TopicLog;
 import dev.sextant.state.InMemorySyncHistory;
 import dev.sextant.state.OffsetSyncHistoryLoader;
 import dev.sextant.translate.OffsetSyncPoint;
@@ -11,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,7 +76,10 @@ public final class ReturnedHistory implements SyncHistory, AutoCloseable {
     }
 
     private void reload() {
-        inverted = OffsetSyncHistoryLoader.load(destinationClientConfig, topic, timeout).inverted(mirrorOf);
+        try (TopicLog forward = new TopicLog(destinationClientConfig, topic, "the destination cluster ("
+                + destinationClientConfig.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG) + ")", timeout)) {
+            inverted = OffsetSyncHistoryLoader.load(forward).inverted(mirrorOf);
+        }
     }
 
     /** Syncs held, over every partition. */

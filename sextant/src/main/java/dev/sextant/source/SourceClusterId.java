@@ -1,11 +1,9 @@
 package dev.sextant.source;
 
+import dev.sextant.clients.ClusterIds;
+import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
 
 /**
  * The source cluster's id, read once at start: every offset Sextant writes names it ({@code c=} in the mark), so that
@@ -14,29 +12,19 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
  */
 public final class SourceClusterId {
 
-    private static final long TIMEOUT_MS = 30_000;
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private SourceClusterId() {
     }
 
-    /** @throws IllegalStateException when the source does not say it within 30 s */
+    /**
+     * @throws IllegalStateException when the source does not say it within 30 s (an authorization error is thrown
+     *                               as it is: the caller tells it apart)
+     */
     public static String read(Map<String, Object> sourceClientConfig) {
         try (Admin admin = Admin.create(sourceClientConfig)) {
-            return admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) TIMEOUT_MS)).clusterId()
-                    .get(TIMEOUT_MS, TimeUnit.MILLISECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime; // an authorization error is told apart by the caller
-            }
-            throw new IllegalStateException("cannot read the source cluster's id ("
-                    + sourceClientConfig.get("bootstrap.servers") + "): " + cause.getMessage(), cause);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("the source cluster did not say its id within " + TIMEOUT_MS / 1000
-                    + " s (" + sourceClientConfig.get("bootstrap.servers") + ")", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+            return ClusterIds.read(admin, TIMEOUT, "the source cluster ("
+                    + sourceClientConfig.get("bootstrap.servers") + ")");
         }
     }
 }

@@ -38,11 +38,6 @@ public record CutoverRecord(String group, String groupType, long cutAt, long fen
         partitions = partitions == null ? List.of() : List.copyOf(partitions);
     }
 
-    /** Sextant's cutovers topic on the source cluster of the application {@code applicationId}. */
-    public static String topic(String applicationId) {
-        return applicationId + "-cutovers";
-    }
-
     /** The record's key on the cutovers topic. */
     public static byte[] key(String group) {
         return group.getBytes(StandardCharsets.UTF_8);

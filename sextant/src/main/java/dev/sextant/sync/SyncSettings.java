@@ -1,10 +1,10 @@
 package dev.sextant.sync;
 
+import dev.sextant.config.OwnTopicNames;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.config.Translation;
 import dev.sextant.config.UntranslatablePolicy;
-import dev.sextant.state.CutoverRecord;
 import java.time.Clock;
 import java.util.function.Predicate;
 import org.apache.kafka.connect.mirror.ReplicationPolicy;
@@ -57,17 +57,17 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
 
         /** Sextant's own topic holding the full offset-sync history (compacted; read back into a global store). */
         public String historyTopic() {
-            return applicationId + "-offset-sync-history";
+            return new OwnTopicNames(applicationId).history();
         }
 
         /** Sextant's own topic carrying share start offsets to the task that owns each share group. */
         public String sharePositionsTopic() {
-            return applicationId + "-share-positions";
+            return new OwnTopicNames(applicationId).sharePositions();
         }
 
         /** Sextant's own topic of the groups cut over to the destination (compacted; read back into a global store). */
         public String cutoversTopic() {
-            return CutoverRecord.topic(applicationId);
+            return new OwnTopicNames(applicationId).cutovers();
         }
 
         /**

@@ -8,8 +8,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaConstructorCall;
@@ -19,7 +21,11 @@ import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.library.dependencies.SliceAssignment;
 import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import dev.sextant.SextantApplication;
+import dev.sextant.apply.ConsumerGroupApplier;
+import dev.sextant.apply.DestinationClient;
+import dev.sextant.apply.DestinationSession;
 import dev.sextant.apply.PlannedPartition;
+import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.history.HistorySink;
 import dev.sextant.history.OffsetSyncCatchUp;
@@ -28,9 +34,14 @@ import dev.sextant.sync.SyncGauges;
 import dev.sextant.sync.SyncRuntime;
 import dev.sextant.sync.SyncSettings;
 import dev.sextant.sync.TaskSync;
+import java.io.IOException;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -80,6 +91,7 @@ class ArchitectureTest {
     void layersUseOnlyWhatTheMapAllows() {
         check(layeredArchitecture().consideringOnlyDependenciesInLayers()
                 .layer("config").definedBy("dev.sextant.config..")
+                .layer("clients").definedBy("dev.sextant.clients..")
                 .layer("domain").definedBy("dev.sextant.domain..")
                 .layer("decode").definedBy("dev.sextant.decode..")
                 .layer("translate").definedBy("dev.sextant.translate..")
@@ -96,28 +108,37 @@ class ArchitectureTest {
                 .layer("failover").definedBy("dev.sextant.failover..")
                 .layer("adopt").definedBy("dev.sextant.adopt..")
                 .layer("cutover").definedBy("dev.sextant.cutover..")
+                .layer("rebaseline").definedBy("dev.sextant.rebaseline..")
+                .layer("command").definedBy("dev.sextant.command..")
                 .layer("cli").definedBy("dev.sextant.cli..")
                 .layer("wiring").definedBy("dev.sextant")
                 .whereLayer("config").mayNotAccessAnyLayer()
+                .whereLayer("clients").mayNotAccessAnyLayer()
                 .whereLayer("domain").mayNotAccessAnyLayer()
                 .whereLayer("decode").mayOnlyAccessLayers("domain")
                 .whereLayer("translate").mayOnlyAccessLayers("domain")
-                .whereLayer("state").mayOnlyAccessLayers("domain", "translate", "decode")
-                .whereLayer("source").mayOnlyAccessLayers("domain", "decode", "metrics")
-                .whereLayer("acl").mayOnlyAccessLayers("config")
-                .whereLayer("apply").mayOnlyAccessLayers("domain", "state", "acl")
+                .whereLayer("state").mayOnlyAccessLayers("domain", "translate", "decode", "clients")
+                .whereLayer("source").mayOnlyAccessLayers("domain", "decode", "metrics", "clients")
+                .whereLayer("acl").mayOnlyAccessLayers("config", "decode", "clients")
+                .whereLayer("apply").mayOnlyAccessLayers("domain", "state", "acl", "clients")
                 .whereLayer("deadletter").mayOnlyAccessLayers("domain")
                 .whereLayer("metrics").mayOnlyAccessLayers("domain")
                 .whereLayer("history").mayOnlyAccessLayers("domain", "decode", "translate", "state", "source", "apply",
-                        "deadletter", "metrics")
+                        "deadletter", "metrics", "clients")
                 .whereLayer("sync").mayOnlyAccessLayers("config", "domain", "decode", "translate", "state", "source",
                         "apply", "deadletter", "metrics", "history")
                 .whereLayer("topology").mayOnlyAccessLayers("config", "domain", "decode", "translate", "state",
                         "source", "apply", "deadletter", "metrics", "history", "sync")
                 .whereLayer("query").mayOnlyAccessLayers("config", "domain", "state", "translate", "deadletter")
-                .whereLayer("failover").mayOnlyAccessLayers("config", "domain", "state", "translate", "apply")
-                .whereLayer("adopt").mayOnlyAccessLayers("config", "domain", "state", "translate", "apply")
-                .whereLayer("cutover").mayOnlyAccessLayers("config", "domain", "decode", "state", "apply")
+                .whereLayer("command").mayOnlyAccessLayers("config", "domain", "decode", "translate", "state",
+                        "source", "apply", "deadletter", "metrics", "history", "clients")
+                .whereLayer("failover").mayOnlyAccessLayers("config", "domain", "state", "translate", "source",
+                        "apply", "command")
+                .whereLayer("adopt").mayOnlyAccessLayers("config", "domain", "state", "translate", "apply", "command")
+                .whereLayer("cutover").mayOnlyAccessLayers("config", "domain", "decode", "state", "source", "apply",
+                        "clients", "command")
+                .whereLayer("rebaseline").mayOnlyAccessLayers("config", "domain", "state", "apply", "clients",
+                        "command")
                 .whereLayer("cli").mayNotBeAccessedByAnyLayer()
                 .whereLayer("wiring").mayOnlyBeAccessedByLayers("cli")
                 .because("each layer is read, tested and changed without the ones above it (docs/architecture.md)"));
@@ -153,15 +174,19 @@ class ArchitectureTest {
      * others): a helper never reaches up into the class that drives it for a constant or a rule.
      */
     @Test
-    void noClassCyclesInsideTheSyncPath() {
+    void noClassCyclesInsideTheLargePackages() {
         check(slices().assignedFrom(TOP_LEVEL_CLASSES_OF_THE_SYNC_PATH).should().beFreeOfCycles()
                 .because("helpers take what they need as parameters or from a shared holder (Backoffs, "
                         + "TopologyNames), never from the class that uses them"));
     }
 
-    /** Each top-level class of sync/, history/ and topology/ (its nested classes with it) as a slice of its own. */
+    /**
+     * Each top-level class of sync/, history/, topology/, config/ and cli/ (its nested classes with it) as a slice of
+     * its own.
+     */
     private static final SliceAssignment TOP_LEVEL_CLASSES_OF_THE_SYNC_PATH = new SliceAssignment() {
-        private final Pattern path = Pattern.compile("dev\\.sextant\\.(sync|history|topology)\\.[^.$]+.*");
+        private final Pattern path = Pattern.compile(
+                "dev\\.sextant\\.(sync|history|topology|config|cli)\\.[^.$]+.*");
 
         @Override
         public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
@@ -175,9 +200,79 @@ class ArchitectureTest {
 
         @Override
         public String getDescription() {
-            return "top-level classes of dev.sextant.sync, .history and .topology";
+            return "top-level classes of dev.sextant.sync, .history, .topology, .config and .cli";
         }
     };
+
+    /**
+     * Offsets reach the destination through the appliers' guards: no other class calls a {@code DestinationClient}
+     * method that changes the destination ({@code alter*}), whoever holds the client (a command's session, the sync).
+     * The implementations of the interface are the exception: a default method hands over to its own implementation.
+     */
+    @Test
+    void onlyTheAppliersAlterTheDestination() {
+        check(noClasses().that().doNotBelongToAnyOf(ConsumerGroupApplier.class, ShareGroupApplier.class)
+                .and().areNotAssignableTo(DestinationClient.class)
+                .should().callMethodWhere(new DescribedPredicate<>("a DestinationClient alter* method") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        return call.getTargetOwner().isAssignableTo(DestinationClient.class)
+                                && call.getName().startsWith("alter");
+                    }
+                })
+                .because("every write of an offset passes the appliers' guards (ownership, newer commit, exact "
+                        + "floor, rewind); a write beside them, as rebaseline --source's once was, skips them"));
+    }
+
+    /** The packages of the one-off commands: each takes its clients from a {@code CommandContext}. */
+    private static final String[] COMMAND_PACKAGES = {"dev.sextant.failover..", "dev.sextant.adopt..",
+        "dev.sextant.cutover..", "dev.sextant.rebaseline..", "dev.sextant.cli.."};
+
+    /** Opening a Kafka client, directly or through one of Sextant's classes that owns one. */
+    private static final DescribedPredicate<JavaCall<?>> OPENS_A_CLIENT = new DescribedPredicate<>(
+            "opening a Kafka client") {
+        @Override
+        public boolean test(JavaCall<?> call) {
+            JavaClass owner = call.getTargetOwner();
+            if (call instanceof JavaMethodCall) {
+                return (owner.isAssignableTo(Admin.class) && call.getName().equals("create"))
+                        || (owner.isEquivalentTo(DestinationSession.class) && call.getName().equals("open"));
+            }
+            return call instanceof JavaConstructorCall && owner.isAssignableTo(AutoCloseable.class)
+                    && (owner.getPackageName().startsWith("org.apache.kafka.clients")
+                    || owner.getPackageName().matches("dev\\.sextant\\.(apply|source|clients|deadletter|history)"));
+        }
+    };
+
+    @Test
+    void commandsTakeTheirClientsFromTheContext() {
+        check(noClasses().that().resideInAnyPackage(COMMAND_PACKAGES)
+                .should().callCodeUnitWhere(OPENS_A_CLIENT)
+                .because("a command reads and writes the clusters through CommandContext (one set of bounds, "
+                        + "client settings and topic names for every command); one that opens its own client copies "
+                        + "that plumbing again"));
+    }
+
+    /**
+     * A class of the application is designed to stay within 400 lines; checkstyle's 450 is the hard stop for every
+     * file. A class that grows past the design size is split by idea before the next feature splits it by the gate.
+     */
+    @Test
+    void applicationClassesStayWithinTheDesignSize() throws IOException {
+        Path sources = Path.of("src", "main", "java");
+        List<String> over = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(sources)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
+                long lines = Files.readAllLines(file).size();
+                if (lines > DESIGN_SIZE_LINES) {
+                    over.add(sources.relativize(file) + " (" + lines + " lines)");
+                }
+            }
+        }
+        assertTrue(over.isEmpty(), "over the design size of " + DESIGN_SIZE_LINES + " lines, split by idea: " + over);
+    }
+
+    private static final int DESIGN_SIZE_LINES = 400;
 
     @Test
     void configImportsNothingOfSextant() {

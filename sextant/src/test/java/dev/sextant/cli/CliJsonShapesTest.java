@@ -12,7 +12,7 @@ import dev.sextant.cutover.CutoverReport;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
 import dev.sextant.failover.FailoverReport;
-import dev.sextant.failover.SourceRebaseline;
+import dev.sextant.rebaseline.SourceRebaseline;
 import dev.sextant.state.CutoverRecord;
 import java.nio.file.Files;
 import java.nio.file.Path;

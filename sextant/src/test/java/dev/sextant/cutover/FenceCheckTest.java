@@ -3,6 +3,8 @@ package dev.sextant.cutover;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.source.SourceCommitWatch;
+import dev.sextant.source.SourceGroup;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -3,6 +3,7 @@ package dev.sextant.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.sextant.config.OwnTopicNames;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.CutoverRecord;
@@ -78,7 +79,7 @@ class CutoverTopologyTest extends GroupSyncFixture {
     }
 
     private TestInputTopic<byte[], byte[]> cutovers() {
-        return driver.createInputTopic(CutoverRecord.topic(APP), Serdes.ByteArray().serializer(),
+        return driver.createInputTopic(new OwnTopicNames(APP).cutovers(), Serdes.ByteArray().serializer(),
                 Serdes.ByteArray().serializer());
     }
 }

@@ -1,4 +1,4 @@
-package dev.sextant.cutover;
+package dev.sextant.source;
 
 import java.util.List;
 import java.util.Map;
@@ -15,16 +15,16 @@ import org.apache.kafka.common.TopicPartition;
  * @param members who is in the group ({@code clientId/host}), when the type can be described; may be empty while
  *                {@link #active()} is true
  */
-record SourceGroup(String group, String type, GroupState state, List<String> members,
+public record SourceGroup(String group, String type, GroupState state, List<String> members,
                    Map<TopicPartition, Long> offsets) {
 
     /** True when the group has members on the source: its consumers still run there. */
-    boolean active() {
+    public boolean active() {
         return !members.isEmpty() || live(state);
     }
 
     /** A state in which a group has members (not empty, dead or unknown). */
-    static boolean live(GroupState state) {
+    public static boolean live(GroupState state) {
         return state != GroupState.EMPTY && state != GroupState.DEAD && state != GroupState.UNKNOWN;
     }
 }

@@ -1,8 +1,11 @@
-package dev.sextant.cutover;
+package dev.sextant.source;
 
+import dev.sextant.clients.ClusterIds;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -10,35 +13,53 @@ import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.GroupListing;
 import org.apache.kafka.clients.admin.ListConsumerGroupOffsetsSpec;
+import org.apache.kafka.clients.admin.ListGroupsOptions;
 import org.apache.kafka.clients.admin.ListShareGroupOffsetsSpec;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.GroupType;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.Topic;
 
 /**
- * Reads groups on the source cluster for a cutover: one listing for their types and states, one offsets request per
- * type, and the members of those that have any. Read-only.
+ * A command's session with the source cluster: its groups (types, states, members, committed offsets), its id, and a
+ * watch on its {@code __consumer_offsets}. Read-only: the one Admin client every read of a command goes through, each
+ * call bounded by the session's timeout.
  */
-final class SourceGroupReader implements AutoCloseable {
+public final class SourceSession implements AutoCloseable {
 
+    /**
+     * One consumer group's committed offsets on the source, for {@code failover --from-source}.
+     *
+     * @param offsets     per partition, what the group committed (partitions without a commit left out)
+     * @param members     how many members it has now (0 when it cannot be described as a consumer group)
+     * @param state       the coordinator's state when described, else null
+     * @param streams     true for a Kafka Streams group (KIP-1071)
+     */
+    public record CommittedGroup(Map<TopicPartition, OffsetAndMetadata> offsets, int members, String state,
+                                 boolean streams) {
+    }
+
+    private final Map<String, Object> clientConfig;
     private final Admin admin;
     private final long timeoutMs;
 
-    SourceGroupReader(Map<String, Object> sourceClientConfig, long timeoutMs) {
+    public SourceSession(Map<String, Object> sourceClientConfig, long timeoutMs) {
+        this.clientConfig = Map.copyOf(sourceClientConfig);
         this.admin = Admin.create(sourceClientConfig);
         this.timeoutMs = timeoutMs;
     }
 
     /** The groups as the source shows them now; a group the source does not know has no offsets and no members. */
-    Map<String, SourceGroup> read(Set<String> groups) {
+    public Map<String, SourceGroup> read(Set<String> groups) {
         Map<String, GroupListing> listed = new HashMap<>();
         for (GroupListing listing : get(admin.listGroups().all())) {
             if (groups.contains(listing.groupId())) {
@@ -91,22 +112,76 @@ final class SourceGroupReader implements AutoCloseable {
         return out;
     }
 
-    /** The source cluster's id, or null when it does not say. */
-    String clusterId() {
+    /** The source cluster's id, or null when it does not say (the marks then name no cluster, as before 1.0). */
+    public String clusterId() {
         try {
-            return get(admin.describeCluster().clusterId());
+            return ClusterIds.read(admin, Duration.ofMillis(timeoutMs), "the source cluster");
         } catch (RuntimeException e) {
             return null;
         }
     }
 
+    /**
+     * The group's committed offsets, how many members it has and whether it is a Kafka Streams group.
+     *
+     * @throws IllegalStateException when the source does not answer, or the group has no committed offsets there
+     */
+    public CommittedGroup committed(String group) {
+        Map<TopicPartition, OffsetAndMetadata> offsets = new LinkedHashMap<>();
+        try {
+            get(admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata()).forEach((tp, om) -> {
+                if (om != null) {
+                    offsets.put(tp, om);
+                }
+            });
+        } catch (IllegalStateException | KafkaException e) {
+            throw new IllegalStateException("cannot read the committed offsets of group '" + group
+                    + "' on the source cluster (" + clientConfig.get(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG)
+                    + "): " + e.getMessage(), e);
+        }
+        if (offsets.isEmpty()) {
+            throw new IllegalStateException("group '" + group + "' has no committed offsets on the source cluster");
+        }
+        int members = 0;
+        String state = null;
+        try {
+            ConsumerGroupDescription description = get(admin.describeConsumerGroups(List.of(group)).all()).get(group);
+            if (description != null) {
+                members = description.members().size();
+                state = String.valueOf(description.groupState());
+            }
+        } catch (IllegalStateException | KafkaException e) {
+            // not describable as a consumer group (a simple group, a streams group): no members to name
+        }
+        return new CommittedGroup(offsets, members, state, isStreamsGroup(group));
+    }
+
+    /** True for a Kafka Streams group (KIP-1071); false also when it cannot be told (a broker without them). */
+    private boolean isStreamsGroup(String group) {
+        try {
+            return get(admin.listGroups(ListGroupsOptions.forStreamsGroups()).all()).stream()
+                    .anyMatch(g -> g.groupId().equals(group));
+        } catch (IllegalStateException | KafkaException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Starts watching {@code __consumer_offsets} for commits of {@code groups}, from now on.
+     *
+     * @see SourceCommitWatch
+     */
+    public SourceCommitWatch watchCommits(Set<String> groups) {
+        return new SourceCommitWatch(clientConfig, groups, consumerOffsetsPartitions());
+    }
+
     /** Partitions of {@code __consumer_offsets}: where each group's commits are. */
-    int consumerOffsetsPartitions() {
+    public int consumerOffsetsPartitions() {
         return get(admin.describeTopics(List.of(Topic.GROUP_METADATA_TOPIC_NAME)).allTopicNames())
                 .get(Topic.GROUP_METADATA_TOPIC_NAME).partitions().size();
     }
 
-    static final Comparator<TopicPartition> BY_PARTITION =
+    public static final Comparator<TopicPartition> BY_PARTITION =
             Comparator.comparing(TopicPartition::topic).thenComparingInt(TopicPartition::partition);
 
     /** {@code clientId/host} of the members of the consumer groups (classic or not) listed with a live state. */

@@ -1,12 +1,10 @@
-package dev.sextant.failover;
+package dev.sextant.rebaseline;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationSession;
 import dev.sextant.apply.OffsetOwnership;
-import dev.sextant.config.RewindPolicy;
-import dev.sextant.config.SextantConfig;
+import dev.sextant.command.CommandContext;
 import dev.sextant.domain.GroupKind;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -62,18 +60,16 @@ public final class SourceRebaseline {
         }
     }
 
-    private final SextantConfig config;
+    private final CommandContext context;
 
-    public SourceRebaseline(SextantConfig config) {
-        this.config = config;
+    public SourceRebaseline(CommandContext context) {
+        this.context = context;
     }
 
-    /** @throws IllegalStateException when a cluster does not answer within {@code timeout} */
-    public Result run(boolean apply, Duration timeout) {
-        String source = ClusterIds.read(config.sourceClientConfig(), timeout, "the source");
-        try (DestinationSession destination = DestinationSession.open(config.destinationClientConfig(), timeout,
-                new OffsetOwnership(config.applicationId(), source),
-                config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, false)) {
+    /** @throws IllegalStateException when a cluster does not answer within the context's timeout */
+    public Result run(boolean apply) {
+        String source = context.sourceClusterId();
+        try (DestinationSession destination = context.destination(source, false)) {
             Map<String, DestinationGroup> all = destination.groups();
             Set<String> consumers = all.values().stream().filter(g -> g.type() == GroupKind.CONSUMER)
                     .map(DestinationGroup::groupId).collect(Collectors.toCollection(TreeSet::new));

@@ -1,4 +1,4 @@
-package dev.sextant.cutover;
+package dev.sextant.source;
 
 import dev.sextant.decode.ConsumerOffsetsDecoder;
 import dev.sextant.decode.ConsumerOffsetsRecord;
@@ -25,10 +25,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * {@code assign()} consumer with auto-commit does that every five seconds, and the committed offsets alone never
  * show it). Only the partitions that hold those groups are read, from their end. Not thread-safe: one caller.
  */
-final class SourceCommitWatch implements AutoCloseable {
+public final class SourceCommitWatch implements AutoCloseable {
 
     /** A commit seen: what a refusal names. */
-    record Commit(String group, TopicPartition partition, long offset, long commitTimestamp) {
+    public record Commit(String group, TopicPartition partition, long offset, long commitTimestamp) {
 
         @Override
         public String toString() {
@@ -60,7 +60,7 @@ final class SourceCommitWatch implements AutoCloseable {
     }
 
     /** Reads what arrived, for up to {@code wait}. */
-    void poll(Duration wait) {
+    public void poll(Duration wait) {
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(wait)) {
             if (record.key() == null) {
                 continue;
@@ -79,7 +79,7 @@ final class SourceCommitWatch implements AutoCloseable {
     }
 
     /** The commits of {@code group} seen since the watch was opened, oldest first. */
-    List<Commit> commits(String group) {
+    public List<Commit> commits(String group) {
         return seen.getOrDefault(group, List.of());
     }
 

@@ -1,4 +1,4 @@
-package dev.sextant.cli;
+package dev.sextant.acl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,5 +1,6 @@
-package dev.sextant.cli;
+package dev.sextant.acl;
 
+import dev.sextant.clients.TopicLog;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.decode.OffsetSync;
 import dev.sextant.decode.OffsetSyncDecoder;
@@ -16,21 +17,14 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.stream.Collectors;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.internals.Topic;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.connect.mirror.ReplicationPolicy;
 
 /**
@@ -41,10 +35,7 @@ import org.apache.kafka.connect.mirror.ReplicationPolicy;
  * internal ones. It only reads, and whatever it cannot read it says why, so that a partial answer is never taken for
  * a whole one.
  */
-final class MirroredSourceTopics {
-
-    /** The most records of the offset-syncs topic one poll hands over: only their keys are kept. */
-    private static final int MAX_POLL_RECORDS = 10_000;
+public final class MirroredSourceTopics {
 
     /**
      * What was found.
@@ -52,7 +43,7 @@ final class MirroredSourceTopics {
      * @param topics the mirrored source topics
      * @param unread what could not be read, and why (empty when both clusters answered in full)
      */
-    record Found(SortedSet<String> topics, List<String> unread) {
+    public record Found(SortedSet<String> topics, List<String> unread) {
     }
 
     private MirroredSourceTopics() {
@@ -64,7 +55,7 @@ final class MirroredSourceTopics {
      * @param source      client settings to read the source with (the offset syncs, its topic names)
      * @param destination client settings to read the destination with (its topic names)
      */
-    static Found read(SextantConfig config, Optional<Map<String, Object>> source,
+    public static Found read(SextantConfig config, Optional<Map<String, Object>> source,
                       Optional<Map<String, Object>> destination, Duration timeout) {
         // the clusters are read at once, so that two that cannot be reached cost one timeout
         List<String> destinationUnread = new ArrayList<>();
@@ -85,7 +76,7 @@ final class MirroredSourceTopics {
      * among {@code sourceTopics} when they are known: a sync can outlive its topic, and with a policy that keeps
      * names ({@code identity}) a destination topic cannot be told from one of the destination's own without them.
      */
-    static SortedSet<String> combine(SextantConfig config, Set<String> synced, Set<String> destinationTopics,
+    public static SortedSet<String> combine(SextantConfig config, Set<String> synced, Set<String> destinationTopics,
                                      Optional<Set<String>> sourceTopics) {
         SortedSet<String> out = new TreeSet<>(synced);
         for (String topic : destinationTopics) {
@@ -102,7 +93,7 @@ final class MirroredSourceTopics {
      * The source topic {@code destinationTopic} mirrors, when the replication policy names it a mirror of one from
      * {@code source.alias}: the topic whose remote name, from this source, is exactly {@code destinationTopic}.
      */
-    static Optional<String> mirrorOf(SextantConfig config, String destinationTopic) {
+    public static Optional<String> mirrorOf(SextantConfig config, String destinationTopic) {
         ReplicationPolicy policy = config.replicationPolicy();
         String upstream = policy.upstreamTopic(destinationTopic);
         return upstream != null && !upstream.isEmpty()
@@ -129,35 +120,15 @@ final class MirroredSourceTopics {
     /** The source topics the offset syncs name, read from the start of the topic to its end. */
     private static Set<String> syncedTopics(Map<String, Object> client, String topic, Duration timeout,
                                             List<String> unread) {
-        Map<String, Object> props = new HashMap<>(withTimeout(client, timeout));
-        props.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
         Set<String> topics = new HashSet<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<PartitionInfo> infos = consumer.partitionsFor(topic, timeout);
-            if (infos == null || infos.isEmpty()) {
+        try (TopicLog syncs = new TopicLog(withTimeout(client, timeout), topic, "the source cluster", timeout)) {
+            if (!syncs.readToEnd((key, value) -> syncedTopic(key, value).ifPresent(topics::add))) {
                 unread.add("the offset syncs: no topic '" + topic + "' on the source (MirrorMaker 2 has not run, "
                         + "or offset.syncs.topic names another)");
-                return topics;
             }
-            Set<TopicPartition> partitions = infos.stream().map(p -> new TopicPartition(topic, p.partition()))
-                    .collect(Collectors.toSet());
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions, timeout);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp, timeout) < end.get(tp))) {
-                if (System.nanoTime() > deadline) {
-                    unread.add("the offset syncs: '" + topic + "' was not read to its end within "
-                            + timeout.toSeconds() + " s");
-                    return topics;
-                }
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    syncedTopic(record).ifPresent(topics::add);
-                }
-            }
+        } catch (IllegalStateException e) {
+            unread.add("the offset syncs: '" + topic + "' was not read to its end within " + timeout.toSeconds()
+                    + " s");
         } catch (KafkaException e) {
             unread.add("the offset syncs ('" + topic + "'): " + reason(e));
         }
@@ -165,9 +136,9 @@ final class MirroredSourceTopics {
     }
 
     /** The source topic a record of the offset-syncs topic names; none for a record MirrorMaker 2 did not write. */
-    private static Optional<String> syncedTopic(ConsumerRecord<byte[], byte[]> record) {
+    private static Optional<String> syncedTopic(byte[] key, byte[] value) {
         try {
-            OffsetSync sync = OffsetSyncDecoder.decode(record.key(), record.value());
+            OffsetSync sync = OffsetSyncDecoder.decode(key, value);
             return Optional.of(sync.topic());
         } catch (UndecodableRecordException e) {
             return Optional.empty();
