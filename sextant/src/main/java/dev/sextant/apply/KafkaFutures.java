@@ -3,6 +3,7 @@ package dev.sextant.apply;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 import org.apache.kafka.common.KafkaFuture;
 
 /**
@@ -16,6 +17,15 @@ final class KafkaFutures {
 
     static <T> CompletableFuture<T> toCompletable(KafkaFuture<T> future) {
         return future.toCompletionStage().toCompletableFuture();
+    }
+
+    /** A call of the destination client, whose throwing is a failed answer as any other. */
+    static <T> CompletableFuture<T> asked(Supplier<CompletableFuture<T>> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** The failure inside any {@link CompletionException} and {@link ExecutionException} wrapping it. */

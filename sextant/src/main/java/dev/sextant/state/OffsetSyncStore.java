@@ -2,11 +2,8 @@ package dev.sextant.state;
 
 import dev.sextant.translate.OffsetSyncPoint;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -26,7 +23,9 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  * <p>Readers (every task that translates) see it through {@link #reader}; the single writer is the global-store
  * updater, through {@link #writer}. When both are given the instance's {@link NewestSyncs}, the writer keeps those
  * heads exact (after each store write) and the reader answers a lookup at or above a partition's head from memory:
- * a consumer that keeps up commits there, so most translations open no RocksDB iterator.
+ * a consumer that keeps up commits there, so most translations open no RocksDB iterator. Below the head, such a
+ * reader answers from the intervals it looked up before ({@link LookedUpIntervals}) while the history there stays
+ * as it was.
  */
 public final class OffsetSyncStore implements WritableSyncHistory {
 
@@ -37,81 +36,18 @@ public final class OffsetSyncStore implements WritableSyncHistory {
     private final KeyValueStore<Bytes, byte[]> writable;
     private final NewestSyncs newest;
     /**
-     * A reader with {@link NewestSyncs}: per partition, the syncs around the last {@value #BRACKETS} intervals looked
-     * up below the head. Many groups commit inside the same few intervals of a partition (the caught-up ones near the
-     * head, each lagging one in its own), so most lookups below the head are answered here instead of by a RocksDB
-     * seek, whose iterator costs more than the rest of a translation; with one interval kept, groups committing in
-     * two alternated and each lookup opened one. Such a reader belongs to one task, so one thread.
+     * A reader with {@link NewestSyncs} remembers the intervals it looked up below the heads; null for the others.
+     * Such a reader belongs to one task, so one thread.
      */
-    private final Map<TopicPartition, Brackets> brackets;
-    static final int BRACKETS = 8;
+    private final LookedUpIntervals intervals;
 
     private OffsetSyncStore(ReadOnlyKeyValueStore<Bytes, byte[]> store, KeyValueStore<Bytes, byte[]> writable,
                             NewestSyncs newest) {
         this.store = store;
         this.writable = writable;
         this.newest = newest;
-        this.brackets = newest != null && writable == null ? new HashMap<>() : null;
-    }
-
-    /**
-     * {@code lower} is the newest sync at or below every offset from its own up to {@code probed}; {@code upper},
-     * when not null, the next sync above it; both as the store was when the partition's change count
-     * ({@link NewestSyncs#changes}) was {@code changes}. New syncs above the head do not change either.
-     */
-    private record Bracket(long changes, OffsetSyncPoint lower, long probed, OffsetSyncPoint upper) {
-
-        boolean holds(long offset) {
-            return lower.upstreamOffset() <= offset
-                    && (upper == null ? offset <= probed : offset < upper.upstreamOffset());
-        }
-    }
-
-    /**
-     * A partition's last intervals looked up, replaced oldest first. It grows one slot per interval in use, up to
-     * {@value OffsetSyncStore#BRACKETS}: a partition whose groups all commit in one interval keeps one, as before.
-     */
-    private static final class Brackets {
-        private Bracket[] slots = new Bracket[1];
-        private int next;
-
-        /** The kept bracket that holds {@code offset} as the store was at {@code changes}, or null. */
-        Bracket holding(long changes, long offset) {
-            for (Bracket b : slots) {
-                if (b != null && b.changes == changes && b.holds(offset)) {
-                    return b;
-                }
-            }
-            return null;
-        }
-
-        /**
-         * Keeps {@code with} in place of {@code old} when it is kept, else in a free slot (or one the store changed
-         * since), else in a new one while fewer than {@value OffsetSyncStore#BRACKETS}, else in place of the oldest.
-         */
-        void put(Bracket old, Bracket with) {
-            int free = -1;
-            for (int i = 0; i < slots.length; i++) {
-                if (old != null && slots[i] == old) {
-                    slots[i] = with;
-                    return;
-                }
-                if (free < 0 && (slots[i] == null || slots[i].changes != with.changes)) {
-                    free = i;
-                }
-            }
-            if (free >= 0) {
-                slots[free] = with;
-                return;
-            }
-            if (slots.length < BRACKETS) {
-                slots = Arrays.copyOf(slots, slots.length + 1);
-                slots[slots.length - 1] = with;
-                return;
-            }
-            slots[next] = with;
-            next = (next + 1) % slots.length;
-        }
+        this.intervals = newest != null && writable == null
+                ? new LookedUpIntervals(newest, this::seekAtOrBelow, this::seekAbove) : null;
     }
 
     public static OffsetSyncStore reader(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
@@ -143,21 +79,8 @@ public final class OffsetSyncStore implements WritableSyncHistory {
                 return Optional.of(head);
             }
         }
-        if (brackets == null) {
-            return first(store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
-                    OffsetSyncKeys.key(topic, partition, upstreamOffset)));
-        }
-        TopicPartition tp = new TopicPartition(topic, partition);
-        long changes = newest.changes(tp); // read before the store: a change after it is seen at the next lookup
-        Brackets kept = brackets.computeIfAbsent(tp, t -> new Brackets());
-        Bracket known = kept.holding(changes, upstreamOffset);
-        if (known != null) {
-            return Optional.of(known.lower);
-        }
-        Optional<OffsetSyncPoint> found = first(store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
-                OffsetSyncKeys.key(topic, partition, upstreamOffset)));
-        found.ifPresent(lower -> kept.put(null, new Bracket(changes, lower, upstreamOffset, null)));
-        return found;
+        return intervals == null ? seekAtOrBelow(topic, partition, upstreamOffset)
+                : intervals.latestAtOrBelow(topic, partition, upstreamOffset);
     }
 
     @Override
@@ -171,25 +94,16 @@ public final class OffsetSyncStore implements WritableSyncHistory {
                 return Optional.empty(); // a commit at or above the head: the common case, answered without a scan
             }
         }
-        if (brackets == null) {
-            return above(topic, partition, upstreamOffset);
-        }
-        TopicPartition tp = new TopicPartition(topic, partition);
-        long changes = newest.changes(tp);
-        Brackets kept = brackets.computeIfAbsent(tp, t -> new Brackets());
-        Bracket known = kept.holding(changes, upstreamOffset);
-        if (known != null && known.upper != null) {
-            return Optional.of(known.upper);
-        }
-        Optional<OffsetSyncPoint> found = above(topic, partition, upstreamOffset);
-        if (known != null && found.isPresent()) {
-            // nothing between the bracket's lower sync and the offset, and this is the next sync above the offset
-            kept.put(known, new Bracket(changes, known.lower, upstreamOffset, found.get()));
-        }
-        return found;
+        return intervals == null ? seekAbove(topic, partition, upstreamOffset)
+                : intervals.earliestAbove(topic, partition, upstreamOffset);
     }
 
-    private Optional<OffsetSyncPoint> above(String topic, int partition, long upstreamOffset) {
+    private Optional<OffsetSyncPoint> seekAtOrBelow(String topic, int partition, long upstreamOffset) {
+        return first(store.reverseRange(OffsetSyncKeys.key(topic, partition, 0),
+                OffsetSyncKeys.key(topic, partition, upstreamOffset)));
+    }
+
+    private Optional<OffsetSyncPoint> seekAbove(String topic, int partition, long upstreamOffset) {
         return first(store.range(OffsetSyncKeys.key(topic, partition, Math.max(0, upstreamOffset + 1)),
                 OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE)));
     }
@@ -205,7 +119,6 @@ public final class OffsetSyncStore implements WritableSyncHistory {
                 OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE)));
     }
 
-    /** Every source partition that has history. */
     /** Entries in the history (reset markers excluded: none is stored). Reads the whole store: for tests and tools. */
     public long size() {
         long count = 0;
@@ -219,6 +132,7 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         return count;
     }
 
+    /** Every source partition that has history. */
     public Set<TopicPartition> partitions() {
         Set<TopicPartition> out = new LinkedHashSet<>();
         try (KeyValueIterator<Bytes, byte[]> it = store.all()) {

@@ -2,6 +2,7 @@ package dev.sextant.apply;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.testing.InMemoryDestination;
@@ -96,5 +97,17 @@ class DestinationViewTest {
         clock.advance(Duration.ofSeconds(1));
         view.refresh().join();
         assertEquals(6, destination.listGroupsCalls.get(), "...but again 30 s after S");
+    }
+
+    @Test
+    void aClientThatThrowsInsteadOfAnsweringDoesNotHoldBackTheNextRefresh() {
+        destination.onListGroups = () -> {
+            throw new IllegalStateException("closed");
+        };
+        assertThrows(IllegalStateException.class, view::refreshNow);
+        destination.onListGroups = () -> { };
+        view.refreshNow();
+        assertEquals(2, destination.listGroupsCalls.get());
+        assertTrue(view.reachable());
     }
 }

@@ -43,6 +43,10 @@ public final class InMemoryDestination implements DestinationClient {
     public volatile String clusterId = "in-memory-cluster";
     /** While set, reading the cluster id fails (the rest answers): a broker still coming up. */
     public volatile boolean clusterIdFails;
+    /** While set, reading the cluster id fails with it (an AuthorizationException: a principal not allowed to). */
+    public volatile RuntimeException clusterIdRefusal;
+    /** The brokers' offsets.retention.minutes in ms; -1 by default, as a client that cannot read it. */
+    public volatile long offsetsRetentionMs = -1;
     /** What the cluster reports: by default a 4.4 cluster with streams groups. */
     public volatile DestinationFeatures features = new DestinationFeatures(1, 33);
     public final AtomicInteger listGroupsCalls = new AtomicInteger();
@@ -76,7 +80,16 @@ public final class InMemoryDestination implements DestinationClient {
     }
 
     @Override
+    public CompletableFuture<Long> offsetsRetentionMs() {
+        return unreachable ? CompletableFuture.failedFuture(new TimeoutException("destination unreachable"))
+                : CompletableFuture.completedFuture(offsetsRetentionMs);
+    }
+
+    @Override
     public CompletableFuture<String> clusterId() {
+        if (clusterIdRefusal != null) {
+            return CompletableFuture.failedFuture(clusterIdRefusal);
+        }
         return unreachable || clusterIdFails
                 ? CompletableFuture.failedFuture(new TimeoutException("destination unreachable"))
                 : CompletableFuture.completedFuture(clusterId);
