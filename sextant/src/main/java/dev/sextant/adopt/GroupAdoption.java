@@ -2,6 +2,7 @@ package dev.sextant.adopt;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationSession;
+import dev.sextant.apply.GroupGuard;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.TranslatedPosition;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
@@ -104,7 +106,7 @@ public final class GroupAdoption {
                         p.bound() == null ? -1 : p.bound()));
             }
         });
-        if (group.active()) {
+        if (GroupGuard.judge(Optional.of(group), GroupKind.CONSUMER) == GroupGuard.GROUP_ACTIVE) {
             return new Group(group.groupId(), Verdict.REFUSED, "it has members on the destination (" + group.state()
                     + ")", sorted(partitions));
         }

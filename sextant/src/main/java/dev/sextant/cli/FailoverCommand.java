@@ -23,11 +23,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code sextant failover (--group G | --groups REGEX | --all) [--apply] [-o text|json|yaml|csv]}: the cutover,
+ * {@code sextant failover (--group G | --groups REGEX | --all) [--apply] [-o text|json|yaml|csv]}: the failover,
  * with the source cluster gone. Reads what the destination holds for each group (offsets and the marks Sextant
  * writes with them: precision, replay bound, age of the last sync) and, when a Sextant instance still answers, the
  * positions it translated but did not apply yet, which {@code --apply} writes through the sync's guards.
- * {@code --from-source} (with {@code --group}) is the cutover with the sync stopped and the source up: the source's
+ * {@code --from-source} (with {@code --group}) is the failover with the sync stopped and the source up: the source's
  * committed offsets, translated from the history Sextant keeps there. {@code -o csv} prints the positions as the
  * reset plan Kafka's {@code kafka-consumer-groups --reset-offsets --from-file} takes ({@link ResetPlanOutput}): one
  * group's with {@code --group}, every selected group's (four columns) with {@code --groups} or {@code --all}.

@@ -2,6 +2,7 @@ package dev.sextant.cutover;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationSession;
+import dev.sextant.apply.GroupGuard;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.CutoverRecord;
@@ -30,12 +31,13 @@ final class DestinationCheck {
                                    DestinationSession destination) {
         DestinationGroup there = destination.groups().get(group);
         GroupKind kind = "share".equals(type) ? GroupKind.SHARE : GroupKind.CONSUMER;
-        if (there != null && there.type() != kind) {
-            return Optional.of(new Problem(Reason.TYPE_CONFLICT, "the group exists on the destination as a "
+        GroupGuard guard = GroupGuard.judge(Optional.ofNullable(there), kind);
+        if (guard == GroupGuard.TYPE_CONFLICT) {
+            return Optional.of(new Problem(guard.reason(), "the group exists on the destination as a "
                     + there.typeLabel() + " group"));
         }
-        if (there != null && there.active()) {
-            return Optional.of(new Problem(Reason.GROUP_ACTIVE, "the group has members on the destination (state "
+        if (guard == GroupGuard.GROUP_ACTIVE) {
+            return Optional.of(new Problem(guard.reason(), "the group has members on the destination (state "
                     + there.state() + "): its consumers already run there; stop them, then run the cutover again"));
         }
         List<String> differ = kind == GroupKind.SHARE ? shareDifferences(group, partitions, destination)

@@ -1,6 +1,7 @@
 package dev.sextant.failover;
 
 import dev.sextant.apply.DestinationGroup;
+import dev.sextant.apply.GroupGuard;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.PlannedPartition;
@@ -92,7 +93,10 @@ final class FailoverVerdict {
             rows.put(tp, pendingRow(tp, p, there, now));
         });
         known.forEach(p -> unwrittenRow(p, rows, now));
-        if (sourceType != null && kindOf(sourceType) != group.type() && !ABSENT.equals(group.state())) {
+        // a group absent from the destination stands in nobody's way; the type written is the source's, when known
+        GroupGuard guard = ABSENT.equals(group.state()) ? GroupGuard.NONE : GroupGuard.judge(Optional.of(group),
+                sourceType == null ? group.type() : kindOf(sourceType));
+        if (guard == GroupGuard.TYPE_CONFLICT) {
             return new GroupState(group.groupId(), group.typeLabel(), group.state(), GroupResult.REFUSED,
                     "a " + group.typeLabel() + " group on the destination, a " + sourceType + " group on the "
                     + "source: Sextant never writes across types; delete the destination group or rename one",
@@ -104,7 +108,7 @@ final class FailoverVerdict {
                     + "replaced): the instance's newer positions are not written until an operator runs 'sextant "
                     + "rebaseline --source --apply'", List.copyOf(rows.values()));
         }
-        return judge(group, shownType(group, sourceType), foreign, List.copyOf(rows.values()));
+        return judge(group, shownType(group, sourceType), foreign, guard, List.copyOf(rows.values()));
     }
 
     /**
@@ -174,7 +178,7 @@ final class FailoverVerdict {
         return GroupRecord.STREAMS_PROTOCOL.equals(group.typeLabel()) ? group.typeLabel() : group.type().label();
     }
 
-    private static GroupState judge(DestinationGroup group, String type, boolean foreign,
+    private static GroupState judge(DestinationGroup group, String type, boolean foreign, GroupGuard guard,
                                     List<PartitionState> partitions) {
         boolean hasPending = partitions.stream().anyMatch(p -> p.status().toWrite());
         List<String> untranslated = partitions.stream().filter(p -> p.status() == PartitionStatus.UNTRANSLATED)
@@ -185,7 +189,7 @@ final class FailoverVerdict {
             result = GroupResult.REFUSED;
             detail = "offsets on the destination were not written by Sextant: its consumers already ran there, or "
                     + "another tool moved them";
-        } else if (hasPending && group.active()) {
+        } else if (hasPending && guard == GroupGuard.GROUP_ACTIVE) {
             result = GroupResult.REFUSED;
             detail = "active on the destination (" + group.state() + "): positions not applied yet cannot be "
                     + "written while it has members";

@@ -2,6 +2,7 @@ package dev.sextant.failover;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationSession;
+import dev.sextant.apply.GroupGuard;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.TranslatedPosition;
 import dev.sextant.command.CommandContext;
@@ -29,7 +30,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * A manual cutover of one consumer group while the sync is stopped: its committed offsets on the source, translated
+ * A manual failover of one consumer group while the sync is stopped: its committed offsets on the source, translated
  * with the offset-sync history Sextant kept on the source (or one to one with {@code translation=identity}), and
  * optionally written to the destination through the sync's own guards.
  *
@@ -183,12 +184,13 @@ public final class ManualFailover {
                     + "yet?): " + String.join(", ", absent) + "; nothing written", Map.of());
         }
         DestinationGroup there = destination.groups().get(plan.group());
-        if (there != null && there.type() != GroupKind.CONSUMER) {
+        GroupGuard guard = GroupGuard.judge(Optional.ofNullable(there), GroupKind.CONSUMER);
+        if (guard == GroupGuard.TYPE_CONFLICT) {
             return new Result(Status.REFUSED, Reason.TYPE_CONFLICT, "group '" + plan.group() + "' exists on the "
                     + "destination as a " + there.typeLabel() + " group; a consumer group is never written over "
                     + "another type; nothing written", Map.of());
         }
-        if (there != null && there.active()) {
+        if (guard == GroupGuard.GROUP_ACTIVE) {
             return refusedActive(plan.group(), there.state(), Map.of());
         }
         return null;

@@ -2,12 +2,14 @@ package dev.sextant.rebaseline;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationSession;
+import dev.sextant.apply.GroupGuard;
 import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.command.CommandContext;
 import dev.sextant.domain.GroupKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -93,7 +95,7 @@ public final class SourceRebaseline {
     private static GroupResult release(DestinationSession destination, String group,
                                        Map<TopicPartition, OffsetAndMetadata> offsets, DestinationGroup there,
                                        Set<String> clusters, List<String> partitions, boolean apply) {
-        if (there != null && there.active()) {
+        if (GroupGuard.judge(Optional.ofNullable(there), GroupKind.CONSUMER) == GroupGuard.GROUP_ACTIVE) {
             return new GroupResult(group, clusters, partitions, Status.ACTIVE, "the group has members on the "
                     + "destination (" + there.state() + "): its offsets are its consumers' now");
         }

@@ -2,6 +2,7 @@ package dev.sextant.sync;
 
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationView.PartitionPresence;
+import dev.sextant.apply.GroupGuard;
 import dev.sextant.apply.StreamsGroupSupport;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.LogRange;
@@ -87,13 +88,11 @@ final class PartitionDecision {
 
         /** The guard on a group of type {@code type} that the destination lists as {@code there}. */
         static Guard of(Optional<DestinationGroup> there, GroupKind type) {
-            if (there.isEmpty()) {
-                return NONE;
-            }
-            if (there.get().type() != type) {
-                return TYPE_CONFLICT;
-            }
-            return there.get().active() ? GROUP_ACTIVE : NONE;
+            return switch (GroupGuard.judge(there, type)) {
+                case NONE -> NONE;
+                case TYPE_CONFLICT -> TYPE_CONFLICT;
+                case GROUP_ACTIVE -> GROUP_ACTIVE;
+            };
         }
 
         /**

@@ -23,6 +23,8 @@ import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import dev.sextant.SextantApplication;
 import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationClient;
+import dev.sextant.apply.DestinationGroup;
+import dev.sextant.apply.GroupGuard;
 import dev.sextant.apply.DestinationSession;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.ShareGroupApplier;
@@ -222,6 +224,18 @@ class ArchitectureTest {
                 })
                 .because("every write of an offset passes the appliers' guards (ownership, newer commit, exact "
                         + "floor, rewind); a write beside them, as rebaseline --source's once was, skips them"));
+    }
+
+    /**
+     * One guard chain: whether a group's members stand in the way of a write is asked of {@code GroupGuard} (type,
+     * then members), by the sync and by every command that writes, never judged again beside it.
+     */
+    @Test
+    void everyWriterAsksTheOneGuardChain() {
+        check(noClasses().that().doNotBelongToAnyOf(GroupGuard.class, DestinationGroup.class)
+                .should().callMethod(DestinationGroup.class, "active")
+                .because("a writer that judges a group's members itself can forget the type before them, or the "
+                        + "members altogether; GroupGuard.judge is the chain every writer asks"));
     }
 
     /** The packages of the one-off commands: each takes its clients from a {@code CommandContext}. */
