@@ -1,6 +1,6 @@
 package dev.sextant.cutover;
 
-import dev.sextant.source.SourceCommitWatch;
+import dev.sextant.source.CommitWatch;
 import dev.sextant.source.SourceGroup;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,7 +50,7 @@ final class FenceCheck {
      *                whose start offsets are compared instead)
      * @param watchedMs how long it was watched
      */
-    static Optional<Breach> check(SourceGroup before, SourceGroup after, List<SourceCommitWatch.Commit> commits,
+    static Optional<Breach> check(SourceGroup before, SourceGroup after, List<CommitWatch.Commit> commits,
                                   long watchedMs) {
         Optional<Breach> active = members(after);
         if (active.isPresent()) {

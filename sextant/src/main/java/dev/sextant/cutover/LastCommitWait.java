@@ -4,7 +4,7 @@ import static dev.sextant.cutover.CutoverReport.GroupResult.refused;
 
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
-import dev.sextant.source.SourceCommitWatch;
+import dev.sextant.source.CommitWatch;
 import dev.sextant.source.SourceGroup;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,7 +44,7 @@ final class LastCommitWait {
      * Asks the running sync until each group's last commit is on the destination (exact, or bounded past the grace),
      * a guard refuses it, a commit breaks the fence, or the timeout passes. In a dry run it asks once.
      */
-    Map<String, SyncedCheck.Verdict> await(Map<String, SourceGroup> groups, SourceCommitWatch watch,
+    Map<String, SyncedCheck.Verdict> await(Map<String, SourceGroup> groups, CommitWatch watch,
                                            PlannedCutover.Options options,
                                            Map<String, CutoverReport.GroupResult> results,
                                            Map<String, String> known) {
@@ -109,7 +109,7 @@ final class LastCommitWait {
      * What the sync reports of the group now; null when the group got its result instead (a commit broke the fence,
      * or a guard of the sync refuses it).
      */
-    private SyncedCheck.Verdict syncedOrBreach(String group, SourceGroup fenced, SourceCommitWatch watch,
+    private SyncedCheck.Verdict syncedOrBreach(String group, SourceGroup fenced, CommitWatch watch,
                                                Map<String, CutoverReport.GroupResult> results,
                                                Map<String, String> known) {
         if (!watch.commits(group).isEmpty()) {

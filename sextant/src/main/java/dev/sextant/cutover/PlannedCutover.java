@@ -7,7 +7,7 @@ import dev.sextant.apply.DestinationSession;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
 import dev.sextant.command.CommandContext;
-import dev.sextant.source.SourceCommitWatch;
+import dev.sextant.source.CommitWatch;
 import dev.sextant.source.SourceGroup;
 import dev.sextant.source.SourceSession;
 import dev.sextant.state.CutoverRecord;
@@ -109,7 +109,7 @@ public final class PlannedCutover {
             }
         }
         if (!remaining.isEmpty()) {
-            try (SourceCommitWatch watch = source.watchCommits(remaining)) {
+            try (CommitWatch watch = source.watchCommits(remaining)) {
                 move(remaining, known, source, watch, ledger, options, results);
             }
         }
@@ -151,7 +151,7 @@ public final class PlannedCutover {
 
     /** The fence, the wait for the sync, the checks of the destination and the record, for every group left. */
     private void move(Set<String> groups, Map<String, String> known, SourceSession source,
-                      SourceCommitWatch watch, CutoverLedger ledger, Options options,
+                      CommitWatch watch, CutoverLedger ledger, Options options,
                       Map<String, CutoverReport.GroupResult> results) {
         Map<String, SourceGroup> before = source.read(groups);
         for (String group : groups) {
@@ -194,7 +194,7 @@ public final class PlannedCutover {
 
     /** Watches the source for {@code --fence-check}; returns the groups that held still, as they stand now. */
     private Map<String, SourceGroup> fence(Set<String> groups, Map<String, SourceGroup> before,
-                                           SourceSession source, SourceCommitWatch watch, Options options,
+                                           SourceSession source, CommitWatch watch, Options options,
                                            Map<String, CutoverReport.GroupResult> results,
                                            Map<String, String> known) {
         if (groups.isEmpty()) {
@@ -236,7 +236,7 @@ public final class PlannedCutover {
 
     /** Checks the destination, records the cutover, waits for the instance to hold it, and checks the fence again. */
     private CutoverReport.GroupResult record(String group, String type, SourceGroup fenced, String cluster,
-                                             DestinationSession destination, SourceCommitWatch watch,
+                                             DestinationSession destination, CommitWatch watch,
                                              SourceSession source, CutoverLedger ledger, Options options) {
         List<SextantClient.Partition> positions;
         try {

@@ -5,7 +5,6 @@ import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.CoordinatorPartitions;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,20 +20,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Watches the source's {@code __consumer_offsets} for commits of the groups being cut over, from the moment it is
- * opened: every commit record of such a group, including one that commits the offset already there (an idle
- * {@code assign()} consumer with auto-commit does that every five seconds, and the committed offsets alone never
- * show it). Only the partitions that hold those groups are read, from their end. Not thread-safe: one caller.
+ * opened ({@link CommitWatch}). Only the partitions that hold those groups are read, from their end. Not thread-safe:
+ * one caller.
  */
-public final class SourceCommitWatch implements AutoCloseable {
-
-    /** A commit seen: what a refusal names. */
-    public record Commit(String group, TopicPartition partition, long offset, long commitTimestamp) {
-
-        @Override
-        public String toString() {
-            return partition + " offset " + offset + " (committed at " + Instant.ofEpochMilli(commitTimestamp) + ")";
-        }
-    }
+public final class SourceCommitWatch implements CommitWatch {
 
     private final KafkaConsumer<byte[], byte[]> consumer;
     private final Set<String> groups;
@@ -59,7 +48,7 @@ public final class SourceCommitWatch implements AutoCloseable {
         assigned.forEach(consumer::position); // fixes "from now" before anything else is read
     }
 
-    /** Reads what arrived, for up to {@code wait}. */
+    @Override
     public void poll(Duration wait) {
         for (ConsumerRecord<byte[], byte[]> record : consumer.poll(wait)) {
             if (record.key() == null) {
@@ -78,7 +67,7 @@ public final class SourceCommitWatch implements AutoCloseable {
         }
     }
 
-    /** The commits of {@code group} seen since the watch was opened, oldest first. */
+    @Override
     public List<Commit> commits(String group) {
         return seen.getOrDefault(group, List.of());
     }

@@ -3,7 +3,7 @@ package dev.sextant.cutover;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.sextant.source.SourceCommitWatch;
+import dev.sextant.source.CommitWatch;
 import dev.sextant.source.SourceGroup;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +41,7 @@ class FenceCheckTest {
 
     @Test
     void aCommitOfTheSameOffsetStillCommits() {
-        SourceCommitWatch.Commit again = new SourceCommitWatch.Commit("g", P0, 10, 1_700_000_000_000L);
+        CommitWatch.Commit again = new CommitWatch.Commit("g", P0, 10, 1_700_000_000_000L);
         FenceCheck.Breach breach = FenceCheck.check(group(EMPTY, List.of(), 10), group(EMPTY, List.of(), 10),
                 List.of(again), 30_000).orElseThrow();
         assertEquals(FenceCheck.Status.STILL_COMMITTING, breach.status());
