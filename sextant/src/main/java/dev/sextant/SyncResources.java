@@ -7,6 +7,7 @@ import dev.sextant.apply.DestinationClient;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.KafkaCheckpointEmitter;
 import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.OverwritePolicy;
 import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.apply.SourceClusterChange;
 import dev.sextant.config.ConfigKeys;
@@ -75,8 +76,10 @@ final class SyncResources implements AutoCloseable {
         OffsetSyncCatchUp catchUp = settings.identityTranslation() ? OffsetSyncCatchUp.notNeeded()
                 : new OffsetSyncCatchUp(source, settings.offsetSyncsTopic(), settings.historyTopic(),
                         settings.applicationId(), config.exactlyOnce(), settings.clock());
+        OverwritePolicy overwrites = new OverwritePolicy(settings.followRewinds(),
+                config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD);
         consumers = new ConsumerGroupApplier(destination, new OffsetOwnership(config.applicationId(), sourceCluster),
-                settings.followRewinds(), config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials);
+                overwrites, denials);
         runtime = new SyncRuntime(view, consumers,
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
                 openTransactions, catchingUp, evidence, cutovers, returned);
