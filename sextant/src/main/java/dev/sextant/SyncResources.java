@@ -135,17 +135,20 @@ final class SyncResources implements AutoCloseable {
         return evidence;
     }
 
+    /** Closes every resource, also when one before it throws; the first failure is thrown at the end. */
     @Override
     public void close() {
-        checkpoints.close();
+        Closer closer = new Closer();
+        closer.close(checkpoints::close);
         if (returned != null) {
-            returned.close();
+            closer.close(returned::close);
         }
         if (proofs != null) {
-            proofs.close();
+            closer.close(proofs::close);
         }
-        openTransactions.close();
-        source.close();
-        topicNames.close();
+        closer.close(openTransactions::close);
+        closer.close(source::close);
+        closer.close(topicNames::close);
+        closer.rethrow();
     }
 }
