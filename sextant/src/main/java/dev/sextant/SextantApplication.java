@@ -213,7 +213,9 @@ public final class SextantApplication implements AutoCloseable {
     /**
      * Stops the instance, once. On SIGTERM both the shutdown hook and the run command's main thread (woken by the
      * client's stop) call this: the second waits for the first's stop to end instead of closing the same clients
-     * again beside it (two threads in one Kafka consumer's close is a ConcurrentModificationException).
+     * again beside it (two threads in one Kafka consumer's close is a ConcurrentModificationException). Everything
+     * is closed even when a close before it throws; the first failure is thrown at the end, the others suppressed in
+     * it ({@link Closer}).
      */
     @Override
     public synchronized void close() {
@@ -223,29 +225,31 @@ public final class SextantApplication implements AutoCloseable {
         closed = true;
         log.info("Stopping Sextant");
         long started = System.nanoTime();
+        Closer closer = new Closer();
         QueryServer server = query;
         query = null;
         if (server != null) {
-            server.close();
+            closer.close(server::close);
         }
         if (queryApi != null) {
-            queryApi.close();
+            closer.close(queryApi::close);
         }
         if (streams != null) {
             // Leave the group on a planned stop: the other instances take over now, not after session.timeout.ms.
-            streams.close(CloseOptions.timeout(CLOSE_TIMEOUT)
-                    .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP));
+            closer.close(() -> streams.close(CloseOptions.timeout(CLOSE_TIMEOUT)
+                    .withGroupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)));
         }
         if (streamsMetrics != null) {
-            streamsMetrics.close();
+            closer.close(streamsMetrics::close);
         }
-        refresher.shutdownNow();
-        processMeters.close();
+        closer.close(refresher::shutdownNow);
+        closer.close(processMeters::close);
         if (sync != null) {
-            sync.close();
+            closer.close(sync::close);
         }
-        destination.close();
-        supervisor.stoppedAnyway();
+        closer.close(destination::close);
+        closer.close(supervisor::stoppedAnyway);
         log.info("Sextant stopped in {} ms", (System.nanoTime() - started) / 1_000_000);
+        closer.rethrow();
     }
 }

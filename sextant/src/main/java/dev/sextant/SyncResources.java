@@ -7,6 +7,7 @@ import dev.sextant.apply.DestinationClient;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.KafkaCheckpointEmitter;
 import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.OverwritePolicy;
 import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.apply.SourceClusterChange;
 import dev.sextant.command.IntervalReading;
@@ -75,8 +76,10 @@ final class SyncResources implements AutoCloseable {
         OffsetSyncCatchUp catchUp = settings.identityTranslation() ? OffsetSyncCatchUp.notNeeded()
                 : new OffsetSyncCatchUp(source, settings.offsetSyncsTopic(), settings.historyTopic(),
                         settings.applicationId(), config.exactlyOnce(), settings.clock());
+        OverwritePolicy overwrites = new OverwritePolicy(settings.followRewinds(),
+                config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD);
         consumers = new ConsumerGroupApplier(destination, new OffsetOwnership(config.applicationId(), sourceCluster),
-                settings.followRewinds(), config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD, denials);
+                overwrites, denials);
         runtime = new SyncRuntime(view, consumers,
                 new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
                 openTransactions, catchingUp, evidence, cutovers, returned);
@@ -118,17 +121,20 @@ final class SyncResources implements AutoCloseable {
         return evidence;
     }
 
+    /** Closes every resource, also when one before it throws; the first failure is thrown at the end. */
     @Override
     public void close() {
-        checkpoints.close();
+        Closer closer = new Closer();
+        closer.close(checkpoints::close);
         if (returned != null) {
-            returned.close();
+            closer.close(returned::close);
         }
         if (proofs != null) {
-            proofs.close();
+            closer.close(proofs::close);
         }
-        openTransactions.close();
-        source.close();
-        topicNames.close();
+        closer.close(openTransactions::close);
+        closer.close(source::close);
+        closer.close(topicNames::close);
+        closer.rethrow();
     }
 }

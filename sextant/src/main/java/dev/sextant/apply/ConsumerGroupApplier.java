@@ -72,26 +72,16 @@ public final class ConsumerGroupApplier implements GroupApplier {
     private final UnansweredWrites handedOver = new UnansweredWrites();
     private final SourceClusterChange sourceChange = new SourceClusterChange(Clock.systemUTC());
 
-    public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds) {
-        this(client, ownership, followRewinds, false);
-    }
-
     /**
-     * @param adoptForward take over offsets Sextant did not write when the translation is at or above them
-     *                     ({@code sync.foreign.offsets=adopt-forward}); otherwise such a group is refused
+     * @param overwrites which offsets it may write over besides its own, forward
+     * @param denials    where the destination's authorization errors are reported (they are retried too)
      */
-    public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds,
-                                boolean adoptForward) {
-        this(client, ownership, followRewinds, adoptForward, new AccessDenials(Clock.systemUTC()));
-    }
-
-    /** @param denials where the destination's authorization errors are reported (they are retried too) */
-    public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, boolean followRewinds,
-                                boolean adoptForward, AccessDenials denials) {
+    public ConsumerGroupApplier(DestinationClient client, OffsetOwnership ownership, OverwritePolicy overwrites,
+                                AccessDenials denials) {
         this.client = client;
         this.ownership = ownership;
-        this.followRewinds = followRewinds;
-        this.adoptForward = adoptForward;
+        this.followRewinds = overwrites.followRewinds();
+        this.adoptForward = overwrites.adoptForward();
         this.denials = denials;
     }
 

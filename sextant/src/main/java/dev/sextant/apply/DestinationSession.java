@@ -1,6 +1,8 @@
 package dev.sextant.apply;
 
+import dev.sextant.acl.AccessDenials;
 import dev.sextant.domain.LogRange;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -49,7 +51,8 @@ public final class DestinationSession implements AutoCloseable {
         this.ownership = ownership;
         this.client = client;
         this.timeout = timeout;
-        this.consumers = new ConsumerGroupApplier(client, ownership, followRewinds, adoptForward);
+        this.consumers = new ConsumerGroupApplier(client, ownership, new OverwritePolicy(followRewinds, adoptForward),
+                new AccessDenials(Clock.systemUTC()));
         this.shares = new ShareGroupApplier(client);
     }
 

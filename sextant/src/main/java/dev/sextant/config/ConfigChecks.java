@@ -4,15 +4,11 @@ import static dev.sextant.config.ConfigKeys.APPLICATION_ID_CONFIG;
 import static dev.sextant.config.ConfigKeys.DESTINATION_BOOTSTRAP_SERVERS_CONFIG;
 import static dev.sextant.config.ConfigKeys.DESTINATION_PREFIX;
 import static dev.sextant.config.ConfigKeys.QUERY_ADVERTISED_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_CLIENT_AUTH_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_KEYSTORE_LOCATION_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG;
 import static dev.sextant.config.ConfigKeys.SOURCE_BOOTSTRAP_SERVERS_CONFIG;
 import static dev.sextant.config.ConfigKeys.SOURCE_PREFIX;
 import static dev.sextant.config.ConfigKeys.STATE_DIR_CONFIG;
 import static dev.sextant.config.ConfigKeys.STREAMS_PREFIX;
 
-import java.io.File;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -37,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * problem is found before the configuration is refused, once, for all of them
  * ({@link InvalidConfigurationException#problems()}), in a fixed order: forbidden {@code streams.*} keys, unknown
  * keys (MirrorMaker 2's answered with Sextant's), Sextant's values, pass-through values; then, once those pass and
- * the values are parsed, the replication policy and the TLS keys. What is doubtful but not refused (a key Kafka
+ * the values are parsed, {@link SextantConfig} checks the replication policy ({@link ReplicationPolicies}) and the
+ * TLS keys ({@link QueryApiConfig}). What is doubtful but not refused (a key Kafka
  * does not define, under a prefix whose clients load plugins that may read it) is a warning, logged and kept in
  * {@link Checked#warnings()}.
  */
@@ -359,48 +356,5 @@ final class ConfigChecks {
             message = message.substring(0, message.length() - 1);
         }
         return message.isEmpty() ? "not accepted" : message;
-    }
-
-    // ------------------------------------------------------------------------------------------------ TLS
-
-    /**
-     * The keys of the HTTP API's TLS that only make sense together, and the files they name; runs once the values
-     * themselves are parsed.
-     */
-    static void checkQueryTls(SextantConfig config, Map<String, String> origins) {
-        List<InvalidConfigurationException> problems = new ArrayList<>();
-        String clientAuth = config.queryTlsClientAuth();
-        if (!clientAuth.equals("none")) {
-            checkClientAuthHasStores(config, clientAuth, origins, problems);
-        }
-        for (String key : List.of(QUERY_TLS_KEYSTORE_LOCATION_CONFIG, QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG)) {
-            String location = config.getString(key);
-            if (location != null && !new File(location).canRead()) {
-                problems.add(new InvalidConfigurationException(key, location, "'" + key + "=" + location + "'"
-                        + origin(key, origins) + ": " + (new File(location).exists() ? "the file cannot be read"
-                        : "no such file") + ". Fix: point '" + key + "' at the store's file (readable by Sextant's "
-                        + "user), or remove it."));
-            }
-        }
-        if (!problems.isEmpty()) {
-            throw InvalidConfigurationException.of(problems);
-        }
-    }
-
-    private static void checkClientAuthHasStores(SextantConfig config, String clientAuth,
-                                                 Map<String, String> origins,
-                                                 List<InvalidConfigurationException> problems) {
-        if (config.getString(QUERY_TLS_KEYSTORE_LOCATION_CONFIG) == null) {
-            problems.add(new InvalidConfigurationException(QUERY_TLS_CLIENT_AUTH_CONFIG, clientAuth, "'"
-                    + QUERY_TLS_CLIENT_AUTH_CONFIG + "=" + clientAuth + "'" + origin(QUERY_TLS_CLIENT_AUTH_CONFIG,
-                    origins) + " needs TLS. Fix: set '" + QUERY_TLS_KEYSTORE_LOCATION_CONFIG + "' (the API's own "
-                    + "key and certificate), or set '" + QUERY_TLS_CLIENT_AUTH_CONFIG + "=none'."));
-        }
-        if (config.getString(QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG) == null) {
-            problems.add(new InvalidConfigurationException(QUERY_TLS_CLIENT_AUTH_CONFIG, clientAuth, "'"
-                    + QUERY_TLS_CLIENT_AUTH_CONFIG + "=" + clientAuth + "'" + origin(QUERY_TLS_CLIENT_AUTH_CONFIG,
-                    origins) + " checks client certificates against a truststore. Fix: set '"
-                    + QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG + "' to the CA (or certificates) of the clients."));
-        }
     }
 }

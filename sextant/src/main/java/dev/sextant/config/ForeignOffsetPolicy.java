@@ -1,14 +1,12 @@
 package dev.sextant.config;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What Sextant does with a destination offset it did not write ({@code sync.foreign.offsets}): MirrorMaker 2's own
  * group sync, a consumer that ran on the destination, another tool.
  */
-public enum ForeignOffsetPolicy {
+public enum ForeignOffsetPolicy implements ConfigEnum {
     /** Leave the group alone and dead-letter it as {@code DESTINATION_DIVERGED} (the default). */
     REFUSE("refuse"),
     /**
@@ -23,23 +21,18 @@ public enum ForeignOffsetPolicy {
         this.configValue = configValue;
     }
 
+    @Override
     public String configValue() {
         return configValue;
     }
 
     /** Parses a configuration value, ignoring case. */
     public static ForeignOffsetPolicy fromConfigValue(String value) {
-        for (ForeignOffsetPolicy p : values()) {
-            if (p.configValue.equals(value.trim().toLowerCase(Locale.ROOT))) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("Unknown foreign offset policy '" + value + "'; expected one of "
-                + configValues());
+        return ConfigEnum.parse(ForeignOffsetPolicy.class, "foreign offset policy", value);
     }
 
     public static List<String> configValues() {
-        return Arrays.stream(values()).map(ForeignOffsetPolicy::configValue).toList();
+        return ConfigEnum.configValues(ForeignOffsetPolicy.class);
     }
 
     @Override

@@ -1,14 +1,12 @@
 package dev.sextant.config;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Whether a commit between two offset syncs with equal deltas translates exactly, by interpolation
  * ({@code translation.interpolation}; only with {@code translation=offset-syncs}).
  */
-public enum Interpolation {
+public enum Interpolation implements ConfigEnum {
     /** Only once the records of the interval were read on both clusters and found copied one for one. */
     VERIFIED("verified"),
     /**
@@ -26,23 +24,19 @@ public enum Interpolation {
     }
 
     /** The value as written in the configuration. */
+    @Override
     public String configValue() {
         return configValue;
     }
 
     /** Parses a configuration value, ignoring case. */
     public static Interpolation fromConfigValue(String value) {
-        for (Interpolation i : values()) {
-            if (i.configValue.equals(value.trim().toLowerCase(Locale.ROOT))) {
-                return i;
-            }
-        }
-        throw new IllegalArgumentException("Unknown interpolation '" + value + "'; expected one of " + configValues());
+        return ConfigEnum.parse(Interpolation.class, "interpolation", value);
     }
 
     /** Every accepted configuration value, in declaration order. */
     public static List<String> configValues() {
-        return Arrays.stream(values()).map(Interpolation::configValue).toList();
+        return ConfigEnum.configValues(Interpolation.class);
     }
 
     @Override

@@ -4,6 +4,8 @@ import static dev.sextant.config.ConfigKeys.DESTINATION_ALIAS_CONFIG;
 import static dev.sextant.config.ConfigKeys.OFFSET_SYNCS_TOPIC_CONFIG;
 import static dev.sextant.config.ConfigKeys.REPLICATION_POLICY_CONFIG;
 import static dev.sextant.config.ConfigKeys.REPLICATION_POLICY_INTERNAL_TOPIC_SEPARATOR_ENABLED_CONFIG;
+import static dev.sextant.config.ConfigKeys.REPLICATION_POLICY_SEPARATOR_CONFIG;
+import static dev.sextant.config.ConfigKeys.SOURCE_ALIAS_CONFIG;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -32,17 +34,19 @@ final class ReplicationPolicies {
     }
 
     /**
-     * Creates and configures the policy of {@code config}; reads only values {@link SextantConfig}'s constructor
-     * has parsed before calling this.
+     * Creates and configures the policy {@code replication.policy} names.
+     *
+     * @param values  every key's parsed value, as {@link org.apache.kafka.common.config.ConfigDef#parse} gives them
+     * @param origins where each key came from, for the message
      */
-    static ReplicationPolicy create(SextantConfig config, Map<String, String> origins) {
-        String value = config.getString(REPLICATION_POLICY_CONFIG);
+    static ReplicationPolicy create(Map<String, Object> values, Map<String, String> origins) {
+        String value = (String) values.get(REPLICATION_POLICY_CONFIG);
         Class<? extends ReplicationPolicy> type = ConfigValidators.replicationPolicyClass(REPLICATION_POLICY_CONFIG,
                 value);
         try {
             ReplicationPolicy policy = Utils.newInstance(type);
             if (policy instanceof Configurable configurable) {
-                configurable.configure(policyConfig(config));
+                configurable.configure(policyConfig(values));
             }
             return policy;
         } catch (RuntimeException | LinkageError e) {
@@ -55,21 +59,21 @@ final class ReplicationPolicies {
     }
 
     /** What the policy is configured with, as MirrorMaker 2 passes these keys to it. */
-    private static Map<String, Object> policyConfig(SextantConfig config) {
+    private static Map<String, Object> policyConfig(Map<String, Object> values) {
         Map<String, Object> policyConfig = new HashMap<>();
         // MM2's policies log these at INFO/WARN whenever present, so like MM2 with its defaults, pass them only
         // when they differ from the defaults.
-        String separator = config.replicationPolicySeparator();
+        String separator = (String) values.get(REPLICATION_POLICY_SEPARATOR_CONFIG);
         if (!separator.equals(DefaultReplicationPolicy.SEPARATOR_DEFAULT)) {
             policyConfig.put(DefaultReplicationPolicy.SEPARATOR_CONFIG, separator);
         }
-        boolean internalSeparator = config.getBoolean(REPLICATION_POLICY_INTERNAL_TOPIC_SEPARATOR_ENABLED_CONFIG);
+        boolean internalSeparator = (Boolean) values.get(REPLICATION_POLICY_INTERNAL_TOPIC_SEPARATOR_ENABLED_CONFIG);
         if (internalSeparator != DefaultReplicationPolicy.INTERNAL_TOPIC_SEPARATOR_ENABLED_DEFAULT) {
             policyConfig.put(DefaultReplicationPolicy.INTERNAL_TOPIC_SEPARATOR_ENABLED_CONFIG,
                     String.valueOf(internalSeparator));
         }
-        policyConfig.put(IdentityReplicationPolicy.SOURCE_CLUSTER_ALIAS_CONFIG, config.sourceAlias());
-        policyConfig.put(TARGET_CLUSTER_ALIAS_CONFIG, config.destinationAlias());
+        policyConfig.put(IdentityReplicationPolicy.SOURCE_CLUSTER_ALIAS_CONFIG, values.get(SOURCE_ALIAS_CONFIG));
+        policyConfig.put(TARGET_CLUSTER_ALIAS_CONFIG, values.get(DESTINATION_ALIAS_CONFIG));
         return policyConfig;
     }
 

@@ -2,36 +2,18 @@ package dev.sextant.config;
 
 import static dev.sextant.config.ConfigKeys.APPLICATION_ID_CONFIG;
 import static dev.sextant.config.ConfigKeys.DESTINATION_ALIAS_CONFIG;
-import static dev.sextant.config.ConfigKeys.DESTINATION_PREFIX;
 import static dev.sextant.config.ConfigKeys.DLQ_TOPIC_CONFIG;
 import static dev.sextant.config.ConfigKeys.DLQ_TOPIC_PARTITIONS_CONFIG;
 import static dev.sextant.config.ConfigKeys.DLQ_TOPIC_REPLICATION_FACTOR_CONFIG;
 import static dev.sextant.config.ConfigKeys.EMIT_CHECKPOINTS_ENABLED_CONFIG;
 import static dev.sextant.config.ConfigKeys.FAILBACK_HISTORY_TOPIC_CONFIG;
-import static dev.sextant.config.ConfigKeys.GROUPS_EXCLUDE_CONFIG;
-import static dev.sextant.config.ConfigKeys.GROUPS_INCLUDE_CONFIG;
 import static dev.sextant.config.ConfigKeys.HEALTH_DESTINATION_TIMEOUT_MS_CONFIG;
 import static dev.sextant.config.ConfigKeys.OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG;
 import static dev.sextant.config.ConfigKeys.OFFSET_SYNCS_TOPIC_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_ADVERTISED_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_AUTH_OPEN_PATHS_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_AUTH_TOKEN_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_LISTEN_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_THREADS_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_CLIENT_AUTH_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_KEYSTORE_LOCATION_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_KEYSTORE_PASSWORD_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_KEYSTORE_TYPE_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_KEY_PASSWORD_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_TRUSTSTORE_PASSWORD_CONFIG;
-import static dev.sextant.config.ConfigKeys.QUERY_TLS_TRUSTSTORE_TYPE_CONFIG;
 import static dev.sextant.config.ConfigKeys.REPLICATION_POLICY_SEPARATOR_CONFIG;
 import static dev.sextant.config.ConfigKeys.SOURCE_ALIAS_CONFIG;
-import static dev.sextant.config.ConfigKeys.SOURCE_PREFIX;
 import static dev.sextant.config.ConfigKeys.STATE_DIR_CONFIG;
 import static dev.sextant.config.ConfigKeys.STATE_MEMORY_BYTES_CONFIG;
-import static dev.sextant.config.ConfigKeys.STREAMS_PREFIX;
 import static dev.sextant.config.ConfigKeys.SYNC_CONSUMER_GROUPS_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_FOREIGN_OFFSETS_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_INTERVAL_MS_CONFIG;
@@ -42,27 +24,18 @@ import static dev.sextant.config.ConfigKeys.SYNC_SHARE_GROUPS_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_STREAMS_DESTINATION_KAFKA_VERSION_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_UNTRANSLATABLE_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_WRITE_PARALLELISM_CONFIG;
-import static dev.sextant.config.ConfigKeys.TOPICS_EXCLUDE_CONFIG;
-import static dev.sextant.config.ConfigKeys.TOPICS_INCLUDE_CONFIG;
 import static dev.sextant.config.ConfigKeys.TRANSLATION_CONFIG;
 import static dev.sextant.config.ConfigKeys.TRANSLATION_INTERPOLATION_CONFIG;
 import static dev.sextant.config.ConfigKeys.TRANSLATION_VERIFY_MAX_RECORDS_CONFIG;
 
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.connect.mirror.ReplicationPolicy;
-import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * Sextant's configuration: typed accessors for the values of a configuration that passed every check.
@@ -71,22 +44,22 @@ import org.apache.kafka.streams.StreamsConfig;
  * the defaults are in {@link ConfigKeys}. Each key's type, default, validator and documentation are in
  * {@link ConfigDefinitions}; the checks and their messages in {@link ConfigChecks}; the generated reference in
  * {@link ConfigDocs}; the Kafka Streams configuration in {@link StreamsProperties}. {@link SextantConfigLoader} reads
- * a properties file and environment variables.
+ * a properties file and environment variables. Parts with an idea of their own are built apart and read here: the
+ * replication policy ({@link ReplicationPolicies}), the filters ({@link SyncFilters}), the HTTP API
+ * ({@link QueryApiConfig}) and what is handed on to Kafka's clients ({@link PassThroughConfigs}).
  *
  * <p>Invariants: constructing a {@code SextantConfig} validates everything and throws
- * {@link InvalidConfigurationException} with a message that names every key at fault; once constructed, the
- * replication policy, the offset-syncs topic and the filters are fixed. {@link #toString()} hides secrets.
+ * {@link InvalidConfigurationException} with a message that names every key at fault; the parts are built from the
+ * parsed values, so no part sees the configuration before it is whole; once constructed, the replication policy, the
+ * offset-syncs topic and the filters are fixed. {@link #toString()} hides secrets.
  */
 public class SextantConfig extends AbstractConfig {
 
     private final ReplicationPolicy replicationPolicy;
     private final String offsetSyncsTopic;
-    private final Pattern groupsInclude;
-    private final Pattern groupsExclude;
-    private final Pattern topicsInclude;
-    private final Pattern topicsExclude;
-    private final HostAndPort queryListen;
-    private final AdvertisedAddress queryAdvertised;
+    private final SyncFilters filters;
+    private final QueryApiConfig query;
+    private final PassThroughConfigs passThrough;
     private final List<String> warnings;
 
     /**
@@ -112,22 +85,20 @@ public class SextantConfig extends AbstractConfig {
     }
 
     private SextantConfig(ConfigChecks.Checked checked, Map<String, String> origins) {
+        this(checked, ConfigDefinitions.DEFINITION.parse(checked.props()), origins);
+    }
+
+    /** @param values {@code checked}'s values parsed, as {@link AbstractConfig} parses them: the parts' input */
+    private SextantConfig(ConfigChecks.Checked checked, Map<String, Object> values, Map<String, String> origins) {
         super(ConfigDefinitions.DEFINITION, checked.props(), false);
         this.warnings = checked.warnings();
-        this.replicationPolicy = ReplicationPolicies.create(this, origins);
-        String configuredTopic = getString(OFFSET_SYNCS_TOPIC_CONFIG);
-        this.offsetSyncsTopic = configuredTopic != null ? configuredTopic
-                : ReplicationPolicies.offsetSyncsTopic(replicationPolicy, destinationAlias(), origins);
-        this.groupsInclude = PatternList.compile(getString(GROUPS_INCLUDE_CONFIG));
-        this.groupsExclude = Pattern.compile("(?:" + PatternList.regex(getString(GROUPS_EXCLUDE_CONFIG)) + ")|"
-                + Pattern.quote(getString(APPLICATION_ID_CONFIG)));
-        this.topicsInclude = PatternList.compile(getString(TOPICS_INCLUDE_CONFIG));
-        this.topicsExclude = PatternList.compile(getString(TOPICS_EXCLUDE_CONFIG));
-        this.queryListen = HostAndPort.parse(getString(QUERY_LISTEN_CONFIG));
-        String advertised = getString(QUERY_ADVERTISED_CONFIG);
-        this.queryAdvertised = new AdvertisedAddress(queryListen, advertised == null ? null
-                : HostAndPort.parse(advertised));
-        ConfigChecks.checkQueryTls(this, origins);
+        this.replicationPolicy = ReplicationPolicies.create(values, origins);
+        String configuredTopic = (String) values.get(OFFSET_SYNCS_TOPIC_CONFIG);
+        this.offsetSyncsTopic = configuredTopic != null ? configuredTopic : ReplicationPolicies.offsetSyncsTopic(
+                replicationPolicy, (String) values.get(DESTINATION_ALIAS_CONFIG), origins);
+        this.filters = SyncFilters.of(values);
+        this.query = QueryApiConfig.of(values, origins);
+        this.passThrough = new PassThroughConfigs(checked.props());
     }
 
     /** A copy of the definition of every key, with its type, default, validator, importance and documentation. */
@@ -210,29 +181,29 @@ public class SextantConfig extends AbstractConfig {
 
     /** {@code groups.include}, a comma-separated list joined with {@code |}. */
     public Pattern groupsInclude() {
-        return groupsInclude;
+        return filters.groupsInclude();
     }
 
     /** {@code groups.exclude}, plus Sextant's own {@code application.id} (always excluded). */
     public Pattern groupsExclude() {
-        return groupsExclude;
+        return filters.groupsExclude();
     }
 
     /** {@code topics.include}, a comma-separated list joined with {@code |}. */
     public Pattern topicsInclude() {
-        return topicsInclude;
+        return filters.topicsInclude();
     }
 
     /** {@code topics.exclude}, a comma-separated list joined with {@code |}. */
     public Pattern topicsExclude() {
-        return topicsExclude;
+        return filters.topicsExclude();
     }
 
     /**
      * Whether a group is synced: {@link #groupsInclude()} matches the whole id and {@link #groupsExclude()} does not.
      */
     public boolean includesGroup(String groupId) {
-        return groupsInclude.matcher(groupId).matches() && !groupsExclude.matcher(groupId).matches();
+        return filters.includesGroup(groupId);
     }
 
     /**
@@ -240,7 +211,7 @@ public class SextantConfig extends AbstractConfig {
      * does not.
      */
     public boolean includesTopic(String topic) {
-        return topicsInclude.matcher(topic).matches() && !topicsExclude.matcher(topic).matches();
+        return filters.includesTopic(topic);
     }
 
     /** {@code sync.consumer.groups}. */
@@ -331,7 +302,7 @@ public class SextantConfig extends AbstractConfig {
 
     /** {@code query.listen}; port 0 means "pick a free port". */
     public HostAndPort queryListen() {
-        return queryListen;
+        return query.listen();
     }
 
     /**
@@ -341,33 +312,32 @@ public class SextantConfig extends AbstractConfig {
      * {@code queryAdvertised().withPort(boundPort)}.
      */
     public HostAndPort queryAdvertised() {
-        return queryAdvertised.get();
+        return query.advertised();
     }
 
     /** {@code query.threads}. */
     public int queryThreads() {
-        return getInt(QUERY_THREADS_CONFIG);
+        return query.threads();
     }
 
     /** {@code query.auth.token}, when set. */
     public Optional<String> queryAuthToken() {
-        Password token = getPassword(QUERY_AUTH_TOKEN_CONFIG);
-        return token == null || token.value().isEmpty() ? Optional.empty() : Optional.of(token.value());
+        return query.authToken();
     }
 
     /** {@code query.auth.open.paths}: answered without the token. */
     public List<String> queryAuthOpenPaths() {
-        return List.copyOf(getList(QUERY_AUTH_OPEN_PATHS_CONFIG));
+        return query.authOpenPaths();
     }
 
     /** True when {@code query.tls.keystore.location} is set: the HTTP API speaks HTTPS. */
     public boolean queryTls() {
-        return getString(QUERY_TLS_KEYSTORE_LOCATION_CONFIG) != null;
+        return query.tls();
     }
 
     /** {@code query.tls.client.auth}, lower case: none, requested or required. */
     public String queryTlsClientAuth() {
-        return getString(QUERY_TLS_CLIENT_AUTH_CONFIG).toLowerCase(Locale.ROOT);
+        return query.tlsClientAuth();
     }
 
     /**
@@ -375,21 +345,7 @@ public class SextantConfig extends AbstractConfig {
      * Kafka's own SSL engine factory to load: the same loader, and so the same formats, as the Kafka clients'.
      */
     public Map<String, Object> queryTlsSslConfigs() {
-        Map<String, Object> ssl = new HashMap<>();
-        putIfSet(ssl, "ssl.keystore.location", getString(QUERY_TLS_KEYSTORE_LOCATION_CONFIG));
-        putIfSet(ssl, "ssl.keystore.password", getPassword(QUERY_TLS_KEYSTORE_PASSWORD_CONFIG));
-        ssl.put("ssl.keystore.type", getString(QUERY_TLS_KEYSTORE_TYPE_CONFIG).toUpperCase(Locale.ROOT));
-        putIfSet(ssl, "ssl.key.password", getPassword(QUERY_TLS_KEY_PASSWORD_CONFIG));
-        putIfSet(ssl, "ssl.truststore.location", getString(QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG));
-        putIfSet(ssl, "ssl.truststore.password", getPassword(QUERY_TLS_TRUSTSTORE_PASSWORD_CONFIG));
-        ssl.put("ssl.truststore.type", getString(QUERY_TLS_TRUSTSTORE_TYPE_CONFIG).toUpperCase(Locale.ROOT));
-        return ssl;
-    }
-
-    private static void putIfSet(Map<String, Object> map, String key, Object value) {
-        if (value != null) {
-            map.put(key, value);
-        }
+        return query.tlsSslConfigs();
     }
 
     /** {@code application.id}. */
@@ -412,7 +368,7 @@ public class SextantConfig extends AbstractConfig {
      * as given; Sextant's own {@code source.alias} is not part of it.
      */
     public Map<String, Object> sourceClientConfig() {
-        return passThrough(SOURCE_PREFIX);
+        return passThrough.source();
     }
 
     /**
@@ -420,25 +376,17 @@ public class SextantConfig extends AbstractConfig {
      * it.
      */
     public Map<String, Object> destinationClientConfig() {
-        return passThrough(DESTINATION_PREFIX);
+        return passThrough.destination();
     }
 
     /** Every {@code streams.*} Kafka Streams config with the prefix stripped. */
     public Map<String, Object> streamsOverrides() {
-        return passThrough(STREAMS_PREFIX);
+        return passThrough.streams();
     }
 
     /** True when {@code streams.processing.guarantee} asks for exactly-once. */
     public boolean exactlyOnce() {
-        Object guarantee = streamsOverrides().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG);
-        return guarantee != null && guarantee.toString().startsWith("exactly_once");
-    }
-
-    private Map<String, Object> passThrough(String prefix) {
-        Map<String, Object> config = new TreeMap<>(originalsWithPrefix(prefix, true));
-        config.keySet().removeIf(name -> ConfigDefinitions.key(prefix + name) != null
-                && !name.equals(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG));
-        return Collections.unmodifiableMap(config);
+        return passThrough.exactlyOnce();
     }
 
     /** Every key and value, with secrets (passwords, JAAS configs, private keys) masked. */

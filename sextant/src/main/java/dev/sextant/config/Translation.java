@@ -1,11 +1,9 @@
 package dev.sextant.config;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /** How a source offset becomes a destination offset ({@code translation}). */
-public enum Translation {
+public enum Translation implements ConfigEnum {
     /** Look the offset up in MirrorMaker 2's offset-syncs topic (the default). */
     OFFSET_SYNCS("offset-syncs"),
     /** The mirror preserves offsets (Cluster Linking, Kafka Cluster Mirroring): destination offset = source offset. */
@@ -18,23 +16,19 @@ public enum Translation {
     }
 
     /** The value as written in the configuration, e.g. {@code offset-syncs}. */
+    @Override
     public String configValue() {
         return configValue;
     }
 
     /** Parses a configuration value, ignoring case. */
     public static Translation fromConfigValue(String value) {
-        for (Translation t : values()) {
-            if (t.configValue.equals(value.trim().toLowerCase(Locale.ROOT))) {
-                return t;
-            }
-        }
-        throw new IllegalArgumentException("Unknown translation '" + value + "'; expected one of " + configValues());
+        return ConfigEnum.parse(Translation.class, "translation", value);
     }
 
     /** Every accepted configuration value, in declaration order. */
     public static List<String> configValues() {
-        return Arrays.stream(values()).map(Translation::configValue).toList();
+        return ConfigEnum.configValues(Translation.class);
     }
 
     @Override

@@ -1,8 +1,6 @@
 package dev.sextant.config;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * What Sextant does with a committed offset no offset sync covers while the source still holds records below it
@@ -11,7 +9,7 @@ import java.util.Locale;
  * log start, or on an empty partition, needs no choice: nothing is left to skip, and it is written as the
  * destination's log start either way.
  */
-public enum UntranslatablePolicy {
+public enum UntranslatablePolicy implements ConfigEnum {
     /** Write nothing for it: reported as {@code UNTRANSLATABLE} everywhere, and {@code failover} is not clean. */
     REFUSE("refuse"),
     /** Write the destination partition's log start: the consumer replays what the mirror holds, skips nothing. */
@@ -24,23 +22,19 @@ public enum UntranslatablePolicy {
     }
 
     /** The value as written in the configuration. */
+    @Override
     public String configValue() {
         return configValue;
     }
 
     /** Parses a configuration value, ignoring case. */
     public static UntranslatablePolicy fromConfigValue(String value) {
-        for (UntranslatablePolicy p : values()) {
-            if (p.configValue.equals(value.trim().toLowerCase(Locale.ROOT))) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("Unknown policy '" + value + "'; expected one of " + configValues());
+        return ConfigEnum.parse(UntranslatablePolicy.class, "policy", value);
     }
 
     /** Every accepted configuration value, in declaration order. */
     public static List<String> configValues() {
-        return Arrays.stream(values()).map(UntranslatablePolicy::configValue).toList();
+        return ConfigEnum.configValues(UntranslatablePolicy.class);
     }
 
     @Override

@@ -21,8 +21,8 @@ final class TaskGauges {
     private static final long OLDEST_PENDING_CHECK_MAX_MS = 10_000;
     /**
      * Once the commit the last walk found oldest is written, the next walk comes after a quarter of the interval
-     * instead of the whole: otherwise the gauge goes on counting a written commit's age for up to the interval (a
-     * second at least), and reads ~1 s while every commit is written in a quarter of that.
+     * instead of the whole: otherwise the gauge goes on counting a written commit's age for up to the interval, and
+     * shows the interval rather than how late commits are written whenever they are written faster than that.
      */
     private static final long OLDEST_PENDING_EARLY_SHARE = 4;
     /** Groups are counted by state every 5 s, and 5 s more per this many groups. */

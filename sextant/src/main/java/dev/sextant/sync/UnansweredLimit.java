@@ -15,12 +15,12 @@ package dev.sextant.sync;
  *
  * <p>Why sampled every {@value #SAMPLE_MS} ms, up at once and down by halves: the rate of a quiet spell says nothing
  * of the destination, so the limit starts low when a burst comes, and must grow fast; with every write answered before
- * the next flush it grows 1.6 times per sample (some 6 times a second; sampled once a second, 1.6 times a second, it
- * took six seconds from {@link #MIN} to {@link #MAX} while the burst's new commits waited). Keeping a high limit
+ * the next flush it grows {@value #QUEUED_MS}/{@value #SAMPLE_MS}-fold per sample, so the sooner it samples, the sooner
+ * it reaches the room the destination has, while the burst's new commits wait for it. Keeping a high limit
  * through the quiet spell instead is no better: a destination slower in the burst than before it (its machine busy
  * with the burst) would get more than it answers in half a second at once, and the writes that wait read their groups
- * again, which slows it more. Halving on a lower sample keeps one that caught no answer (they land at flushes, four a
- * second) from emptying the limit.
+ * again, which slows it more. Halving on a lower sample keeps one that caught no answer (answers land at flushes)
+ * from emptying the limit.
  *
  * <p>Not thread-safe: one per task, on its stream thread; every task samples the same instance-wide count.
  */

@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.acl.AccessDenials;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.testing.InMemoryDestination;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -21,11 +23,16 @@ import org.junit.jupiter.api.Test;
 class ConsumerGroupApplierTest {
 
     private static final OffsetOwnership OWNERSHIP = new OffsetOwnership("app");
+    private static final OverwritePolicy ADOPT_FORWARD = new OverwritePolicy(true, true);
     private static final TopicPartition P0 = new TopicPartition("source.orders", 0);
     private static final TopicPartition P1 = new TopicPartition("source.orders", 1);
 
     private final InMemoryDestination destination = new InMemoryDestination();
-    private final ConsumerGroupApplier applier = new ConsumerGroupApplier(destination, OWNERSHIP, true);
+    private final ConsumerGroupApplier applier = applier(OWNERSHIP, OverwritePolicy.DEFAULTS);
+
+    private ConsumerGroupApplier applier(OffsetOwnership ownership, OverwritePolicy overwrites) {
+        return new ConsumerGroupApplier(destination, ownership, overwrites, new AccessDenials(Clock.systemUTC()));
+    }
 
     private static PlannedPartition planned(int partition, long sourceOffset, long commitTime) {
         return new PlannedPartition(new PositionKey("billing", "orders", partition),
@@ -67,7 +74,7 @@ class ConsumerGroupApplierTest {
         assertEquals(50L, destination.committed("billing", "source.orders", 1), "the group is theirs as a whole");
         assertEquals(0, destination.alterCalls.get());
 
-        ConsumerGroupApplier adopting = new ConsumerGroupApplier(destination, OWNERSHIP, true, true);
+        ConsumerGroupApplier adopting = applier(OWNERSHIP, ADOPT_FORWARD);
         CompletableFuture<GroupOutcome> adopted = new CompletableFuture<>();
         adopting.apply(Map.of("billing", List.of(planned(1, 120, 1_000))), adopted::complete);
         assertNull(adopted.get(5, TimeUnit.SECONDS).reason(), "adopt-forward takes partition by partition");
@@ -141,7 +148,7 @@ class ConsumerGroupApplierTest {
     @Test
     void underAdoptForwardOverwrittenAlsoNamesForeignOffsetsAtOrBelowTheTranslation() throws Exception {
         destination.topic("source.orders", 2);
-        ConsumerGroupApplier adopting = new ConsumerGroupApplier(destination, OWNERSHIP, true, true);
+        ConsumerGroupApplier adopting = applier(OWNERSHIP, ADOPT_FORWARD);
         // after Sextant took the groups over, MirrorMaker 2's old task wrote over them (no mark): billing's partition
         // 0 back, its partition 1 at the same offset; audit's partition 0 forward of the translation
         destination.offsets.put("billing", new ConcurrentHashMap<>(Map.of(
@@ -163,7 +170,7 @@ class ConsumerGroupApplierTest {
     @Test
     void adoptForwardTakesOverForeignOffsetsOnlyWhenTheTranslationIsAtOrAboveThem() throws Exception {
         destination.topic("source.orders", 2);
-        ConsumerGroupApplier adopting = new ConsumerGroupApplier(destination, OWNERSHIP, true, true);
+        ConsumerGroupApplier adopting = applier(OWNERSHIP, ADOPT_FORWARD);
         // MirrorMaker 2's group sync wrote these (no mark)
         destination.offsets.put("billing", new ConcurrentHashMap<>(Map.of(
                 P0, new OffsetAndMetadata(90, ""), P1, new OffsetAndMetadata(100, ""))));
@@ -191,8 +198,8 @@ class ConsumerGroupApplierTest {
         destination.topic("source.orders", 2);
         OffsetOwnership oldSource = new OffsetOwnership("app", "OldSourceCluster");
         OffsetOwnership newSource = new OffsetOwnership("app", "NewSourceCluster");
-        ConsumerGroupApplier old = new ConsumerGroupApplier(destination, oldSource, true);
-        ConsumerGroupApplier replaced = new ConsumerGroupApplier(destination, newSource, true);
+        ConsumerGroupApplier old = applier(oldSource, OverwritePolicy.DEFAULTS);
+        ConsumerGroupApplier replaced = applier(newSource, OverwritePolicy.DEFAULTS);
         PositionKey key = new PositionKey("billing", "orders", 0);
         // written from the old source: its __consumer_offsets was at 9,000
         assertNull(apply(old, List.of(new PlannedPartition(key, P0, 600, 1_000, 600, 0, 9_000, false))).reason());
@@ -226,8 +233,7 @@ class ConsumerGroupApplierTest {
     @Test
     void marksWithoutASourceClusterAreOrderedAsBefore() throws Exception {
         destination.topic("source.orders", 2);
-        ConsumerGroupApplier knowing = new ConsumerGroupApplier(destination, new OffsetOwnership("app", "Cluster"),
-                true);
+        ConsumerGroupApplier knowing = applier(new OffsetOwnership("app", "Cluster"), OverwritePolicy.DEFAULTS);
         PositionKey key = new PositionKey("billing", "orders", 0);
         assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 200, 0, 41, false))).reason());
         GroupOutcome replayed = apply(knowing, List.of(new PlannedPartition(key, P0, 150, 1_000, 150, 0, 40,

@@ -1,9 +1,11 @@
 package dev.sextant.sync;
 
+import dev.sextant.acl.AccessDenials;
 import dev.sextant.apply.CheckpointEmitter;
 import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.OverwritePolicy;
 import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceTopicNames;
@@ -48,7 +50,8 @@ final class TaskFakes {
     /** The planner's runtime: appliers over {@code destination}, source topic names from {@code topicIds}. */
     static SyncRuntime runtime(DestinationView view, InMemoryDestination destination, Map<Uuid, String> topicIds,
                                SextantMetrics metrics) {
-        return new SyncRuntime(view, new ConsumerGroupApplier(destination, new OffsetOwnership(APP), true),
+        return new SyncRuntime(view, new ConsumerGroupApplier(destination, new OffsetOwnership(APP),
+                OverwritePolicy.DEFAULTS, new AccessDenials(Clock.systemUTC())),
                 new ShareGroupApplier(destination), new QuietSourceOffsets(), new KnownTopicNames(topicIds), metrics);
     }
 

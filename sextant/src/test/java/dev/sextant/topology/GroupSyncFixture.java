@@ -3,9 +3,11 @@ package dev.sextant.topology;
 import static dev.sextant.testing.CoordinatorRecords.offsetCommit;
 import static dev.sextant.testing.CoordinatorRecords.offsetSync;
 
+import dev.sextant.acl.AccessDenials;
 import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.OverwritePolicy;
 import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.deadletter.DeadLetterSerde;
@@ -22,6 +24,7 @@ import dev.sextant.testing.MutableClock;
 import dev.sextant.translate.IntervalEvidence;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -92,7 +95,8 @@ abstract class GroupSyncFixture {
                 clock, twoWay ? "destination" : null);
         view = new DestinationView(destination);
         view.refreshNow();
-        ConsumerGroupApplier applier = new ConsumerGroupApplier(destination, new OffsetOwnership(APP), followRewinds);
+        ConsumerGroupApplier applier = new ConsumerGroupApplier(destination, new OffsetOwnership(APP),
+                new OverwritePolicy(followRewinds, false), new AccessDenials(Clock.systemUTC()));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, APP);
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

@@ -3,9 +3,11 @@ package dev.sextant.topology;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.acl.AccessDenials;
 import dev.sextant.apply.ConsumerGroupApplier;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.OverwritePolicy;
 import dev.sextant.apply.ShareGroupApplier;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.sync.SyncRuntime;
@@ -45,7 +47,8 @@ class OperationsDocTest {
         InMemoryDestination destination = new InMemoryDestination();
         FakeSource source = new FakeSource();
         SyncRuntime runtime = new SyncRuntime(new DestinationView(destination),
-                new ConsumerGroupApplier(destination, new OffsetOwnership(APP), true),
+                new ConsumerGroupApplier(destination, new OffsetOwnership(APP), OverwritePolicy.DEFAULTS,
+                        new AccessDenials(Clock.systemUTC())),
                 new ShareGroupApplier(destination), source, source, new SextantMetrics(new SimpleMeterRegistry()));
         TopologyDescription topology = SextantTopology.build(settings, runtime).describe();
 
