@@ -139,7 +139,7 @@ final class ConfigChecks {
                 findings.error(new InvalidConfigurationException(key, value, "'" + key + "'" + origin(key, origins)
                         + " cannot be set: Sextant sets Kafka Streams' " + key.substring(STREAMS_PREFIX.length())
                         + " from its own key '" + use + "'. Fix: use '" + use + "=" + value
-                        + "' instead (environment variable " + SextantConfigLoader.environmentVariable(use) + ")."));
+                        + "' instead (environment variable " + EnvironmentNames.of(use) + ")."));
             }
         }
     }
@@ -335,7 +335,7 @@ final class ConfigChecks {
         return new InvalidConfigurationException(key.name, null, "Missing required configuration '" + key.name
                 + "', which has no default. Accepted: " + ConfigDefinitions.accepts(key) + ". Fix: add '" + key.name
                 + "=" + example + "' to the configuration file, or set the environment variable "
-                + SextantConfigLoader.environmentVariable(key.name) + ".");
+                + EnvironmentNames.of(key.name) + ".");
     }
 
     /** {@code " (from <origin>)"} when {@code origins} knows where {@code key} came from, else empty. */

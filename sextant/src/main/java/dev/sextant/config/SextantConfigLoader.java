@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 public final class SextantConfigLoader {
 
     /** Prefix of every environment variable Sextant reads its configuration from. */
-    public static final String ENV_PREFIX = "SEXTANT_";
+    public static final String ENV_PREFIX = EnvironmentNames.PREFIX;
 
     private static final Logger LOG = LoggerFactory.getLogger(SextantConfigLoader.class);
 
@@ -219,6 +219,6 @@ public final class SextantConfigLoader {
      * replaced by {@code _} ({@code sync.interval.ms} → {@code SEXTANT_SYNC_INTERVAL_MS}).
      */
     public static String environmentVariable(String key) {
-        return ENV_PREFIX + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+        return EnvironmentNames.of(key);
     }
 }
