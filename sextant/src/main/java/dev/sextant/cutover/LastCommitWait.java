@@ -22,10 +22,13 @@ import org.apache.kafka.common.TopicPartition;
 /**
  * The cutover's second step: waiting, after the fence, until the running sync reports each group's last commit on
  * the destination ({@link SyncedCheck}), while the source is still watched for commits that break the fence. A group
- * leaves the wait synced (exact, or bounded once {@link PlannedCutover#PROOF_GRACE} passed), refused (a guard of the
+ * leaves the wait synced (exact, or bounded once {@link #PROOF_GRACE} passed), refused (a guard of the
  * sync, a late commit), or not synced at the timeout.
  */
 final class LastCommitWait {
+
+    /** How long a bounded translation may take to be proven exact before it is taken with its bound. */
+    static final Duration PROOF_GRACE = Duration.ofSeconds(10);
 
     private final SextantClient instance;
     private final Clock clock;
@@ -67,7 +70,7 @@ final class LastCommitWait {
                 last.put(group, verdict);
                 if (verdict.state() == SyncedCheck.State.SYNCED) {
                     long since = syncedSince.computeIfAbsent(group, g -> clock.millis());
-                    if (verdict.worstBound() == 0 || clock.millis() - since >= PlannedCutover.PROOF_GRACE.toMillis()
+                    if (verdict.worstBound() == 0 || clock.millis() - since >= PROOF_GRACE.toMillis()
                             || !options.apply()) {
                         ready.put(group, verdict);
                         open.remove(group);

@@ -34,7 +34,7 @@ import org.apache.kafka.common.TopicPartition;
  *       {@code __consumer_offsets} (a consumer that {@code assign()}s its partitions commits without joining) and no
  *       change of its committed offsets ({@link FenceCheck});</li>
  *   <li>the last commit on the destination: the running sync reports every partition applied at the fenced offset
- *       ({@link SyncedCheck}), exact where the history proves it (bounded ones are given {@link #PROOF_GRACE} to
+ *       ({@link SyncedCheck}), exact where the history proves it (bounded ones are given {@link LastCommitWait#PROOF_GRACE} to
  *       become exact, then taken with their bound reported); its guards refuse as they refuse the sync;</li>
  *   <li>the destination, read directly: the group has no members there, is of the same type, and holds exactly what
  *       the sync wrote, under Sextant's mark;</li>
@@ -50,8 +50,6 @@ import org.apache.kafka.common.TopicPartition;
  */
 public final class PlannedCutover {
 
-    /** How long a bounded translation may take to be proven exact before it is taken with its bound. */
-    static final Duration PROOF_GRACE = Duration.ofSeconds(10);
     private static final Duration POLL = Duration.ofMillis(250);
     private static final long SOURCE_REREAD_MS = 1_000;
 
