@@ -34,8 +34,9 @@ import org.apache.kafka.common.TopicPartition;
  *       {@code __consumer_offsets} (a consumer that {@code assign()}s its partitions commits without joining) and no
  *       change of its committed offsets ({@link FenceCheck});</li>
  *   <li>the last commit on the destination: the running sync reports every partition applied at the fenced offset
- *       ({@link SyncedCheck}), exact where the history proves it (bounded ones are given {@link LastCommitWait#PROOF_GRACE} to
- *       become exact, then taken with their bound reported); its guards refuse as they refuse the sync;</li>
+ *       ({@link SyncedCheck}), exact where the history proves it (bounded ones are given
+ *       {@link LastCommitWait#PROOF_GRACE} to become exact, then taken with their bound reported); its guards refuse
+ *       as they refuse the sync ({@link LastCommitWait});</li>
  *   <li>the destination, read directly: the group has no members there, is of the same type, and holds exactly what
  *       the sync wrote, under Sextant's mark;</li>
  *   <li>the record on Sextant's cutovers topic, and the running instance showing the group cut over: from then on the
