@@ -63,6 +63,13 @@ public final class OffsetOwnership {
     private static final Pattern MARK = Pattern.compile(
             "(?: c=([A-Za-z0-9_-]+))?(?: t=(-?\\d+))?(?: o=(-?\\d+))?(?: b=(-?\\d+))? src=(-?\\d+)$");
 
+    /**
+     * The longest text after the prefix read as a mark's fields: every field of Sextant's marks at its widest fits
+     * with room to spare; Kafka takes up to {@code offset.metadata.max.bytes} (4,096 by default) from anyone, and a
+     * longer text is not parsed at all.
+     */
+    static final int MAX_FIELDS_LENGTH = 256;
+
     private final String prefix;
     /** The prefix and the space after it: built once, it is tested on every partition of every group written. */
     private final String prefixAndSpace;
@@ -149,21 +156,34 @@ public final class OffsetOwnership {
         return metadata != null && metadata.startsWith("sextant/");
     }
 
+    /**
+     * True when an offset's metadata is this Sextant's mark, one it can read whole. Anyone who may commit on the
+     * destination can write metadata that starts like a mark: one that does not read as a mark (a field out of range,
+     * garbage, text of any length) is someone else's offset, never overwritten as Sextant's.
+     */
     public boolean owns(String metadata) {
-        return metadata != null && (metadata.equals(prefix) || metadata.startsWith(prefixAndSpace));
+        return metadata != null && (metadata.equals(prefix) || mark(metadata).isPresent());
     }
 
-    /** The commit an offset Sextant wrote carries; empty for offsets it did not write, or marks it cannot read. */
+    /**
+     * The commit an offset Sextant wrote carries; empty for offsets it did not write, and for metadata that starts
+     * like its mark but does not read as one. Never throws, whatever the metadata holds.
+     */
     public Optional<Mark> mark(String metadata) {
-        if (!owns(metadata)) {
+        if (metadata == null || metadata.length() > prefix.length() + MAX_FIELDS_LENGTH
+                || !metadata.startsWith(prefixAndSpace)) {
             return Optional.empty();
         }
         Matcher m = MARK.matcher(metadata.substring(prefix.length()));
         if (!m.matches()) {
             return Optional.empty();
         }
-        return Optional.of(new Mark(number(m.group(2)), Long.parseLong(m.group(5)), number(m.group(4)),
-                number(m.group(3)), m.group(1)));
+        try {
+            return Optional.of(new Mark(number(m.group(2)), Long.parseLong(m.group(5)), number(m.group(4)),
+                    number(m.group(3)), m.group(1)));
+        } catch (NumberFormatException outOfRange) {
+            return Optional.empty(); // digits past a long: no Sextant wrote them
+        }
     }
 
     private static long number(String field) {

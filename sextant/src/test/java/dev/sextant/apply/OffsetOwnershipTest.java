@@ -96,4 +96,18 @@ class OffsetOwnershipTest {
         assertEquals(Optional.empty(), ownership.mark(null));
         assertEquals(Optional.empty(), ownership.mark("sextant/sextant-prod garbage"), "ours, but unreadable");
     }
+
+    @Test
+    void metadataThatStartsLikeAMarkButDoesNotReadAsOneIsSomeoneElses() {
+        String overflow = "sextant/sextant-prod src=99999999999999999999";
+        assertEquals(Optional.empty(), ownership.mark(overflow));
+        assertFalse(ownership.owns(overflow), "a source offset past a long: no Sextant wrote it");
+        assertFalse(ownership.owns("sextant/sextant-prod t=1000 b=x src=5"), "a garbage field");
+        assertFalse(ownership.owns("sextant/sextant-prod t=1000 o=18446744073709551616 src=5"),
+                "a log offset past a long");
+        assertFalse(ownership.owns("sextant/sextant-prod " + "t=1 ".repeat(1_000) + "src=5"), "4 KB of text");
+        assertFalse(ownership.owns("sextant/sextant-prod hello"), "words after the prefix");
+        assertTrue(ownership.owns("sextant/sextant-prod"), "the bare prefix, as the first releases wrote it");
+        assertTrue(ownership.owns("sextant/sextant-prod b=0 src=5"), "a released mark");
+    }
 }
