@@ -94,8 +94,8 @@ class LastCommitWaitTest {
         Map<String, SyncedCheck.Verdict> ready = await(APPLY);
         assertEquals(3, ready.get(GROUP).worstBound());
         assertEquals(Map.of(), results);
-        assertTrue(elapsed() >= PlannedCutover.PROOF_GRACE.toMillis(), "taken before the grace passed: " + elapsed());
-        assertTrue(elapsed() < PlannedCutover.PROOF_GRACE.toMillis() + 1_000, "kept past the grace: " + elapsed());
+        assertTrue(elapsed() >= LastCommitWait.PROOF_GRACE.toMillis(), "taken before the grace passed: " + elapsed());
+        assertTrue(elapsed() < LastCommitWait.PROOF_GRACE.toMillis() + 1_000, "kept past the grace: " + elapsed());
     }
 
     @Test
@@ -113,7 +113,7 @@ class LastCommitWaitTest {
         watch.at(Duration.ofSeconds(5), () -> instance.reports(GROUP, applied(FENCED, 3)));
         Map<String, SyncedCheck.Verdict> ready = await(APPLY);
         assertEquals(3, ready.get(GROUP).worstBound());
-        assertEquals(5_000 + PlannedCutover.PROOF_GRACE.toMillis(), elapsed());
+        assertEquals(5_000 + LastCommitWait.PROOF_GRACE.toMillis(), elapsed());
     }
 
     @Test
@@ -123,7 +123,7 @@ class LastCommitWaitTest {
         watch.at(Duration.ofSeconds(8), () -> instance.reports(GROUP, applied(FENCED, 3)));
         Map<String, SyncedCheck.Verdict> ready = await(APPLY);
         assertEquals(3, ready.get(GROUP).worstBound());
-        assertEquals(8_000 + PlannedCutover.PROOF_GRACE.toMillis(), elapsed());
+        assertEquals(8_000 + LastCommitWait.PROOF_GRACE.toMillis(), elapsed());
     }
 
     @Test
