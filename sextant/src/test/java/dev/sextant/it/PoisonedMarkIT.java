@@ -18,7 +18,9 @@ import dev.sextant.testkit.LocalClustersExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -80,9 +82,10 @@ class PoisonedMarkIT {
                     "destination.bootstrap.servers=" + clusters.destination().bootstrapServers(),
                     "application.id=" + APP, "groups.include=poison-.*", "topics.exclude=__.*", ""));
             String url = "http://" + sextant.app().queryAddress();
-            for (String[] args : new String[][] {{"--url", url}, {"--no-instance"}}) {
-                Cli.Run all = Cli.run("failover", "-c", config.toString(), "--all", "--json", args[0],
-                        args.length > 1 ? args[1] : "--json");
+            for (List<String> instance : List.of(List.of("--url", url), List.of("--no-instance"))) {
+                List<String> args = new ArrayList<>(List.of("failover", "-c", config.toString(), "--all", "--json"));
+                args.addAll(instance);
+                Cli.Run all = Cli.run(args.toArray(String[]::new));
                 assertEquals(1, all.exit(), all.out() + all.err());
                 JsonNode report = JSON.readTree(all.out());
                 assertFalse(report.path("clean").asBoolean(), all.out());
