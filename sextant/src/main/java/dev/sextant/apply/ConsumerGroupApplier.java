@@ -10,11 +10,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -145,7 +143,7 @@ public final class ConsumerGroupApplier implements GroupApplier {
         if (otherSource.isPresent()) {
             return CompletableFuture.completedFuture(otherSource.get());
         }
-        GroupWrite w = new GroupWrite();
+        GroupWrite w = new GroupWrite(ownership, followRewinds, adoptForward);
         for (PlannedPartition part : parts) {
             w.add(part, existing.get(part.destination()));
         }
@@ -165,90 +163,9 @@ public final class ConsumerGroupApplier implements GroupApplier {
         }
         // the client checks the lease when it sends, which may be after earlier groups' writes are absorbed
         return client.alterConsumerGroupOffsets(group, w.writes, lease, existing).thenApply(errors -> {
-            errors.forEach((tp, err) -> w.outcomes.put(w.keys.get(tp), written(group, tp, err, w.writes.get(tp))));
+            errors.forEach((tp, err) -> w.answered(tp, written(group, tp, err, w.writes.get(tp))));
             return new GroupOutcome(group, null, false, null, w.outcomes);
         });
-    }
-
-    /** One group's partitions sorted into the offsets to write and the outcomes settled without a write. */
-    private final class GroupWrite {
-        final Map<PositionKey, PartitionOutcome> outcomes = new HashMap<>();
-        final Map<TopicPartition, OffsetAndMetadata> writes = new HashMap<>();
-        final Map<TopicPartition, PositionKey> keys = new HashMap<>();
-        /** partitions whose destination offset someone else committed, and that stay theirs */
-        final Set<String> foreign = new HashSet<>();
-        /** partitions whose destination offset someone else committed, taken over by adopt-forward */
-        final Set<String> adopted = new HashSet<>();
-        final Set<TopicPartition> planned = new HashSet<>();
-
-        /** @param now the destination's committed offset of the partition, null when it has none */
-        void add(PlannedPartition part, OffsetAndMetadata now) {
-            planned.add(part.destination());
-            if (now != null && !ownership.owns(now.metadata())) {
-                theirs(part, now);
-                return;
-            }
-            PartitionOutcome settled = now == null ? null : withoutWrite(part, now);
-            if (settled == null) {
-                write(part);
-            } else {
-                outcomes.put(part.key(), settled);
-            }
-        }
-
-        /** An offset someone else committed: refused, or taken over under adopt-forward. */
-        private void theirs(PlannedPartition part, OffsetAndMetadata now) {
-            if (!adoptForward || part.translatedOffset() < now.offset()) {
-                foreign.add(part.destination() + "=" + now.offset()
-                        + (now.metadata().isEmpty() ? "" : " '" + now.metadata() + "'")
-                        + (adoptForward ? " (the translation " + part.translatedOffset() + " is below it)" : ""));
-                outcomes.put(part.key(), new PartitionOutcome(PositionStatus.DESTINATION_DIVERGED, now.offset()));
-            } else {
-                // adopt-forward: the group has no members (the planner's guard, and the broker refuses the write
-                // otherwise) and the translation does not move it backwards; from now on the offset is Sextant's
-                adopted.add(part.destination() + "=" + now.offset() + " -> " + part.translatedOffset());
-                write(part);
-            }
-        }
-
-        /** How a partition Sextant wrote before settles without a write; null when it is written. */
-        private PartitionOutcome withoutWrite(PlannedPartition part, OffsetAndMetadata now) {
-            Optional<OffsetOwnership.Mark> mark = ownership.mark(now.metadata());
-            if (mark.map(m -> m.newerThan(part)).orElse(false)) {
-                return new PartitionOutcome(PositionStatus.SUPERSEDED, now.offset());
-            }
-            OptionalLong kept = mark.map(m -> ExactFloor.keep(m, now.offset(), part)).orElse(OptionalLong.empty());
-            if (kept.isPresent()) {
-                return PartitionOutcome.keptExact(now.offset(), kept.getAsLong());
-            }
-            if (now.offset() == part.translatedOffset() && !part.again()) {
-                return new PartitionOutcome(PositionStatus.APPLIED, now.offset());
-            }
-            if (part.translatedOffset() < now.offset() && !followRewinds) {
-                return new PartitionOutcome(PositionStatus.REWIND_SKIPPED, now.offset());
-            }
-            return null;
-        }
-
-        /**
-         * Partitions the write does not touch whose offsets someone else committed: a consumer that failed over and
-         * committed some partitions, or one that uses {@code assign()} and never makes the group active. The group
-         * is theirs as a whole, so none of it is written while such an offset is there.
-         */
-        void foreignElsewhere(Map<TopicPartition, OffsetAndMetadata> existing) {
-            existing.forEach((tp, now) -> {
-                if (!planned.contains(tp) && !ownership.owns(now.metadata())) {
-                    foreign.add(tp + "=" + now.offset() + (now.metadata().isEmpty() ? "" : " '" + now.metadata()
-                            + "'") + " (not in this write)");
-                }
-            });
-        }
-
-        private void write(PlannedPartition part) {
-            writes.put(part.destination(), new OffsetAndMetadata(part.translatedOffset(),
-                    ownership.metadataFor(part)));
-            keys.put(part.destination(), part.key());
-        }
     }
 
     /**

@@ -100,16 +100,20 @@ class ConsumerGroupApplierTest {
         // commit 200 (log offset 41) written exact at 530 by an instance whose proof a restart lost
         assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 530, 0, 41, false))).reason());
 
-        // the same commit replayed after the restart, translated bounded without the proof
+        String exactMark = destination.offsets.get("billing").get(P0).metadata();
+
+        // the same commit replayed after the restart (or a refresh), translated bounded without the proof
         GroupOutcome same = apply(applier, List.of(new PlannedPartition(key, P0, 200, 1_000, 521, 9, 41, false)));
-        assertEquals(new GroupOutcome.PartitionOutcome(PositionStatus.APPLIED, 530, false, 0),
-                same.partitions().get(key), "kept exact, not moved back");
+        assertEquals(new GroupOutcome.PartitionOutcome(PositionStatus.APPLIED, 530, true, 0),
+                same.partitions().get(key), "kept exact, not moved back, and written again as it stands");
         // a newer commit whose bounded translation lies below the older commit's exact one
         GroupOutcome newer = apply(applier, List.of(new PlannedPartition(key, P0, 207, 1_100, 525, 12, 42, false)));
-        assertEquals(new GroupOutcome.PartitionOutcome(PositionStatus.APPLIED, 530, false, 7),
+        assertEquals(new GroupOutcome.PartitionOutcome(PositionStatus.APPLIED, 530, true, 7),
                 newer.partitions().get(key), "record 200 is at 530: commit 207 resumes there, replaying at most 7");
         assertEquals(530L, destination.committed("billing", "source.orders", 0));
-        assertEquals(1, destination.alterCalls.get(), "only the first write was sent");
+        assertEquals(exactMark, destination.offsets.get("billing").get(P0).metadata(), "the floor's own mark");
+        assertEquals(3, destination.alterCalls.get(), "a kept floor is written again: its commit time moves, so it "
+                + "is a refresh, and the offset never reaches the destination's retention unwritten");
 
         // a rewind of the source (an offset reset) is followed below it, as sync.rewind says
         GroupOutcome rewound = apply(applier, List.of(new PlannedPartition(key, P0, 150, 1_200, 480, 3, 43, false)));
