@@ -3,6 +3,7 @@ package dev.sextant.sync;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.Cutovers;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.InMemoryStores;
 import dev.sextant.state.PartitionPosition;
@@ -67,6 +68,18 @@ final class InMemoryTask {
     WritePlanner planner() {
         return new WritePlanner(settings, runtime, positions, groups, translator, bounded, uncovered, pending,
                 reasons);
+    }
+
+    /** The task's intake of source records, over the same stores and pending set; every group and topic included. */
+    CommitIntake intake() {
+        return new CommitIntake(settings, runtime, new IncludedNames(settings.includeGroup()),
+                new IncludedNames(settings.includeTopic()), positions, groups, pending,
+                new CutoverHold(runtime.cutovers(), settings, metrics, deadLetters::add));
+    }
+
+    /** The groups cut over to the destination, as the instance knows them. */
+    Cutovers cutovers() {
+        return runtime.cutovers();
     }
 
     WriteSettler settler() {
