@@ -219,8 +219,11 @@ final class GroupSyncFlusher {
         }
     }
 
-    /** The groups this flush takes: as many as the limits leave room for, new commits before re-plans. */
-    private List<String> dueGroups(long now, boolean backlog) {
+    /**
+     * The groups this flush takes: as many as the limits leave room for, new commits before re-plans. Package-private
+     * for its test.
+     */
+    List<String> dueGroups(long now, boolean backlog) {
         int unanswered = runtime.unansweredWrites();
         int limit = unansweredLimit.limit(now, runtime.answeredWrites());
         int room = Math.min(Math.min(MAX_GROUPS_PER_FLUSH, MAX_GROUPS_IN_FLIGHT - pending.inFlightCount()),

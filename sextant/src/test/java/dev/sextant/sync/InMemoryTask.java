@@ -1,6 +1,7 @@
 package dev.sextant.sync;
 
 import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.GroupApplier;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.Cutovers;
@@ -11,6 +12,8 @@ import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStore;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
+import dev.sextant.testing.QuietSourceOffsets;
+import dev.sextant.translate.IdentityTranslator;
 import dev.sextant.translate.OffsetTranslation;
 import dev.sextant.translate.OffsetTranslator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -80,6 +83,17 @@ final class InMemoryTask {
     /** The groups cut over to the destination, as the instance knows them. */
     Cutovers cutovers() {
         return runtime.cutovers();
+    }
+
+    /**
+     * The task's flush over the same stores, pending set and view, with identity translation, writing through
+     * {@code applier} (both phases).
+     */
+    GroupSyncFlusher flusher(GroupApplier applier) {
+        SyncRuntime through = new SyncRuntime(view, applier, applier, new QuietSourceOffsets(), runtime.topicNames(),
+                metrics);
+        return new GroupSyncFlusher(settings, through, positions, groups, pending, null, new IdentityTranslator(),
+                bounded, SyncGauges.registered(metrics, clock), deadLetters::add);
     }
 
     WriteSettler settler() {
