@@ -130,17 +130,32 @@ class GroupSyncFlusherTest {
     }
 
     @Test
-    void nothingIsPlannedFromADestinationViewNotReadYet() {
+    void nothingIsPlannedUntilTheDestinationsClusterIsReadAgainAfterAnOutage() {
+        task.mirrored("orders", 1);
         fresh(GROUP);
+        task.destination.unreachable = true;
+        task.view.refreshNow(); // fails: what the view knew stays, the cluster behind the address is not known
 
         flusher.flush(false);
-        assertEquals(List.of(), applier.sent);
-        assertTrue(task.pending.isPending(GROUP), "planned once the view is read");
+        assertEquals(List.of(), applier.sent, "a cluster rebuilt at the same address is only told apart by its id");
 
-        task.mirrored("orders", 1);
+        task.destination.unreachable = false;
+        task.view.refreshNow();
         flusher.flush(false);
         assertEquals(List.of(GROUP), applier.sent);
         assertTrue(task.pending.inFlight(GROUP));
+    }
+
+    @Test
+    void nothingIsPlannedForADestinationThatIsNotTheClusterWrittenToSoFar() {
+        task.mirrored("orders", 1);
+        fresh(GROUP);
+        task.view.pin("the-cluster-before");
+
+        flusher.flush(false);
+
+        assertEquals(List.of(), applier.sent, "until an operator's rebaseline");
+        assertTrue(task.pending.isPending(GROUP));
     }
 
     @Test
