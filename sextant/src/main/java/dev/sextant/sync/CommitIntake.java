@@ -16,7 +16,8 @@ import org.apache.kafka.common.GroupType;
 /**
  * What the source says about one task's groups, taken in: decoded records of {@code __consumer_offsets} (commits,
  * deletions, group types, share groups' topics) and share start offsets. Each moves a stored position or the group
- * registry and marks what changed pending in the flush; nothing here talks to the destination.
+ * registry and marks what changed in the task's {@link PendingGroups}, which the flush plans from; nothing here talks
+ * to the destination.
  *
  * <p>Per commit this costs one filter lookup and one write to the position store. Invariants: a share position is
  * never kept under a consumer group, nor the reverse; a record read again (after a restart) never moves a position
@@ -31,7 +32,7 @@ final class CommitIntake {
     private final IncludedNames topicNames;
     private final IndexedPositions positions;
     private final GroupStore groups;
-    private final GroupSyncFlusher flusher;
+    private final PendingGroups pending;
     private final CutoverHold cutovers;
     private static final int MAX_TOPICS = 10_000;
 
@@ -39,7 +40,7 @@ final class CommitIntake {
     private final Map<String, Boolean> fromDestination = new HashMap<>();
 
     CommitIntake(SyncSettings settings, SyncRuntime runtime, IncludedNames groupNames, IncludedNames topicNames,
-                 IndexedPositions positions, GroupStore groups, GroupSyncFlusher flusher, CutoverHold cutovers) {
+                 IndexedPositions positions, GroupStore groups, PendingGroups pending, CutoverHold cutovers) {
         this.cutovers = cutovers;
         this.settings = settings;
         this.runtime = runtime;
@@ -48,7 +49,7 @@ final class CommitIntake {
         this.topicNames = topicNames;
         this.positions = positions;
         this.groups = groups;
-        this.flusher = flusher;
+        this.pending = pending;
     }
 
     /**
@@ -184,7 +185,7 @@ final class CommitIntake {
         }
         positions.put(key, old == null ? PartitionPosition.committed(offset, timestamp, logOffset)
                 : old.withCommit(offset, timestamp, logOffset));
-        flusher.markPending(key, timestamp);
+        pending.mark(key, timestamp);
     }
 
     /** Memoized per topic, starting over past {@link #MAX_TOPICS}: churning topic names must not grow it for ever. */
@@ -222,7 +223,7 @@ final class CommitIntake {
         }
         if (deleted.type() == GroupType.SHARE || (record != null && record.type() == GroupKind.SHARE)) {
             positions.deleteGroup(deleted.group());
-            flusher.forget(deleted.group());
+            pending.done(deleted.group());
         }
     }
 }

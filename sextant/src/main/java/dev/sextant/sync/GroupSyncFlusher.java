@@ -10,7 +10,6 @@ import dev.sextant.domain.GroupKind;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.OffsetSyncStore;
-import dev.sextant.state.PositionKey;
 import dev.sextant.translate.OffsetTranslator;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,7 +57,7 @@ final class GroupSyncFlusher {
     private final GroupStore groups;
     private final DestinationView view;
     private final SextantMetrics metrics;
-    private final PendingGroups pending = new PendingGroups();
+    private final PendingGroups pending;
     private final BoundedPositions bounded;
     private final ClampedPositions clamped;
     private final List<ReplanTrigger> triggers;
@@ -73,12 +72,14 @@ final class GroupSyncFlusher {
     private final Map<String, Long> plannedInBacklog = new HashMap<>();
 
     /**
+     * @param pending the task's pending set, which its {@link CommitIntake} marks new commits in
      * @param history the offset-sync history (the global store), or null with identity translation
      */
     GroupSyncFlusher(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
-                     OffsetSyncStore history, OffsetTranslator translator, BoundedPositions bounded,
-                     SyncGauges gauges, Consumer<DeadLetterRecord> deadLetters) {
+                     PendingGroups pending, OffsetSyncStore history, OffsetTranslator translator,
+                     BoundedPositions bounded, SyncGauges gauges, Consumer<DeadLetterRecord> deadLetters) {
         this.settings = settings;
+        this.pending = pending;
         this.runtime = runtime;
         this.positions = positions;
         this.groups = groups;
@@ -144,15 +145,6 @@ final class GroupSyncFlusher {
     void close() {
         closed = true; // writes planned but not sent yet are not sent
         gauges.remove();
-    }
-
-    /** A new source commit at {@code commitTimestamp} for the partition. */
-    void markPending(PositionKey key, long commitTimestamp) {
-        pending.mark(key, commitTimestamp);
-    }
-
-    void forget(String group) {
-        pending.done(group);
     }
 
     /**
@@ -227,8 +219,11 @@ final class GroupSyncFlusher {
         }
     }
 
-    /** The groups this flush takes: as many as the limits leave room for, new commits before re-plans. */
-    private List<String> dueGroups(long now, boolean backlog) {
+    /**
+     * The groups this flush takes: as many as the limits leave room for, new commits before re-plans. Package-private
+     * for its test.
+     */
+    List<String> dueGroups(long now, boolean backlog) {
         int unanswered = runtime.unansweredWrites();
         int limit = unansweredLimit.limit(now, runtime.answeredWrites());
         int room = Math.min(Math.min(MAX_GROUPS_PER_FLUSH, MAX_GROUPS_IN_FLIGHT - pending.inFlightCount()),

@@ -62,9 +62,10 @@ public final class TaskSync {
                         runtime.evidence());
         BoundedPositions bounded = new BoundedPositions(history == null ? null : tp ->
                 history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
-        this.flusher = new GroupSyncFlusher(settings, runtime, positions, groups, history, translator, bounded,
-                gauges, deadLetters);
-        this.intake = new CommitIntake(settings, runtime, groupNames, topicNames, positions, groups, flusher,
+        PendingGroups pending = new PendingGroups();
+        this.flusher = new GroupSyncFlusher(settings, runtime, positions, groups, pending, history, translator,
+                bounded, gauges, deadLetters);
+        this.intake = new CommitIntake(settings, runtime, groupNames, topicNames, positions, groups, pending,
                 new CutoverHold(runtime.cutovers(), settings, metrics, deadLetters));
         this.input = new TaskInput(settings, runtime, partition);
     }

@@ -1,8 +1,10 @@
 package dev.sextant.sync;
 
 import dev.sextant.apply.DestinationView;
+import dev.sextant.apply.GroupApplier;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.state.Cutovers;
 import dev.sextant.state.GroupStore;
 import dev.sextant.state.InMemoryStores;
 import dev.sextant.state.PartitionPosition;
@@ -10,6 +12,8 @@ import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStore;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
+import dev.sextant.testing.QuietSourceOffsets;
+import dev.sextant.translate.IdentityTranslator;
 import dev.sextant.translate.OffsetTranslation;
 import dev.sextant.translate.OffsetTranslator;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -67,6 +71,29 @@ final class InMemoryTask {
     WritePlanner planner() {
         return new WritePlanner(settings, runtime, positions, groups, translator, bounded, uncovered, pending,
                 reasons);
+    }
+
+    /** The task's intake of source records, over the same stores and pending set; every group and topic included. */
+    CommitIntake intake() {
+        return new CommitIntake(settings, runtime, new IncludedNames(settings.includeGroup()),
+                new IncludedNames(settings.includeTopic()), positions, groups, pending,
+                new CutoverHold(runtime.cutovers(), settings, metrics, deadLetters::add));
+    }
+
+    /** The groups cut over to the destination, as the instance knows them. */
+    Cutovers cutovers() {
+        return runtime.cutovers();
+    }
+
+    /**
+     * The task's flush over the same stores, pending set and view, with identity translation, writing through
+     * {@code applier} (both phases).
+     */
+    GroupSyncFlusher flusher(GroupApplier applier) {
+        SyncRuntime through = new SyncRuntime(view, applier, applier, new QuietSourceOffsets(), runtime.topicNames(),
+                metrics);
+        return new GroupSyncFlusher(settings, through, positions, groups, pending, null, new IdentityTranslator(),
+                bounded, SyncGauges.registered(metrics, clock), deadLetters::add);
     }
 
     WriteSettler settler() {
