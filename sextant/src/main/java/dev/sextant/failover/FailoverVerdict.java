@@ -80,9 +80,7 @@ final class FailoverVerdict {
                     null, null, null, PartitionStatus.IN_SYNC)));
         }
         if (cutOver != null) {
-            return new GroupState(group.groupId(), shownType(group, sourceType), group.state(), GroupResult.CUT_OVER,
-                    "cut over to the destination at " + Instant.ofEpochMilli(cutOver.cutAt()) + " ('sextant "
-                    + "cutover'): its consumers run here, and failover leaves it as it is", List.copyOf(rows.values()));
+            return cutOver(group, shownType(group, sourceType), known, cutOver, rows, now);
         }
         boolean foreign = rows.values().stream().anyMatch(r -> r.status() == PartitionStatus.NOT_SEXTANT);
         notApplied(known).forEach((tp, p) -> {
@@ -143,6 +141,32 @@ final class FailoverVerdict {
             }
         }
         return pending;
+    }
+
+    /**
+     * A group cut over to the destination: its consumers' from then on, and failover leaves it as it is, unless the
+     * destination lost its offsets (expired or deleted before its consumers committed there): then a consumer
+     * starting there would fall back to {@code auto.offset.reset}, so the group is not clean, and {@code --apply}
+     * writes back what the sync applied.
+     */
+    private static GroupState cutOver(DestinationGroup group, String type, List<SextantClient.Partition> known,
+                                      SextantClient.Cutover cutOver, Map<TopicPartition, PartitionState> rows,
+                                      long now) {
+        String at = "cut over to the destination at " + Instant.ofEpochMilli(cutOver.cutAt()) + " ('sextant cutover')";
+        if (group.type() == GroupKind.CONSUMER) {
+            known.forEach(p -> unwrittenRow(p, rows, now)); // a partition it applied that the destination lost
+        }
+        List<PartitionState> partitions = List.copyOf(rows.values());
+        List<String> lost = partitions.stream().filter(r -> r.offset() == null)
+                .map(r -> r.topic() + "-" + r.partition()).toList();
+        if (group.type() == GroupKind.CONSUMER && (partitions.isEmpty() || !lost.isEmpty())) {
+            return new GroupState(group.groupId(), type, group.state(), GroupResult.INCOMPLETE, at + ", but the "
+                    + "destination holds no offset for " + (lost.isEmpty() ? "it" : String.join(", ", lost))
+                    + " (expired or deleted there): its consumers would start from auto.offset.reset; --apply "
+                    + "writes back what the sync applied", partitions);
+        }
+        return new GroupState(group.groupId(), type, group.state(), GroupResult.CUT_OVER, at + ": its consumers run "
+                + "here, and failover leaves it as it is", partitions);
     }
 
     /** A consumer group's committed offset on the destination, with what Sextant's mark in its metadata says. */

@@ -100,9 +100,18 @@ final class GroupViews {
                 worstBound = worstBound == null ? bound : Math.max(worstBound, bound);
             }
         }
-        return new Views.GroupSummary(group, groupType(record), cutOver ? CUT_OVER : state(record, positions),
-                positions.size(),
-                lastCommit, lastApply, worstBound);
+        return new Views.GroupSummary(group, groupType(record), cutOver ? heldState(positions)
+                : state(record, positions), positions.size(), lastCommit, lastApply, worstBound);
+    }
+
+    /**
+     * A cut-over group's status: {@code CUT_OVER}, unless a partition's offset vanished from the destination and
+     * is not written back yet ({@code PENDING}): a consumer starting there now would fall back to
+     * {@code auto.offset.reset}, so the group is not shown as done.
+     */
+    private static String heldState(List<PartitionPosition> positions) {
+        return positions.stream().anyMatch(p -> p.status() == PositionStatus.PENDING && p.appliedOffset() >= 0)
+                ? PositionStatus.PENDING.name() : CUT_OVER;
     }
 
     /**

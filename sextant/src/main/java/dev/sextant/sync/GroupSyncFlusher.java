@@ -93,7 +93,7 @@ final class GroupSyncFlusher {
         this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, uncovered, pending,
                 reasons, history == null ? topic -> Optional.empty() : history::mirrorIncarnation);
         this.settler = new WriteSettler(positions, groups, bounded, clamped, pending, reasons, metrics,
-                runtime.checkpoints());
+                runtime.checkpoints(), runtime.cutovers()::cutOver);
         this.triggers = triggers(history, uncovered);
     }
 
@@ -115,7 +115,7 @@ final class GroupSyncFlusher {
         all.add(clamped);
         if (settings.syncConsumerGroups()) {
             all.add(new OffsetRefresh(settings.offsetsRefreshMs(), view::offsetsRetentionMs, now, positions,
-                    groups::kindOf, metrics));
+                    groups::kindOf, metrics).holding(runtime.cutovers()::cutOver));
             all.add(new VanishedGroups(positions, groups::kindOf, view::groupsListedAt,
                     group -> view.group(group).isPresent(), settings::destinationTopic, runtime.consumerApplier(),
                     metrics));

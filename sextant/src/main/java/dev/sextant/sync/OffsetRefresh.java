@@ -11,6 +11,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,7 @@ final class OffsetRefresh implements ReplanTrigger {
     private final IndexedPositions positions;
     private final Function<String, GroupKind> kindOf;
     private final SextantMetrics metrics;
+    private Predicate<String> held = group -> false;
     private long nextScan;
     /** The interval the next scan was scheduled with: a shorter one (a lowered retention read since) scans at once. */
     private long scheduledWith = -1;
@@ -76,7 +78,9 @@ final class OffsetRefresh implements ReplanTrigger {
         for (PositionKey key : due(now, positions::forEachStored, kindOf)) {
             PartitionPosition pos = positions.get(key);
             if (pos != null && applied(pos)) {
-                positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
+                if (!held.test(key.group())) {
+                    positions.put(key, pos.withStatus(PositionStatus.PENDING, now));
+                } // a cut-over group is written again as it stands (HeldGroups): its state stays what it is
                 pending.mark(key);
                 refreshed++;
             }
@@ -88,7 +92,16 @@ final class OffsetRefresh implements ReplanTrigger {
         }
     }
 
-    /** How long an applied position stands before it is written again. */
+    /**
+     * Groups cut over to the destination: refreshed like the others, without their positions being made pending
+     * (they are written as applied, and show as they are).
+     */
+    OffsetRefresh holding(Predicate<String> cutOver) {
+        this.held = cutOver;
+        return this;
+    }
+
+        /** How long an applied position stands before it is written again. */
     long intervalMs() {
         if (configuredMs > 0) {
             return configuredMs;

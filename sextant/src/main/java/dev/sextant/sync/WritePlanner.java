@@ -62,6 +62,7 @@ final class WritePlanner {
     private final GroupReasonReporter reasons;
     private final Map<String, String> destinationTopics = new HashMap<>();
     private final LogStartTranslation logStarts;
+    private final HeldGroups held;
     /** The mirror topic id each source topic's history describes, when recorded (none with identity translation). */
     private final Function<String, Optional<Uuid>> recordedMirror;
     /** The recorded mirror ids read last, by source topic. */
@@ -94,6 +95,7 @@ final class WritePlanner {
         this.uncovered = uncovered;
         this.pending = pending;
         this.reasons = reasons;
+        this.held = new HeldGroups(positions, pending, view, settings::destinationTopic);
         this.logStarts = new LogStartTranslation(runtime.source(), view, settings.untranslatableEarliest());
     }
 
@@ -108,8 +110,7 @@ final class WritePlanner {
      */
     List<PlannedPartition> plan(String group, GroupKind type, long now) {
         if (runtime.cutovers().cutOver(group)) {
-            pending.keys(group).forEach(pending::clean); // cut over to the destination: never moved from here again
-            return List.of();
+            return held.plan(group, type); // cut over: never moved from here again, only kept alive there
         }
         if (type == GroupKind.SHARE) {
             resolvePlaceholders(group);

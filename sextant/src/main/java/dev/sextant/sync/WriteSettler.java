@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Records what the destination answered for a group's write: applied and rewind-skipped positions are settled (and
@@ -37,17 +38,22 @@ final class WriteSettler {
     private final CheckpointEmitter checkpoints;
     /** Consecutive failed writes per group (the destination unreachable, or a transient error), while failing. */
     private final Map<String, Integer> failures = new HashMap<>();
+    /** True for a group cut over to the destination: only kept alive there. */
+    private final Predicate<String> held;
     /** Partitions in flight when the history their write was translated through was forgotten. */
     private final Set<PositionKey> reopenWhenAnswered = new HashSet<>();
 
     WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, PendingGroups pending,
                  GroupReasonReporter reasons, SextantMetrics metrics, CheckpointEmitter checkpoints) {
-        this(positions, groups, bounded, new ClampedPositions(tp -> -1), pending, reasons, metrics, checkpoints);
+        this(positions, groups, bounded, new ClampedPositions(tp -> -1), pending, reasons, metrics, checkpoints,
+                group -> false);
     }
 
+    /** @param held true for a group cut over to the destination ({@link HeldGroups}) */
     WriteSettler(IndexedPositions positions, GroupStore groups, BoundedPositions bounded, ClampedPositions clamped,
                  PendingGroups pending, GroupReasonReporter reasons, SextantMetrics metrics,
-                 CheckpointEmitter checkpoints) {
+                 CheckpointEmitter checkpoints, Predicate<String> held) {
+        this.held = held;
         this.clamped = clamped;
         this.checkpoints = checkpoints;
         this.positions = positions;
@@ -77,6 +83,13 @@ final class WriteSettler {
             return;
         }
         failures.remove(group);
+        if (outcome.reason() == Reason.DESTINATION_DIVERGED && held.test(group)) {
+            // a cut-over group's consumers committed on the destination: its offsets are theirs, as the cutover
+            // meant; not a conflict to report, and no longer kept alive (its positions stop being applied ones)
+            plan.forEach(planned -> settlePartition(group, type, planned, outcome.partitions().get(planned.key()),
+                    now));
+            return;
+        }
         int applied = 0;
         for (PlannedPartition planned : plan) {
             if (settlePartition(group, type, planned, outcome.partitions().get(planned.key()), now)) {
@@ -141,7 +154,8 @@ final class WriteSettler {
         if (result.status() == PositionStatus.APPLIED && type == GroupKind.CONSUMER) {
             checkpoints.applied(group, planned.destination(), planned.sourceOffset(), result.destinationOffset());
         }
-        if (result.written()) {
+        if (result.written() && !planned.again()) {
+            // a commit written again (a refresh, a vanished offset) was synced long ago: not a sync's latency
             metrics.syncLatency(type, now - planned.commitTimestamp());
             metrics.replayBound(type, Math.max(0, pos.bound()));
         }

@@ -1,10 +1,16 @@
 package dev.sextant.failover;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.GroupOutcome;
+import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.apply.TranslatedPosition;
+import dev.sextant.client.SextantClient;
+import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.LogRange;
 import dev.sextant.failover.FailoverReport.GroupResult;
 import dev.sextant.failover.FailoverReport.GroupState;
@@ -14,6 +20,7 @@ import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -55,6 +62,32 @@ class FailoverVerdictTest {
         assertEquals(100L, settled.partitions().get(0).offset());
         assertEquals(PartitionStatus.NOT_WRITTEN, settled.partitions().get(1).status(),
                 "never reported written with the other topic's offset");
+    }
+
+    @Test
+    void aCutOverGroupWhoseOffsetsTheDestinationLostIsNotClean() {
+        DestinationGroup there = new DestinationGroup("billing", GroupKind.CONSUMER, "consumer", false, "Empty");
+        SextantClient.Cutover cut = new SextantClient.Cutover(1_000, 30_000, "source-id");
+        SextantClient.Partition applied = new SextantClient.Partition("orders", 0, "source.orders", 10, 10L,
+                "exact", 0L, 10L, 2_000L, "APPLIED", 1_000L);
+        OffsetOwnership ownership = new OffsetOwnership("app");
+
+        GroupState lost = FailoverVerdict.state(there, "consumer", Map.of(), Map.of(), List.of(applied), cut,
+                ownership, 5_000);
+        assertEquals(GroupResult.INCOMPLETE, lost.result(), lost.detail());
+        assertFalse(lost.clean(), "its consumers would start from auto.offset.reset");
+        assertEquals(PartitionStatus.MISSING, lost.partitions().get(0).status(), "--apply writes it back");
+        assertTrue(FailoverVerdict.writes(lost));
+
+        GroupState held = FailoverVerdict.state(there, "consumer", Map.of(new TopicPartition("source.orders", 0),
+                new OffsetAndMetadata(10, ownership.metadataFor(1_000, 10, 0))), Map.of(), List.of(applied), cut,
+                ownership, 5_000);
+        assertEquals(GroupResult.CUT_OVER, held.result(), held.detail());
+        assertTrue(held.clean());
+
+        GroupState nothingKnown = FailoverVerdict.state(there, "consumer", Map.of(), Map.of(), List.of(), cut,
+                ownership, 5_000);
+        assertFalse(nothingKnown.clean(), "a cut-over consumer group with no offset on the destination at all");
     }
 
     private static PlannedPartition plan(String topic, long offset) {

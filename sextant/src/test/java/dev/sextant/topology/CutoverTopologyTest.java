@@ -2,21 +2,26 @@ package dev.sextant.topology;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.config.OwnTopicNames;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.CutoverRecord;
+import dev.sextant.state.PositionStatus;
 import io.micrometer.core.instrument.Counter;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.TestInputTopic;
 import org.junit.jupiter.api.Test;
 
 /**
  * A group cut over to the destination ({@code sextant cutover}) is never moved from the source again: a later source
- * commit is a {@code CUT_OVER} dead letter and a refused position, never a write; a tombstone gives it back.
+ * commit is a {@code CUT_OVER} dead letter and a refused position, never a write; a tombstone gives it back. Its
+ * offsets there are kept alive as they stand until its consumers commit there.
  */
 class CutoverTopologyTest extends GroupSyncFixture {
 
@@ -61,6 +66,39 @@ class CutoverTopologyTest extends GroupSyncFixture {
         flush();
         assertEquals(30L, destination.committed("billing", "source.orders", 0), "the sync moves it again");
         assertEquals(0.0, registry.get("sextant.groups.cut.over").gauge().value());
+    }
+
+    @Test
+    void aCutOverGroupsOffsetsAreKeptAliveAsTheyStandUntilItsConsumersCommitThere() {
+        destination.offsetsRetentionMs = 60_000; // the refresh follows it: every half retention
+        start(true, true);
+        destination.topic("source.orders", 1);
+        commit("billing", "orders", 0, 10);
+        flush();
+        TestInputTopic<byte[], byte[]> cutovers = cutovers();
+        cutovers.pipeInput(CutoverRecord.key("billing"), new CutoverRecord("billing", "consumer", clock.millis(),
+                30_000, "source-id", List.of(new CutoverRecord.Partition("orders", 0, 10, "source.orders", 10,
+                "exact", 0L))).toBytes());
+        int written = destination.alterCalls.get();
+
+        tick(60_000); // past the offsets refresh: written again as it stands, before the retention deletes it
+        flush();
+        assertTrue(destination.alterCalls.get() > written, "a cut-over group's offsets are refreshed too");
+        assertEquals(10L, destination.committed("billing", "source.orders", 0));
+        assertTrue(destination.metadata("billing", "source.orders", 0).startsWith("sextant/" + APP + " "));
+        assertEquals(PositionStatus.APPLIED, position("billing", "orders", 0).status(),
+                "a refresh leaves the state as it is");
+
+        // its consumers start on the destination and commit there: theirs from now on, as the cutover meant
+        destination.offsets.get("billing").put(new TopicPartition("source.orders", 0), new OffsetAndMetadata(12, ""));
+        tick(60_000);
+        flush();
+        assertEquals(12L, destination.committed("billing", "source.orders", 0), "never written over");
+        assertEquals(List.of(), deadLetters.readValuesToList(), "not a conflict: the cutover's aim");
+        int afterConsumers = destination.alterCalls.get();
+        tick(60_000);
+        flush();
+        assertEquals(afterConsumers, destination.alterCalls.get(), "no longer kept alive once its consumers own it");
     }
 
     @Test
