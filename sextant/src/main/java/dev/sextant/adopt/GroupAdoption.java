@@ -83,12 +83,23 @@ public final class GroupAdoption {
                                OffsetOwnership ownership, SextantClient instance,
                                Map<String, List<TranslatedPosition>> plans) {
         boolean foreign = there.values().stream().anyMatch(om -> !ownership.owns(om.metadata()));
-        List<Partition> partitions = new ArrayList<>();
         if (!foreign) {
-            there.forEach((tp, om) -> partitions.add(new Partition(tp.topic(), tp.partition(), om.offset(), null)));
-            return new Group(group.groupId(), Verdict.ALREADY_SEXTANT, null, sorted(partitions));
+            return new Group(group.groupId(), Verdict.ALREADY_SEXTANT, null, asThey(there));
         }
-        Map<TopicPartition, SextantClient.Partition> known = translations(instance, group.groupId());
+        SextantClient.GroupPositions positions = positions(instance, group.groupId());
+        if (positions != null && positions.cutOver() != null) {
+            return new Group(group.groupId(), Verdict.REFUSED, "cut over to the destination ('sextant cutover'): "
+                    + "its offsets there are its consumers', and adopt leaves it as the sync does", asThey(there));
+        }
+        return takeOver(group, there, ownership, positions, plans);
+    }
+
+    /** A group whose destination offsets are not all Sextant's: adoptable when every translation is at or above. */
+    private static Group takeOver(DestinationGroup group, Map<TopicPartition, OffsetAndMetadata> there,
+                                  OffsetOwnership ownership, SextantClient.GroupPositions positions,
+                                  Map<String, List<TranslatedPosition>> plans) {
+        List<Partition> partitions = new ArrayList<>();
+        Map<TopicPartition, SextantClient.Partition> known = translations(positions);
         List<TranslatedPosition> plan = new ArrayList<>();
         List<String> below = new ArrayList<>();
         List<String> missing = new ArrayList<>();
@@ -122,16 +133,30 @@ public final class GroupAdoption {
         return new Group(group.groupId(), Verdict.ADOPTABLE, null, sorted(partitions));
     }
 
-    /** What the instance translates for the group, by destination partition; nothing when it does not know it. */
-    private static Map<TopicPartition, SextantClient.Partition> translations(SextantClient instance, String group) {
-        Map<TopicPartition, SextantClient.Partition> known = new HashMap<>();
+    /** The destination's offsets of the group as they are, without translations. */
+    private static List<Partition> asThey(Map<TopicPartition, OffsetAndMetadata> there) {
+        List<Partition> partitions = new ArrayList<>();
+        there.forEach((tp, om) -> partitions.add(new Partition(tp.topic(), tp.partition(), om.offset(), null)));
+        return sorted(partitions);
+    }
+
+    /** What the instance holds of the group; null when it does not know it. */
+    private static SextantClient.GroupPositions positions(SextantClient instance, String group) {
         try {
-            instance.group(group).partitions().forEach(p ->
-                    known.put(new TopicPartition(p.destinationTopic(), p.partition()), p));
+            return instance.group(group);
         } catch (SextantClientException e) {
             if (e.status() != 404) {
                 throw new IllegalStateException("the Sextant instance did not answer: " + e.getMessage(), e);
             }
+            return null;
+        }
+    }
+
+    /** What the instance translates for the group, by destination partition; nothing when it does not know it. */
+    private static Map<TopicPartition, SextantClient.Partition> translations(SextantClient.GroupPositions positions) {
+        Map<TopicPartition, SextantClient.Partition> known = new HashMap<>();
+        if (positions != null) {
+            positions.partitions().forEach(p -> known.put(new TopicPartition(p.destinationTopic(), p.partition()), p));
         }
         return known;
     }

@@ -112,9 +112,10 @@ public final class CommandContext implements AutoCloseable {
         return keep(new TopicLog(config.sourceClientConfig(), topics().history(), source(config), timeout));
     }
 
-    /** Sextant's cutovers topic on the source. */
-    public TopicLog cutoversTopic() {
-        return keep(new TopicLog(config.sourceClientConfig(), topics().cutovers(), source(config), timeout));
+    /** The groups cut over to the destination: Sextant's cutovers topic on the source. */
+    public CutoverLedger cutovers() {
+        return new CutoverLedger(keep(new TopicLog(config.sourceClientConfig(), topics().cutovers(), source(config),
+                timeout)));
     }
 
     /** MirrorMaker 2's offset-syncs topic on the source. */

@@ -1,4 +1,4 @@
-package dev.sextant.cutover;
+package dev.sextant.command;
 
 import dev.sextant.clients.TopicLog;
 import dev.sextant.state.CutoverRecord;
@@ -12,7 +12,7 @@ import java.util.TreeMap;
  * whole, written one group at a time and acknowledged by every in-sync replica before a write returns
  * ({@link TopicLog}).
  */
-final class CutoverLedger {
+public final class CutoverLedger {
 
     private final TopicLog log;
 
@@ -25,7 +25,7 @@ final class CutoverLedger {
      *
      * @throws IllegalStateException when the topic does not exist (no Sextant of this release ran yet)
      */
-    Map<String, CutoverRecord> read() {
+    public Map<String, CutoverRecord> read() {
         Map<String, CutoverRecord> cut = new TreeMap<>();
         boolean exists = log.readToEnd((key, value) -> {
             if (key == null) {
@@ -43,19 +43,40 @@ final class CutoverLedger {
             }
         });
         if (!exists) {
-            throw new IllegalStateException("topic " + log.topic() + " does not exist on " + log.cluster()
+            throw new MissingTopicException("topic " + log.topic() + " does not exist on " + log.cluster()
                     + ": start Sextant (this release creates it), then run the cutover");
         }
         return cut;
     }
 
+    /**
+     * Every group cut over now; none when the topic does not exist (no Sextant that creates it ran, so nothing was
+     * ever cut over): what a command that writes checks before it writes.
+     */
+    public Map<String, CutoverRecord> readIfAny() {
+        try {
+            return read();
+        } catch (MissingTopicException e) {
+            return Map.of();
+        }
+    }
+
     /** Records the group as cut over; returns once the brokers acknowledged it. */
-    void record(CutoverRecord cut) {
+    public void record(CutoverRecord cut) {
         log.write(CutoverRecord.key(cut.group()), cut.toBytes());
     }
 
     /** Gives the group back to the sync (a tombstone); returns once the brokers acknowledged it. */
-    void withdraw(String group) {
+    public void withdraw(String group) {
         log.write(CutoverRecord.key(group), null);
+    }
+
+    /** The cutovers topic does not exist. */
+    private static final class MissingTopicException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        MissingTopicException(String message) {
+            super(message);
+        }
     }
 }

@@ -27,9 +27,9 @@ final class DestinationCheck {
     private DestinationCheck() {
     }
 
+    /** @param there the group as the destination listed it for this batch, null when it does not */
     static Optional<Problem> check(String group, String type, List<CutoverRecord.Partition> partitions,
-                                   DestinationSession destination) {
-        DestinationGroup there = destination.groups().get(group);
+                                   DestinationSession destination, DestinationGroup there) {
         GroupKind kind = "share".equals(type) ? GroupKind.SHARE : GroupKind.CONSUMER;
         GroupGuard guard = GroupGuard.judge(Optional.ofNullable(there), kind);
         if (guard == GroupGuard.TYPE_CONFLICT) {

@@ -3,10 +3,12 @@ package dev.sextant.cutover;
 import static dev.sextant.cutover.CutoverReport.GroupResult.refused;
 import static dev.sextant.cutover.CutoverReport.boundText;
 
+import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationSession;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
 import dev.sextant.command.CommandContext;
+import dev.sextant.command.CutoverLedger;
 import dev.sextant.source.CommitWatch;
 import dev.sextant.source.SourceGroup;
 import dev.sextant.source.SourceSession;
@@ -85,7 +87,7 @@ public final class PlannedCutover {
     public CutoverReport cutOver(Predicate<String> selected, String named, Options options) {
         long started = clock.millis();
         Map<String, CutoverReport.GroupResult> results = new TreeMap<>();
-        CutoverLedger ledger = new CutoverLedger(context.cutoversTopic());
+        CutoverLedger ledger = context.cutovers();
         SourceSession source = context.source();
         progress.accept("reading the groups cut over so far");
         Map<String, CutoverRecord> cut = ledger.read();
@@ -120,7 +122,7 @@ public final class PlannedCutover {
     public CutoverReport undo(Predicate<String> selected, String named, boolean apply, Duration timeout) {
         long started = clock.millis();
         Map<String, CutoverReport.GroupResult> results = new TreeMap<>();
-        CutoverLedger ledger = new CutoverLedger(context.cutoversTopic());
+        CutoverLedger ledger = context.cutovers();
         Map<String, CutoverRecord> cut = ledger.read();
         Set<String> groups = new TreeSet<>();
         cut.keySet().stream().filter(g -> named == null ? selected.test(g) : g.equals(named)).forEach(groups::add);
@@ -177,9 +179,11 @@ public final class PlannedCutover {
         }
         String cluster = source.clusterId();
         try (DestinationSession destination = context.destination(cluster, false)) {
+            // one listing for the batch: a listing per group cost a whole listing of the destination each
+            Map<String, DestinationGroup> listed = destination.groups();
             for (String group : synced.keySet()) {
-                results.put(group, record(group, known.get(group), fenced.get(group), cluster, destination, watch,
-                        source, ledger, options));
+                results.put(group, record(group, known.get(group), fenced.get(group), cluster, destination, listed,
+                        watch, source, ledger, options));
             }
         }
     }
@@ -235,8 +239,9 @@ public final class PlannedCutover {
 
     /** Checks the destination, records the cutover, waits for the instance to hold it, and checks the fence again. */
     private CutoverReport.GroupResult record(String group, String type, SourceGroup fenced, String cluster,
-                                             DestinationSession destination, CommitWatch watch,
-                                             SourceSession source, CutoverLedger ledger, Options options) {
+                                             DestinationSession destination, Map<String, DestinationGroup> listed,
+                                             CommitWatch watch, SourceSession source, CutoverLedger ledger,
+                                             Options options) {
         List<SextantClient.Partition> positions;
         try {
             positions = instance.group(group).partitions();
@@ -252,7 +257,8 @@ public final class PlannedCutover {
                         p.destinationTopic(), p.appliedOffset(), p.precision(), p.bound()));
             }
         }
-        Optional<DestinationCheck.Problem> problem = DestinationCheck.check(group, type, partitions, destination);
+        Optional<DestinationCheck.Problem> problem = DestinationCheck.check(group, type, partitions, destination,
+                listed.get(group));
         if (problem.isPresent()) {
             return refused(group, type, problem.get().reason().name(), problem.get().message());
         }

@@ -11,6 +11,7 @@ import dev.sextant.config.Translation;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.domain.Reason;
 import dev.sextant.source.SourceSession;
+import dev.sextant.state.CutoverRecord;
 import dev.sextant.state.InMemorySyncHistory;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
@@ -18,6 +19,7 @@ import dev.sextant.translate.IdentityTranslator;
 import dev.sextant.translate.OffsetSyncTranslator;
 import dev.sextant.translate.OffsetTranslation;
 import dev.sextant.translate.OffsetTranslator;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -163,6 +165,10 @@ public final class ManualFailover {
         if (plan.rows().isEmpty()) {
             return new Result(Status.REFUSED, null, "no partition to write; nothing written", Map.of());
         }
+        Result cutOver = cutOver(plan.group());
+        if (cutOver != null) {
+            return cutOver;
+        }
         try (DestinationSession destination = context.destination(plan.sourceCluster(), false)) {
             Result refused = guard(destination, plan);
             return refused != null ? refused : write(destination, plan);
@@ -170,6 +176,24 @@ public final class ManualFailover {
             return new Result(Status.FAILED, null, "cannot read the destination's groups and topics: "
                     + e.getMessage(), Map.of());
         }
+    }
+
+    /**
+     * The refusal of a group cut over to the destination ({@code sextant cutover}), as the sync refuses it: its
+     * consumers run there, and nothing moves it from the source; null when it is not cut over.
+     */
+    private Result cutOver(String group) {
+        CutoverRecord cut;
+        try {
+            cut = context.cutovers().readIfAny().get(group);
+        } catch (IllegalStateException e) {
+            return new Result(Status.FAILED, null, "cannot read which groups are cut over (Sextant's cutovers topic on "
+                    + "the source): " + e.getMessage() + "; nothing written", Map.of());
+        }
+        return cut == null ? null : new Result(Status.REFUSED, Reason.CUT_OVER, "group '" + group + "' was cut over "
+                + "to the destination at " + Instant.ofEpochMilli(cut.cutAt()) + " ('sextant cutover'): its "
+                + "consumers run there and nothing moves it from the source; 'sextant cutover --group " + group
+                + " --undo --apply' gives it back first; nothing written", Map.of());
     }
 
     /** Why the destination refuses the whole plan before anything is written (topics, type, members); or null. */
