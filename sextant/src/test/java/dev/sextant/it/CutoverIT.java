@@ -115,6 +115,13 @@ class CutoverIT {
             SextantInstance counted = sextant;
             Await.until(SYNCED, "the zombie commits counted", () -> refusedCutOver(counted) >= 2);
             assertEquals(Map.of(0, 600L, 1, 700L), destination(clusters, STOPPED), "the destination did not move");
+            // nor does a manual failover from the source's commits (the zombie's 900s) write over the cutover
+            Cli.Run fromSource = Cli.run("failover", "-c", config.toString(), "--from-source", "--group", STOPPED,
+                    "--apply");
+            assertEquals(1, fromSource.exit(), "refused: " + fromSource);
+            assertTrue(fromSource.err().contains("cut over"), fromSource.err());
+            assertEquals(Map.of(0, 600L, 1, 700L), destination(clusters, STOPPED),
+                    "failover --from-source wrote nothing");
 
             // a restart keeps the cut-over state
             sextant.close();
