@@ -50,8 +50,8 @@ import org.slf4j.LoggerFactory;
  * </pre>
  *
  * <p>Invariants: it never writes a group that holds an offset Sextant did not write, on any partition (under
- * adopt-forward: a partition's such offset only when the translation is at or above it, and offsets elsewhere are
- * left as they are), nor over an offset that carries a newer source commit ({@link OffsetOwnership.Mark}), nor below
+ * adopt-forward: only when every such offset is in the write and its translation is at or above it: the group is
+ * taken over whole or not at all), nor over an offset that carries a newer source commit ({@link OffsetOwnership.Mark}), nor below
  * an exact translation of the same or an older commit ({@link ExactFloor}), as far as the read just before the write
  * shows; it sends offsets only under a valid {@link WriteLease}, so a task that was
  * revoked or frozen meanwhile does not write what it read before.
@@ -147,9 +147,9 @@ public final class ConsumerGroupApplier implements GroupApplier {
         for (PlannedPartition part : parts) {
             w.add(part, existing.get(part.destination()));
         }
-        if (!adoptForward) {
-            w.foreignElsewhere(existing);
-        }
+        // adopt-forward too: the group is taken over whole or not at all, so a partition its consumers committed
+        // outside this write (a group partly taken over on the target) keeps the whole group theirs
+        w.foreignElsewhere(existing);
         if (!w.foreign.isEmpty()) {
             return CompletableFuture.completedFuture(diverged(group, parts, existing, w.foreign));
         }

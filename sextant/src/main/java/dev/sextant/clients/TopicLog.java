@@ -35,6 +35,8 @@ public final class TopicLog implements AutoCloseable {
     /** The most records one poll hands over: a read to the end takes many. */
     private static final int MAX_POLL_RECORDS = 10_000;
     private static final Duration POLL = Duration.ofMillis(200);
+    /** Kafka's default {@code linger.ms} (4.x), when the client settings do not set one. */
+    private static final long DEFAULT_LINGER_MS = 5;
 
     private final Map<String, Object> clientConfig;
     private final String topic;
@@ -126,16 +128,24 @@ public final class TopicLog implements AutoCloseable {
 
     private KafkaProducer<byte[], byte[]> producer() {
         if (producer == null) {
-            Map<String, Object> config = new HashMap<>(clientConfig);
-            config.put(ProducerConfig.ACKS_CONFIG, "all");
-            config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-            int timeoutMs = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
-            config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(timeoutMs, 30_000));
-            // delivery.timeout.ms must cover linger.ms + request.timeout.ms, or the producer refuses the settings
-            config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Math.max(30_000, timeoutMs));
-            producer = new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+            producer = new KafkaProducer<>(producerConfig(), new ByteArraySerializer(), new ByteArraySerializer());
         }
         return producer;
+    }
+
+    /** The producer's settings: durable ({@code acks=all}, idempotent), each send bounded by the timeout. */
+    Map<String, Object> producerConfig() {
+        Map<String, Object> config = new HashMap<>(clientConfig);
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        int timeoutMs = (int) Math.min(Integer.MAX_VALUE / 2, timeout.toMillis());
+        int requestMs = Math.min(timeoutMs, 30_000);
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, requestMs);
+        // delivery.timeout.ms must cover linger.ms + request.timeout.ms, or the producer refuses the settings
+        long lingerMs = Long.parseLong(String.valueOf(config.getOrDefault(ProducerConfig.LINGER_MS_CONFIG,
+                DEFAULT_LINGER_MS)));
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) Math.max(timeoutMs, requestMs + lingerMs));
+        return config;
     }
 
     @Override

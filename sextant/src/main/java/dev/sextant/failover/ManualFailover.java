@@ -76,9 +76,11 @@ public final class ManualFailover {
      * @param sourceCluster the source cluster's id, named in the marks written; null when it could not be read
      * @param historySize   syncs in the rebuilt history (0 with identity translation)
      * @param warnings      things the operator should know (members still on the source, topics filtered out)
+     * @param pinned        the destination cluster the history describes (pinned by the running sync); null when it
+     *                      pins none (identity translation, or no instance ran)
      */
     public record Plan(String group, String groupType, String sourceCluster, String translation, long historySize,
-                       List<Row> rows, List<String> warnings) {
+                       List<Row> rows, List<String> warnings, String pinned) {
 
         public boolean complete() {
             return rows.stream().allMatch(r -> r.problem() == null);
@@ -106,12 +108,14 @@ public final class ManualFailover {
         boolean identity = config.translation() == Translation.IDENTITY;
         OffsetTranslator translator;
         long historySize = 0;
+        String pinned = null;
         if (identity) {
             translator = new IdentityTranslator();
         } else {
             InMemorySyncHistory history = context.loadHistory(context.timeout().multipliedBy(2));
             translator = new OffsetSyncTranslator(history, context.intervalEvidence());
             historySize = history.size();
+            pinned = history.destinationCluster().orElse(null);
         }
         List<Row> rows = new ArrayList<>();
         committed.entrySet().stream()
@@ -133,7 +137,7 @@ public final class ManualFailover {
                                     null, "no offset sync at or below " + offset + " in Sextant's history")));
                 });
         return new Plan(group, source.type(), source.cluster(), config.translation().configValue(), historySize, rows,
-                warnings);
+                warnings, pinned);
     }
 
     /** The group as the source holds it: its committed offsets, its type, and the cluster's id (null: unknown). */
@@ -169,6 +173,10 @@ public final class ManualFailover {
         if (cutOver != null) {
             return cutOver;
         }
+        Result changed = destinationChanged(plan);
+        if (changed != null) {
+            return changed;
+        }
         try (DestinationSession destination = context.destination(plan.sourceCluster(), false)) {
             Result refused = guard(destination, plan);
             return refused != null ? refused : write(destination, plan);
@@ -194,6 +202,28 @@ public final class ManualFailover {
                 + "to the destination at " + Instant.ofEpochMilli(cut.cutAt()) + " ('sextant cutover'): its "
                 + "consumers run there and nothing moves it from the source; 'sextant cutover --group " + group
                 + " --undo --apply' gives it back first; nothing written", Map.of());
+    }
+
+    /**
+     * The refusal of a destination that is not the cluster the history describes, as the sync refuses it (a cluster
+     * rebuilt at the same address, or another one behind the same name): the history's offsets are of mirrors on the
+     * pinned cluster and mean nothing on this one; null when it is that cluster, or the history pins none.
+     */
+    private Result destinationChanged(Plan plan) {
+        if (plan.pinned() == null) {
+            return null;
+        }
+        String there;
+        try {
+            there = context.destinationClusterId();
+        } catch (IllegalStateException e) {
+            return new Result(Status.FAILED, null, e.getMessage() + "; nothing written", Map.of());
+        }
+        return there.equals(plan.pinned()) ? null : new Result(Status.REFUSED, Reason.DESTINATION_CHANGED,
+                "the destination is cluster " + there + ", not the cluster " + plan.pinned() + " the offset-sync "
+                + "history describes (rebuilt, or another cluster behind destination.bootstrap.servers): its "
+                + "translations are of mirrors there; once MirrorMaker 2 mirrors to this one, accept it with "
+                + "'sextant rebaseline --apply'; nothing written", Map.of());
     }
 
     /** Why the destination refuses the whole plan before anything is written (topics, type, members); or null. */

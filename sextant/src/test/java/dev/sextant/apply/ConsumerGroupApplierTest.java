@@ -74,12 +74,21 @@ class ConsumerGroupApplierTest {
         assertEquals(50L, destination.committed("billing", "source.orders", 1), "the group is theirs as a whole");
         assertEquals(0, destination.alterCalls.get());
 
+        // adopt-forward takes a group over whole or not at all: partition 0, outside the write, keeps it theirs
         ConsumerGroupApplier adopting = applier(OWNERSHIP, ADOPT_FORWARD);
+        CompletableFuture<GroupOutcome> refused = new CompletableFuture<>();
+        adopting.apply(Map.of("billing", List.of(planned(1, 120, 1_000))), refused::complete);
+        assertEquals(Reason.DESTINATION_DIVERGED, refused.get(5, TimeUnit.SECONDS).reason(),
+                "a group partly taken over on the target is not written on its other partitions");
+        assertEquals(50L, destination.committed("billing", "source.orders", 1));
+
+        // with every foreign offset in the write, at or below its translation, the group is taken over whole
         CompletableFuture<GroupOutcome> adopted = new CompletableFuture<>();
-        adopting.apply(Map.of("billing", List.of(planned(1, 120, 1_000))), adopted::complete);
-        assertNull(adopted.get(5, TimeUnit.SECONDS).reason(), "adopt-forward takes partition by partition");
+        adopting.apply(Map.of("billing", List.of(planned(0, 90, 1_000), planned(1, 120, 1_000))),
+                adopted::complete);
+        assertNull(adopted.get(5, TimeUnit.SECONDS).reason());
+        assertEquals(90L, destination.committed("billing", "source.orders", 0));
         assertEquals(120L, destination.committed("billing", "source.orders", 1));
-        assertEquals(70L, destination.committed("billing", "source.orders", 0));
     }
 
     @Test

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -58,35 +59,6 @@ class DashboardMetricsIT {
         config.put("query.listen", "127.0.0.1:" + port);
         config.put("sync.interval.ms", "100");
         config.put("streams.num.stream.threads", "1");
-        Path log = dir.resolve("sextant.log");
-        ChildJvm sextant = SextantProcess.start(SextantProcess.writeConfig(dir.resolve("sextant.properties"), config),
-                log);
-        String scrape;
-        try {
-            Clients.commit(clusters.source(), "scrape-billing", TOPIC, Map.of(0, 100L, 1, 120L));
-            Await.until(Duration.ofSeconds(90), "scrape-billing synced (log " + log + ")", () ->
-                    Clients.committed(clusters, clusters.destination(), "scrape-billing", "source." + TOPIC)
-                            .size() == 2);
-            // Kafka Streams' meters are bound as its clients create them: wait for the RocksDB stores' and the
-            // consumer's rebalance meters too
-            String[] last = {""};
-            Await.until(Duration.ofSeconds(60), "the Streams, RocksDB and rebalance meters in /metrics", () -> {
-                last[0] = metrics(port);
-                return last[0].contains("\nkafka_stream_state_") && last[0].contains("\nkafka_consumer_coordinator_");
-            });
-            scrape = last[0];
-        } finally {
-            sextant.stop(Duration.ofSeconds(30));
-        }
-        Path kept = DeployTools.ROOT.resolve("sextant/target/sextant-metrics-scrape.txt");
-        Files.createDirectories(kept.getParent());
-        Files.writeString(kept, scrape);
-
-        TreeSet<String> served = new TreeSet<>();
-        Matcher sample = Pattern.compile("(?m)^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]").matcher(scrape);
-        while (sample.find()) {
-            served.add(sample.group(1));
-        }
         TreeSet<String> named = new TreeSet<>();
         new ObjectMapper().readTree(DeployTools.DEPLOY.resolve("grafana/sextant.json").toFile()).path("panels")
                 .forEach(p -> p.path("targets").forEach(t -> {
@@ -96,12 +68,32 @@ class DashboardMetricsIT {
                         named.add(m.group(1));
                     }
                 }));
-        TreeSet<String> missing = new TreeSet<>();
-        for (String name : named) {
-            if (!name.startsWith("sextant_") && !name.equals("up") && !served.contains(name)) {
-                missing.add(name);
-            }
+        Path log = dir.resolve("sextant.log");
+        ChildJvm sextant = SextantProcess.start(SextantProcess.writeConfig(dir.resolve("sextant.properties"), config),
+                log);
+        String scrape;
+        try {
+            Clients.commit(clusters.source(), "scrape-billing", TOPIC, Map.of(0, 100L, 1, 120L));
+            Await.until(Duration.ofSeconds(90), "scrape-billing synced (log " + log + ")", () ->
+                    Clients.committed(clusters, clusters.destination(), "scrape-billing", "source." + TOPIC)
+                            .size() == 2);
+            // Kafka Streams' meters are bound as its clients create them, a RocksDB store's a few at a time: wait until
+            // every meter the dashboard names is there (or the deadline, and the assertion below names what is not)
+            String[] last = {""};
+            Await.until(Duration.ofSeconds(60), "every dashboard meter in /metrics", () -> {
+                last[0] = metrics(port);
+                return missing(named, served(last[0])).isEmpty();
+            });
+            scrape = last[0];
+        } finally {
+            sextant.stop(Duration.ofSeconds(30));
         }
+        Path kept = DeployTools.ROOT.resolve("sextant/target/sextant-metrics-scrape.txt");
+        Files.createDirectories(kept.getParent());
+        Files.writeString(kept, scrape);
+
+        TreeSet<String> served = served(scrape);
+        TreeSet<String> missing = missing(named, served);
         assertTrue(named.stream().anyMatch(n -> n.startsWith("kafka_stream_state_")), named.toString());
         assertEquals(new TreeSet<>(), missing, "dashboard meters not in a running instance's /metrics (" + kept + ")");
 
@@ -112,6 +104,27 @@ class DashboardMetricsIT {
                 "sextant_memory_limit_bytes in " + kept + " where the cgroup sets a limit");
         System.out.printf("dashboard: %d meters named, all non-Sextant ones among the %d a running instance serves "
                 + "(scrape kept as %s)%n", named.size(), served.size(), kept);
+    }
+
+    /** The meter names a scrape serves. */
+    private static TreeSet<String> served(String scrape) {
+        TreeSet<String> served = new TreeSet<>();
+        Matcher sample = Pattern.compile("(?m)^([a-zA-Z_:][a-zA-Z0-9_:]*)[{ ]").matcher(scrape);
+        while (sample.find()) {
+            served.add(sample.group(1));
+        }
+        return served;
+    }
+
+    /** The dashboard's meters of Kafka's clients and the JVM that a scrape does not serve (Sextant's own aside). */
+    private static TreeSet<String> missing(Set<String> named, Set<String> served) {
+        TreeSet<String> missing = new TreeSet<>();
+        for (String name : named) {
+            if (!name.startsWith("sextant_") && !name.equals("up") && !served.contains(name)) {
+                missing.add(name);
+            }
+        }
+        return missing;
     }
 
     private static String metrics(int port) {

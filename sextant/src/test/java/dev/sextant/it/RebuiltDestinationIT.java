@@ -106,6 +106,12 @@ class RebuiltDestinationIT {
                 assertEquals(1, failover.exit(), failover.toString());
                 assertTrue(failover.err().contains("the Sextant instance reports DEGRADED: the destination is "
                         + "cluster "), "failover says so too: " + failover.err());
+                // nor does a manual failover from the source's commits write there (it checks what the sync checks)
+                Cli.Run manual = Cli.run("failover", "-c", config.toString(), "--from-source", "--group",
+                        "rebuilt-lag", "--apply");
+                assertEquals(1, manual.exit(), manual.toString());
+                assertTrue(manual.err().contains("rebaseline --apply"), "names the way out: " + manual.err());
+                assertEquals(null, offset(rebuilt, "rebuilt-lag"), "failover --from-source wrote nothing there");
                 Cli.Run dry = Cli.run("rebaseline", "-c", config.toString());
                 assertEquals(1, dry.exit(), "a dry run of a changed destination: " + dry);
                 Cli.Run accepted = Cli.run("rebaseline", "-c", config.toString(), "--apply");
