@@ -51,10 +51,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Invariants: it never writes a group that holds an offset Sextant did not write, on any partition (under
  * adopt-forward: only when every such offset is in the write and its translation is at or above it: the group is
- * taken over whole or not at all), nor over an offset that carries a newer source commit ({@link OffsetOwnership.Mark}), nor below
- * an exact translation of the same or an older commit ({@link ExactFloor}), as far as the read just before the write
- * shows; it sends offsets only under a valid {@link WriteLease}, so a task that was
- * revoked or frozen meanwhile does not write what it read before.
+ * taken over whole or not at all), nor over an offset that carries a newer source commit
+ * ({@link OffsetOwnership.Mark}), nor below an exact translation of the same or an older commit ({@link ExactFloor}),
+ * as far as the read just before the write shows; it sends offsets only under a valid {@link WriteLease}, so a task
+ * that was revoked or frozen meanwhile does not write what it read before.
  * Everything runs on Admin futures, the caller's thread never blocks; every plan gets exactly one
  * {@link GroupOutcome}, also when the destination cannot be reached ({@code retry}), so no position is dropped.
  */
