@@ -67,7 +67,9 @@ final class LastCommitWait {
                     open.remove(group);
                     continue;
                 }
-                last.put(group, verdict);
+                if (verdict.state() != SyncedCheck.State.UNANSWERED || !last.containsKey(group)) {
+                    last.put(group, verdict); // an unanswered ask keeps what the instance said before
+                }
                 if (verdict.state() == SyncedCheck.State.SYNCED) {
                     long since = syncedSince.computeIfAbsent(group, g -> clock.millis());
                     if (verdict.worstBound() == 0 || clock.millis() - since >= PROOF_GRACE.toMillis()
@@ -75,8 +77,8 @@ final class LastCommitWait {
                         ready.put(group, verdict);
                         open.remove(group);
                     }
-                } else {
-                    syncedSince.remove(group);
+                } else if (verdict.state() != SyncedCheck.State.UNANSWERED) {
+                    syncedSince.remove(group); // an unanswered ask does not restart the grace
                 }
             }
             if (!options.apply()) {
@@ -125,7 +127,7 @@ final class LastCommitWait {
         try {
             verdict = SyncedCheck.check(synced(fenced), instance.group(group).partitions());
         } catch (SextantClientException e) {
-            return new SyncedCheck.Verdict(SyncedCheck.State.WAITING, null,
+            return new SyncedCheck.Verdict(SyncedCheck.State.UNANSWERED, null,
                     "the Sextant instance did not answer: " + e.getMessage(), 0);
         }
         if (verdict.state() == SyncedCheck.State.REFUSED) {

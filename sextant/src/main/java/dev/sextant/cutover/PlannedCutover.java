@@ -167,7 +167,9 @@ public final class PlannedCutover {
                 known);
         Map<String, SyncedCheck.Verdict> synced = lastCommits.await(fenced, watch, options, results, known);
         if (!options.apply()) {
-            synced.forEach((group, verdict) -> results.put(group, new CutoverReport.GroupResult(group,
+            synced.forEach((group, verdict) -> results.put(group, verdict.state() == SyncedCheck.State.UNANSWERED
+                    ? refused(group, known.get(group), CutoverReport.FAILED, verdict.detail() + ": nothing is known of "
+                    + "the sync; run the command again once it answers") : new CutoverReport.GroupResult(group,
                     known.get(group), CutoverReport.CUT_OVER, true, verdict.state() == SyncedCheck.State.SYNCED
                     ? "would be cut over: the destination holds its last commit" + boundText(verdict.worstBound())
                     : "would be cut over once the sync wrote its last commit (" + verdict.detail() + ")",
@@ -266,7 +268,11 @@ public final class PlannedCutover {
         CutoverRecord record = new CutoverRecord(group, type, cutAt, options.fenceCheck().toMillis(), cluster,
                 partitions);
         progress.accept("recording " + group + " as cut over");
-        ledger.record(record);
+        try {
+            ledger.record(record);
+        } catch (RuntimeException e) {
+            return unacknowledged(group, type, ledger, e);
+        }
         if (!waitForInstance(group, true, options.timeout())) {
             return refused(group, type, CutoverReport.FAILED, "recorded as cut over, but the Sextant instance "
                     + "did not show it within " + options.timeout().toSeconds() + " s: run the command again, "
@@ -284,6 +290,24 @@ public final class PlannedCutover {
         return new CutoverReport.GroupResult(group, type, CutoverReport.CUT_OVER, true, "cut over: the destination "
                 + "holds its last commit" + boundText(worst) + "; the sync no longer moves it from the source",
                 cutAt, worst, partitions);
+    }
+
+    /**
+     * A cutover record the cluster did not acknowledge may still land (the producer retries it): a tombstone after it,
+     * from the same producer, gives the group back, so that no cutover stands without its last fence check.
+     */
+    private static CutoverReport.GroupResult unacknowledged(String group, String type, CutoverLedger ledger,
+                                                           RuntimeException e) {
+        try {
+            ledger.withdraw(group);
+        } catch (RuntimeException withdrawal) {
+            return refused(group, type, CutoverReport.FAILED, "the cutover record was not acknowledged ("
+                    + e.getMessage() + ") and may still land, and withdrawing it failed too ("
+                    + withdrawal.getMessage() + "): run 'sextant cutover --group " + group + " --undo --apply', "
+                    + "then the cutover again");
+        }
+        return refused(group, type, CutoverReport.FAILED, "the cutover record was not acknowledged (" + e.getMessage()
+                + "): withdrawn, nothing recorded; run the command again");
     }
 
     /** Waits until the instance shows the group cut over ({@code cutOver}), or not; false at the timeout. */

@@ -28,7 +28,9 @@ final class SyncedCheck {
         /** Not yet: the sync has not read, translated or written the last commit everywhere. */
         WAITING,
         /** A guard of the sync stands in the way: waiting does not help. */
-        REFUSED
+        REFUSED,
+        /** The running instance did not answer: nothing is known of the sync (not a sign it fell behind). */
+        UNANSWERED
     }
 
     /** The statuses of the sync that are its guards. */

@@ -227,6 +227,34 @@ class LastCommitWaitTest {
     }
 
     @Test
+    void anUnansweredAskDoesNotRestartTheGrace() {
+        instance.reports(GROUP, applied(FENCED, 3));
+        watch.at(Duration.ofSeconds(2), () -> instance.fails(GROUP, 500));
+        watch.at(Duration.ofSeconds(4), () -> instance.reports(GROUP, applied(FENCED, 3)));
+        Map<String, SyncedCheck.Verdict> ready = await(APPLY);
+        assertEquals(3, ready.get(GROUP).worstBound());
+        assertEquals(LastCommitWait.PROOF_GRACE.toMillis(), elapsed(),
+                "the grace counted from the first synced answer");
+    }
+
+    @Test
+    void aBoundedGroupWhoseInstanceFallsSilentIsTakenWithItsBoundAtTheTimeout() {
+        instance.reports(GROUP, applied(FENCED, 3));
+        watch.at(Duration.ofSeconds(1), () -> instance.fails(GROUP, 500));
+        Map<String, SyncedCheck.Verdict> ready = await(new PlannedCutover.Options(true, Duration.ZERO,
+                Duration.ofSeconds(4)));
+        assertEquals(3, ready.get(GROUP).worstBound(), "what the instance said last, before it fell silent");
+        assertEquals(Map.of(), results);
+    }
+
+    @Test
+    void aDryRunWithTheInstanceSilentSaysSo() {
+        instance.fails(GROUP, 500);
+        Map<String, SyncedCheck.Verdict> ready = await(new PlannedCutover.Options(false, Duration.ZERO, TIMEOUT));
+        assertEquals(SyncedCheck.State.UNANSWERED, ready.get(GROUP).state(), "not taken for a sync that waits");
+    }
+
+    @Test
     void onlyThePartitionsTheSyncMovesAreAwaited() {
         instance.reports(GROUP, applied(FENCED, 0));
         Map<String, SyncedCheck.Verdict> ready = wait.await(fenced(Map.of(ORDERS, FENCED,
