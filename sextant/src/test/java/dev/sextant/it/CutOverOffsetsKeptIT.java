@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.client.SextantClient;
 import dev.sextant.testing.Cli;
+import dev.sextant.testing.RetentionWatch;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
@@ -16,14 +17,9 @@ import dev.sextant.testkit.LocalKafkaBroker;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -69,7 +65,7 @@ class CutOverOffsetsKeptIT {
             try (SextantInstance sextant = SextantInstance.start(clusters, APP, overrides);
                  Admin target = clusters.admin(destination)) {
                 Clients.commit(source, GROUP, TOPIC, COMMITTED);
-                Await.until(Duration.ofSeconds(60), GROUP + " synced", () -> offsets(target, GROUP)
+                Await.until(Duration.ofSeconds(60), GROUP + " synced", () -> RetentionWatch.offsets(target, GROUP)
                         .equals(COMMITTED));
                 String url = "http://" + sextant.app().queryAddress();
                 Path config = dir.resolve("sextant.properties");
@@ -82,23 +78,10 @@ class CutOverOffsetsKeptIT {
                 SextantClient client = SextantClient.create(url);
                 assertTrue(client.group(GROUP).cutOver() != null, "the instance holds the cutover");
 
-                // the control: committed on the destination by hand, written again by no one
-                target.alterConsumerGroupOffsets("held-control", Map.of(new TopicPartition(TOPIC, 0),
-                        new OffsetAndMetadata(10))).all().get(30, TimeUnit.SECONDS);
-                long start = System.nanoTime();
-                long controlGoneMs = -1;
-                List<String> gaps = new ArrayList<>();
-                while (System.nanoTime() - start < IDLE.toNanos()) {
-                    long at = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                    Map<Integer, Long> held = offsets(target, GROUP);
-                    if (!held.equals(COMMITTED)) {
-                        gaps.add(at + " ms: " + held);
-                    }
-                    if (controlGoneMs < 0 && offsets(target, "held-control").isEmpty()) {
-                        controlGoneMs = at;
-                    }
-                    Thread.sleep(500); // the sampling interval, not a wait for a condition
-                }
+                RetentionWatch.Result watched = RetentionWatch.sample(target, TOPIC, "held-control", GROUP,
+                        COMMITTED, IDLE);
+                long controlGoneMs = watched.controlGoneMs();
+                List<String> gaps = watched.gaps();
                 assertTrue(controlGoneMs > 0, "the broker's retention deletes a group no one writes again");
                 assertTrue(gaps.isEmpty(), GROUP + " kept every offset, cut over, past two retentions; "
                         + gaps.size() + " samples without, the first " + (gaps.isEmpty() ? "" : gaps.get(0)));
@@ -115,24 +98,6 @@ class CutOverOffsetsKeptIT {
                         controlGoneMs, GROUP, COMMITTED.size(), IDLE.toSeconds(), result.path("result").asText(),
                         failover.exit());
             }
-        }
-    }
-
-    private static Map<Integer, Long> offsets(Admin admin, String group) {
-        try {
-            Map<Integer, Long> out = new TreeMap<>();
-            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
-                    .forEach((tp, om) -> {
-                        if (om != null) {
-                            out.put(tp.partition(), om.offset());
-                        }
-                    });
-            return out;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the offsets of " + group, e);
         }
     }
 }

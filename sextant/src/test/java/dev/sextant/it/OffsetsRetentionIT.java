@@ -3,6 +3,7 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.testing.RetentionWatch;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
@@ -11,17 +12,13 @@ import dev.sextant.testkit.LocalClustersExtension;
 import dev.sextant.testkit.LocalKafkaBroker;
 import io.micrometer.core.instrument.Counter;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -67,8 +64,8 @@ class OffsetsRetentionIT {
                     "translation", "identity", "replication.policy", "identity", "groups.include", "retention-.*"))) {
                 Clients.commit(source, GROUP, TOPIC, COMMITTED);
                 try (Admin target = clusters.admin(destination)) {
-                    Await.until(Duration.ofSeconds(60), GROUP + " synced", () -> offsets(target, GROUP).size()
-                            == PARTITIONS);
+                    Await.until(Duration.ofSeconds(60), GROUP + " synced",
+                            () -> RetentionWatch.offsets(target, GROUP).size() == PARTITIONS);
                 }
                 // the operator lowers the retention in a rolling restart; Sextant learnt 7 days at its start
                 destination.restart(Map.of("offsets.retention.minutes", Long.toString(RETENTION.toMinutes())));
@@ -86,24 +83,10 @@ class OffsetsRetentionIT {
     }
 
     private static void keptThroughALoweredRetention(Admin target) throws Exception {
-        // the control: committed on the destination by hand, written again by no one
-        Map<TopicPartition, OffsetAndMetadata> control = Map.of(new TopicPartition(TOPIC, 0),
-                new OffsetAndMetadata(10));
-        target.alterConsumerGroupOffsets("retention-control", control).all().get(30, TimeUnit.SECONDS);
-        long start = System.nanoTime();
-        long controlGoneMs = -1;
-        List<String> gaps = new ArrayList<>();
-        while (System.nanoTime() - start < IDLE.toNanos()) {
-            long at = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-            Map<Integer, Long> idle = offsets(target, GROUP);
-            if (!idle.equals(COMMITTED)) {
-                gaps.add(at + " ms: " + idle);
-            }
-            if (controlGoneMs < 0 && offsets(target, "retention-control").isEmpty()) {
-                controlGoneMs = at;
-            }
-            Thread.sleep(500); // the sampling interval, not a wait for a condition
-        }
+        RetentionWatch.Result watched = RetentionWatch.sample(target, TOPIC, "retention-control", GROUP, COMMITTED,
+                IDLE);
+        long controlGoneMs = watched.controlGoneMs();
+        List<String> gaps = watched.gaps();
         assertTrue(controlGoneMs > 0, "the broker's retention deletes a group no one writes again");
         assertEquals(List.of(), gaps, GROUP + " kept every offset after the retention was lowered");
         System.out.printf("offsets retention lowered to %d s in a restart: the hand-written group was deleted after "
@@ -130,7 +113,7 @@ class OffsetsRetentionIT {
         long backAt = -1;
         while (backAt < 0 && System.nanoTime() - left < RETENTION.plusSeconds(60).toNanos()) {
             long at = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - left);
-            boolean all = offsets(target, GROUP).equals(COMMITTED);
+            boolean all = RetentionWatch.offsets(target, GROUP).equals(COMMITTED);
             if (!all && goneAt < 0) {
                 goneAt = at;
             } else if (all && goneAt >= 0) {
@@ -144,23 +127,5 @@ class OffsetsRetentionIT {
                 + "later; Sextant wrote them again %d ms after that%n", goneAt, backAt - goneAt);
         assertTrue(backAt - goneAt <= BACK_WITHIN.toMillis(), "written again within " + BACK_WITHIN.toSeconds()
                 + " s of being deleted, not at the next refresh: " + (backAt - goneAt) + " ms");
-    }
-
-    private static Map<Integer, Long> offsets(Admin admin, String group) {
-        try {
-            Map<Integer, Long> out = new TreeMap<>();
-            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS)
-                    .forEach((tp, om) -> {
-                        if (om != null) {
-                            out.put(tp.partition(), om.offset());
-                        }
-                    });
-            return out;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot read the offsets of " + group, e);
-        }
     }
 }
