@@ -44,7 +44,7 @@ final class GroupViews {
                 translated ? pos.precision().label() : null,
                 translated ? Math.max(0, pos.bound()) : null,
                 pos.appliedOffset() >= 0 ? pos.appliedOffset() : null,
-                pos.appliedAt() >= 0 ? pos.appliedAt() : null,
+                pos.appliedAt() > 0 ? pos.appliedAt() : null,
                 pos.status().name(),
                 pos.commitTimestamp() >= 0 ? pos.commitTimestamp() : null);
     }
@@ -92,7 +92,7 @@ final class GroupViews {
             if (p.commitTimestamp() >= 0) {
                 lastCommit = lastCommit == null ? p.commitTimestamp() : Math.max(lastCommit, p.commitTimestamp());
             }
-            if (p.appliedAt() >= 0) {
+            if (p.appliedAt() > 0) {
                 lastApply = lastApply == null ? p.appliedAt() : Math.max(lastApply, p.appliedAt());
             }
             if (p.hasTranslation()) {

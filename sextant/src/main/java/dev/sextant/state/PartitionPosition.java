@@ -100,9 +100,22 @@ public record PartitionPosition(
      * kept for a rewind that is not followed). If the source moved on meanwhile, the position is pending again.
      */
     public PartitionPosition settled(long destinationOffset, long forSourceOffset, PositionStatus outcome, long now) {
+        return settled(destinationOffset, forSourceOffset, outcome, true, now);
+    }
+
+    /**
+     * As {@link #settled(long, long, PositionStatus, long)}, where {@code written} says whether the destination's
+     * commit time moved. {@code appliedAt} is when the destination last took the offset, which its retention counts
+     * from: an offset found already there keeps the time it was written at (when this position wrote that offset),
+     * else it counts as written long ago (0), so the refresh writes it at its next scan instead of a retention late.
+     */
+    public PartitionPosition settled(long destinationOffset, long forSourceOffset, PositionStatus outcome,
+                                     boolean written, long now) {
         PositionStatus next = forSourceOffset == sourceOffset ? outcome : PositionStatus.PENDING;
+        long at = written || outcome != PositionStatus.APPLIED ? now
+                : appliedOffset == destinationOffset && appliedAt >= 0 ? appliedAt : 0;
         return new PartitionPosition(sourceOffset, commitTimestamp, translatedOffset, bound, destinationOffset,
-                forSourceOffset, now, -1, next, commitLogOffset);
+                forSourceOffset, at, -1, next, commitLogOffset);
     }
 
     /**

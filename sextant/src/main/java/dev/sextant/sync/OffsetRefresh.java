@@ -101,7 +101,7 @@ final class OffsetRefresh implements ReplanTrigger {
         return this;
     }
 
-        /** How long an applied position stands before it is written again. */
+    /** How long an applied position stands before it is written again. */
     long intervalMs() {
         if (configuredMs > 0) {
             return configuredMs;

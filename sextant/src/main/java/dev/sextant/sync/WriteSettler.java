@@ -167,6 +167,7 @@ final class WriteSettler {
             translated = pos.withTranslation(OffsetTranslation.bounded(pos.sourceOffset(),
                     result.destinationOffset(), result.keptBound()));
         }
-        return translated.settled(result.destinationOffset(), planned.sourceOffset(), result.status(), now);
+        return translated.settled(result.destinationOffset(), planned.sourceOffset(), result.status(),
+                result.written(), now);
     }
 }

@@ -32,4 +32,20 @@ class PartitionPositionTest {
         assertEquals(1, buf.get());
         assertEquals(120, buf.getLong());
     }
+
+    @Test
+    void theDestinationsCommitTimeMovesOnlyWithAWrite() {
+        PartitionPosition written = PartitionPosition.committed(120, 1_000)
+                .settled(118, 120, PositionStatus.APPLIED, true, 2_000);
+        assertEquals(2_000, written.appliedAt(), "a write: the destination took it now");
+        PartitionPosition found = written.withCommit(120, 5_000).settled(118, 120, PositionStatus.APPLIED, false,
+                9_000);
+        assertEquals(2_000, found.appliedAt(), "the same offset found there: still the time it was written at");
+        PartitionPosition unknown = written.withCommit(130, 5_000).settled(128, 130, PositionStatus.APPLIED, false,
+                9_000);
+        assertEquals(0, unknown.appliedAt(), "another offset found there, written by no write of this position: "
+                + "counted as written long ago, so the refresh writes it at its next scan");
+        assertEquals(9_000, written.settled(125, 120, PositionStatus.REWIND_SKIPPED, false, 9_000).appliedAt(),
+                "a rewind not followed keeps the time of its answer, as before");
+    }
 }
