@@ -12,6 +12,8 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The topics Sextant writes on the source cluster, created at start when missing (brokers usually have topic
@@ -21,6 +23,8 @@ import org.apache.kafka.common.config.TopicConfig;
  * its group.
  */
 final class OwnTopics {
+
+    private static final Logger log = LoggerFactory.getLogger(OwnTopics.class);
 
     private OwnTopics() {
     }
@@ -34,8 +38,10 @@ final class OwnTopics {
             wanted.add(new NewTopic(settings.historyTopic(), Optional.of(1), replication)
                     .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
         }
+        // a tombstone (cutover --undo) kept for ever: an instance that comes back after any time away still reads it
         wanted.add(new NewTopic(settings.cutoversTopic(), Optional.of(1), replication)
-                .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+                .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                        TopicConfig.DELETE_RETENTION_MS_CONFIG, String.valueOf(Long.MAX_VALUE))));
         if (settings.syncShareGroups()) {
             wanted.add(new NewTopic(settings.sharePositionsTopic(), Optional.of(consumerOffsetsPartitions),
                     replication));
@@ -55,7 +61,26 @@ final class OwnTopics {
                 throw new InvalidConfigurationException(ConfigKeys.APPLICATION_ID_CONFIG,
                         config.applicationId(), problem);
             });
+            tombstonesExpire(settings, existing).ifPresent(warning -> log.warn("{}", warning));
         }
+    }
+
+    /**
+     * A warning when the cutovers topic removes tombstones ({@code delete.retention.ms}, one day by default on a topic
+     * made by hand or by a release before this one): an instance away from the cluster for longer than that restores
+     * its global store from its checkpoint past a {@code cutover --undo} compacted away, and goes on holding the group.
+     * Not a refusal to start: the risk needs an instance away that long, and the fix is one command.
+     */
+    static Optional<String> tombstonesExpire(SyncSettings settings, Map<String, SourceTopicCreator.Existing> existing) {
+        SourceTopicCreator.Existing there = existing.get(settings.cutoversTopic());
+        if (there == null || there.deleteRetentionMs() == null || there.deleteRetentionMs() == Long.MAX_VALUE) {
+            return Optional.empty();
+        }
+        return Optional.of("topic " + settings.cutoversTopic() + " removes tombstones after delete.retention.ms="
+                + there.deleteRetentionMs() + ": an instance stopped for longer than that (or its state directory "
+                + "restored from a backup that old) misses a 'cutover --undo' and goes on holding the group; keep "
+                + "them: kafka-configs.sh --alter --entity-type topics --entity-name " + settings.cutoversTopic()
+                + " --add-config delete.retention.ms=" + Long.MAX_VALUE);
     }
 
     /**

@@ -44,4 +44,20 @@ class OwnTopicsTest {
         assertEquals(Optional.empty(), OwnTopics.check(settings, wanted, Map.of(
                 settings.historyTopic(), new Existing(1, null))));
     }
+
+    @Test
+    void theCutoversTopicIsCreatedKeepingTombstonesAndOneThatRemovesThemIsNamedWithTheFix() {
+        NewTopic cutovers = wanted.stream().filter(t -> t.name().equals(settings.cutoversTopic())).findFirst()
+                .orElseThrow();
+        assertEquals(String.valueOf(Long.MAX_VALUE), cutovers.configs().get("delete.retention.ms"));
+        assertEquals(Optional.empty(), OwnTopics.tombstonesExpire(settings, Map.of(
+                settings.cutoversTopic(), new Existing(1, "compact", Long.MAX_VALUE))));
+        assertEquals(Optional.empty(), OwnTopics.tombstonesExpire(settings, Map.of(
+                settings.cutoversTopic(), new Existing(1, "compact", null))), "not readable: not judged");
+        String warning = OwnTopics.tombstonesExpire(settings, Map.of(
+                settings.cutoversTopic(), new Existing(1, "compact", 86_400_000L))).orElseThrow();
+        assertTrue(warning.contains("delete.retention.ms=86400000"), warning);
+        assertTrue(warning.contains("--entity-name dr-cutovers --add-config delete.retention.ms="
+                + Long.MAX_VALUE), warning);
+    }
 }

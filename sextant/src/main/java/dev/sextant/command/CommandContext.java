@@ -96,15 +96,16 @@ public final class CommandContext implements AutoCloseable {
 
     /**
      * A new session with the destination whose writes carry this Sextant's mark naming {@code sourceCluster} (null:
-     * none, as an older release's marks), through the sync's appliers with the configured rewind policy.
+     * none, as an older release's marks), through the sync's appliers with the configured rewind policy. The caller
+     * owns it and closes it (a command may open one per group: kept here, they would stay open to the end).
      *
      * @param adoptForward take over offsets Sextant did not write where the translation is at or above them
      */
     public DestinationSession destination(String sourceCluster, boolean adoptForward) {
         OffsetOwnership ownership = sourceCluster == null ? new OffsetOwnership(config.applicationId())
                 : new OffsetOwnership(config.applicationId(), sourceCluster);
-        return keep(DestinationSession.open(config.destinationClientConfig(), timeout, ownership,
-                config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, adoptForward));
+        return DestinationSession.open(config.destinationClientConfig(), timeout, ownership,
+                config.rewindPolicy() == RewindPolicy.FOLLOW_SOURCE, adoptForward);
     }
 
     /** Sextant's offset-sync history topic on the source. */
@@ -116,11 +117,6 @@ public final class CommandContext implements AutoCloseable {
     public CutoverLedger cutovers() {
         return new CutoverLedger(keep(new TopicLog(config.sourceClientConfig(), topics().cutovers(), source(config),
                 timeout)));
-    }
-
-    /** MirrorMaker 2's offset-syncs topic on the source. */
-    public TopicLog offsetSyncsTopic() {
-        return keep(new TopicLog(config.sourceClientConfig(), config.offsetSyncsTopic(), source(config), timeout));
     }
 
     /** The dead-letter topic on the source, from its beginning. */

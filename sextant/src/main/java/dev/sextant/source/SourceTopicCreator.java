@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.Node;
@@ -82,8 +83,15 @@ public final class SourceTopicCreator implements AutoCloseable {
         }
     }
 
-    /** What an existing topic is: its partition count and its {@code cleanup.policy} (null when not readable). */
-    public record Existing(int partitions, String cleanupPolicy) {
+    /**
+     * What an existing topic is: its partition count, its {@code cleanup.policy} and its {@code delete.retention.ms}
+     * (each null when not readable).
+     */
+    public record Existing(int partitions, String cleanupPolicy, Long deleteRetentionMs) {
+
+        public Existing(int partitions, String cleanupPolicy) {
+            this(partitions, cleanupPolicy, null);
+        }
     }
 
     /**
@@ -105,22 +113,25 @@ public final class SourceTopicCreator implements AutoCloseable {
             return out;
         });
         Map<String, Existing> out = new HashMap<>();
-        partitions.forEach((name, count) -> out.put(name, new Existing(count, cleanupPolicy(name))));
+        partitions.forEach((name, count) -> out.put(name, existing(name, count)));
         return out;
     }
 
-    private String cleanupPolicy(String topic) {
+    private Existing existing(String topic, int partitions) {
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         try {
-            ConfigEntry entry = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_S, TimeUnit.SECONDS)
-                    .get(resource).get(TopicConfig.CLEANUP_POLICY_CONFIG);
-            return entry == null ? null : entry.value();
-        } catch (ExecutionException | TimeoutException e) {
-            log.debug("Cannot read the cleanup.policy of {} (DescribeConfigs): {}", topic, e.toString());
-            return null;
+            Config configs = admin.describeConfigs(List.of(resource)).all().get(TIMEOUT_S, TimeUnit.SECONDS)
+                    .get(resource);
+            ConfigEntry policy = configs.get(TopicConfig.CLEANUP_POLICY_CONFIG);
+            ConfigEntry tombstones = configs.get(TopicConfig.DELETE_RETENTION_MS_CONFIG);
+            return new Existing(partitions, policy == null ? null : policy.value(),
+                    tombstones == null || tombstones.value() == null ? null : Long.valueOf(tombstones.value()));
+        } catch (ExecutionException | TimeoutException | NumberFormatException e) {
+            log.debug("Cannot read the configuration of {} (DescribeConfigs): {}", topic, e.toString());
+            return new Existing(partitions, null, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return null;
+            return new Existing(partitions, null, null);
         }
     }
 
