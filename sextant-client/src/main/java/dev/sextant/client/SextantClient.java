@@ -212,6 +212,14 @@ public final class SextantClient {
         return get("/v1/instances", InstanceList.class).instances();
     }
 
+    /**
+     * {@code GET /v1/cutovers}: per instance, the groups it holds cut over ({@code groups} null, with {@code problem},
+     * for one that did not answer).
+     */
+    public List<InstanceCutovers> cutovers() {
+        return get("/v1/cutovers", CutoverHolders.class).instances();
+    }
+
     private <T> T get(String pathAndQuery, Class<T> type) {
         long end = System.nanoTime() + deadline.toNanos();
         String lastProblem = "no attempt";
@@ -381,6 +389,13 @@ public final class SextantClient {
     }
 
     /** One Sextant instance and the {@code __consumer_offsets} partitions it reads. */
+    /** One instance's cutovers; {@code groups} null when it did not answer ({@code problem} says why). */
+    public record InstanceCutovers(String address, List<String> groups, String problem) {
+    }
+
+    record CutoverHolders(List<InstanceCutovers> instances) {
+    }
+
     public record Instance(String address, boolean self, List<Integer> partitions, List<Integer> standbyPartitions) {
     }
 

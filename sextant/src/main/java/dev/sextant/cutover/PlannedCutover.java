@@ -140,11 +140,11 @@ public final class PlannedCutover {
                         + "; --apply gives it back to the sync", record.cutAt(), null, record.partitions()));
             } else {
                 ledger.withdraw(group);
-                boolean seen = waitForInstance(group, false, timeout);
+                boolean seen = waitForInstances(group, false, timeout).isEmpty();
                 results.put(group, new CutoverReport.GroupResult(group, record.groupType(),
                         CutoverReport.RETURNED, true, "given back to the sync: its next commit on the source is "
                         + "written to the destination, unless the group has members there"
-                        + (seen ? "" : " (the instance did not show it yet)"), null, null, List.of()));
+                        + (seen ? "" : " (not every instance shows it yet)"), null, null, List.of()));
             }
         }
         return new CutoverReport(apply, true, 0, List.copyOf(results.values()), clock.millis() - started);
@@ -273,10 +273,11 @@ public final class PlannedCutover {
         } catch (RuntimeException e) {
             return unacknowledged(group, type, ledger, e);
         }
-        if (!waitForInstance(group, true, options.timeout())) {
-            return refused(group, type, CutoverReport.FAILED, "recorded as cut over, but the Sextant instance "
-                    + "did not show it within " + options.timeout().toSeconds() + " s: run the command again, "
-                    + "which checks it");
+        Optional<String> unheld = waitForInstances(group, true, options.timeout());
+        if (unheld.isPresent()) {
+            return refused(group, type, CutoverReport.FAILED, "recorded as cut over, but not every Sextant "
+                    + "instance held it within " + options.timeout().toSeconds() + " s (" + unheld.get()
+                    + "): run the command again, which checks it");
         }
         watch.poll(POLL);
         SourceGroup now = source.read(Set.of(group)).get(group);
@@ -310,25 +311,31 @@ public final class PlannedCutover {
                 + "): withdrawn, nothing recorded; run the command again");
     }
 
-    /** Waits until the instance shows the group cut over ({@code cutOver}), or not; false at the timeout. */
-    private boolean waitForInstance(String group, boolean cutOver, Duration timeout) {
+    /**
+     * Waits until the group's owner shows it cut over ({@code cutOver}), or not, and every instance holds it so
+     * ({@link EveryInstanceHolds}); at the timeout, what was still missing.
+     */
+    private Optional<String> waitForInstances(String group, boolean cutOver, Duration timeout) {
         long deadline = clock.millis() + timeout.toMillis();
+        String missing;
         while (true) {
             try {
-                if ((instance.group(group).cutOver() != null) == cutOver) {
-                    return true;
+                missing = (instance.group(group).cutOver() != null) != cutOver ? "its owner does not show it yet"
+                        : EveryInstanceHolds.missing(instance.cutovers(), group, cutOver).orElse(null);
+                if (missing == null) {
+                    return Optional.empty();
                 }
             } catch (SextantClientException e) {
-                // retried until the deadline: the owner may be moving
+                missing = e.getMessage(); // retried until the deadline: the owner may be moving
             }
             if (clock.millis() >= deadline) {
-                return false;
+                return Optional.of(missing);
             }
             try {
                 Thread.sleep(200); // the instance's global thread takes the record in within a poll
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return false;
+                return Optional.of("interrupted");
             }
         }
     }

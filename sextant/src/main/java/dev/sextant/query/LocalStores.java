@@ -2,6 +2,7 @@ package dev.sextant.query;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Reads of this instance's own state stores: the store half of the interactive queries. Nothing here routes or
@@ -23,6 +24,12 @@ public interface LocalStores {
 
     /** Every group of the local active task of {@code __consumer_offsets} partition {@code partition}. */
     List<Views.GroupSummary> groups(int partition);
+
+    /**
+     * The groups this instance holds cut over (its copy of the cutovers topic, which every instance reads whole): the
+     * sync of this instance moves none of them.
+     */
+    Set<String> cutOverGroups();
 
     /** One translation from the offset-sync history (every instance holds all of it), or identity. */
     Optional<Views.TranslationView> translate(String topic, int partition, long offset);

@@ -48,6 +48,8 @@ public final class QueryApi {
 
     /** Path of the internal endpoint that answers one instance's own groups, for the fan-out of /v1/groups. */
     public static final String LOCAL_GROUPS_PATH = "/internal/v1/local-groups";
+    /** Path of the internal endpoint that answers one instance's own cutovers, for the fan-out of /v1/cutovers. */
+    public static final String LOCAL_CUTOVERS_PATH = "/internal/v1/local-cutovers";
     /** Path of this API's OpenAPI description (docs/openapi.yaml, from the jar). */
     public static final String OPENAPI_PATH = "/v1/openapi.yaml";
     static final int DEFAULT_CONFLICTS_LIMIT = 50;
@@ -131,8 +133,11 @@ public final class QueryApi {
         routes.put("/v1/translate", (api, params, r) -> api.translate(r.params()));
         routes.put("/v1/conflicts", (api, params, r) -> api.conflicts(r.params()));
         routes.put("/v1/instances", (api, params, r) -> Reply.ok(new Views.InstanceList(api.router.instances())));
+        routes.put("/v1/cutovers", (api, params, r) -> Reply.ok(api.cutoverHolders()));
         routes.put(OPENAPI_PATH, (api, params, r) -> OpenApiDescription.reply());
         routes.put(LOCAL_GROUPS_PATH, (api, params, r) -> Reply.ok(api.localGroups()));
+        routes.put(LOCAL_CUTOVERS_PATH, (api, params, r) -> Reply.ok(new Views.LocalCutovers(
+                api.router.self().toString(), List.copyOf(api.stores.cutOverGroups()))));
         return Collections.unmodifiableMap(routes);
     }
 
@@ -270,6 +275,56 @@ public final class QueryApi {
                     + (failures.isEmpty() ? "" : "; " + String.join("; ", failures)) + "; retry");
         }
         return Reply.ok(new Views.GroupList(List.copyOf(merged.values())));
+    }
+
+    /**
+     * Every instance's cutovers, each asked at once; one that does not answer is listed with why. What
+     * {@code sextant cutover} waits on: a group is cut over once every instance holds it, so a task that moves finds
+     * it held wherever it goes.
+     */
+    private Views.CutoverHolders cutoverHolders() {
+        router.requireRunning();
+        Map<String, CompletableFuture<List<String>>> answers = new LinkedHashMap<>();
+        for (Views.InstanceView instance : router.instances()) {
+            if (instance.self()) {
+                answers.put(instance.address(), CompletableFuture.completedFuture(List.copyOf(stores.cutOverGroups())));
+            } else {
+                HostAndPort address = HostAndPort.parse(instance.address());
+                answers.put(instance.address(), forwarder.forwardAsync(address, LOCAL_CUTOVERS_PATH)
+                        .thenApply(reply -> parseLocalCutovers(address, reply)));
+            }
+        }
+        List<Views.InstanceCutovers> out = new ArrayList<>();
+        answers.forEach((address, answer) -> {
+            try {
+                out.add(new Views.InstanceCutovers(address, answer.get(15, TimeUnit.SECONDS), null));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw QueryException.unavailable("interrupted while asking the other instances");
+            } catch (Exception e) {
+                Throwable cause = e instanceof ExecutionException || e instanceof CompletionException
+                        ? e.getCause() : e;
+                out.add(new Views.InstanceCutovers(address, null, String.valueOf(cause.getMessage())));
+            }
+        });
+        return new Views.CutoverHolders(out);
+    }
+
+    private static List<String> parseLocalCutovers(HostAndPort address, Reply reply) {
+        if (reply.status() == 404) {
+            throw QueryException.unavailable("instance " + address + " does not say which groups it holds cut over "
+                    + "(404: a release before this one, during a rolling upgrade?)");
+        }
+        if (reply.status() != 200) {
+            throw QueryException.unavailable("instance " + address + " answered " + reply.status() + ": "
+                    + reply.bodyText());
+        }
+        try {
+            return JSON.readValue(reply.body(), Views.LocalCutovers.class).groups();
+        } catch (IOException e) {
+            throw QueryException.unavailable("instance " + address + " answered something else than its cutovers: "
+                    + e.getMessage());
+        }
     }
 
     private static Views.LocalGroups parseLocalGroups(HostAndPort address, Reply reply) {

@@ -2,6 +2,7 @@ package dev.sextant.query;
 
 import dev.sextant.domain.LogRange;
 import dev.sextant.state.CatchingUpPartitions;
+import dev.sextant.state.CutoverRecord;
 import dev.sextant.state.Cutovers;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.GroupStore;
@@ -18,10 +19,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
@@ -119,6 +123,11 @@ public final class StreamsLocalStores implements LocalStores {
             }
             return out;
         });
+    }
+
+    @Override
+    public Set<String> cutOverGroups() {
+        return cutovers.all().stream().map(CutoverRecord::group).collect(Collectors.toCollection(TreeSet::new));
     }
 
     @Override

@@ -73,6 +73,21 @@ public final class Views {
     public record LocalGroups(String instance, List<Integer> partitions, List<GroupSummary> groups) {
     }
 
+    /** One instance's own cutovers, for the fan-out of {@code GET /v1/cutovers}. */
+    public record LocalCutovers(String instance, List<String> groups) {
+    }
+
+    /**
+     * {@code GET /v1/cutovers}: per instance, the groups it holds cut over, or why it did not say ({@code problem}:
+     * unreachable, or an older release without the endpoint).
+     */
+    public record CutoverHolders(List<InstanceCutovers> instances) {
+    }
+
+    /** @param groups null when the instance did not answer ({@code problem} says why) */
+    public record InstanceCutovers(String address, List<String> groups, String problem) {
+    }
+
     /** {@code GET /v1/translate}. */
     public record TranslationView(String topic, int partition, long offset, String destinationTopic,
                                   long destinationOffset, String precision, long bound) {

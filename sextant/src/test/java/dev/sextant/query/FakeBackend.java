@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -122,6 +123,9 @@ public final class FakeBackend implements AutoCloseable {
         }
     }
 
+    /** The groups the fake instance holds cut over. */
+    final Set<String> cutOver = ConcurrentHashMap.newKeySet();
+
     private final class Stores implements LocalStores {
         @Override
         public Optional<Views.GroupDetail> group(String group, int partition) {
@@ -147,6 +151,11 @@ public final class FakeBackend implements AutoCloseable {
         public List<Views.GroupSummary> groups(int partition) {
             return groups.values().stream().map(d -> new Views.GroupSummary(d.group(), d.groupType(), "IN_SYNC",
                     d.partitions().size(), 1L, 2L, 0L)).toList();
+        }
+
+        @Override
+        public Set<String> cutOverGroups() {
+            return Set.copyOf(cutOver);
         }
 
         @Override

@@ -66,6 +66,9 @@ class OpenApiDescriptionTest {
         views.put(Views.DestinationHealth.class, "DestinationHealth");
         views.put(Views.MissingInput.class, "MissingInput");
         views.put(Views.LocalGroups.class, "LocalGroups");
+        views.put(Views.CutoverHolders.class, "CutoverHolders");
+        views.put(Views.InstanceCutovers.class, "InstanceCutovers");
+        views.put(Views.LocalCutovers.class, "LocalCutovers");
         views.put(Views.ErrorBody.class, "Error");
         return views;
     }
@@ -131,6 +134,7 @@ class OpenApiDescriptionTest {
         client.put(SextantClient.Conflict.class, "DeadLetterRecord");
         client.put(SextantClient.ConflictPartition.class, "ConflictPartition");
         client.put(SextantClient.Instance.class, "Instance");
+        client.put(SextantClient.InstanceCutovers.class, "InstanceCutovers");
         client.put(SextantClient.Readiness.class, "Health");
         client.forEach((record, schemaName) -> {
             Set<String> properties = new TreeSet<>();

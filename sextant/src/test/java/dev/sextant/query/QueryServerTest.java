@@ -341,6 +341,17 @@ class QueryServerTest {
     }
 
     @Test
+    void everyInstanceSaysWhichGroupsItHoldsCutOver() throws Exception {
+        backend.cutOver.add("billing");
+        HttpResponse<String> response = get("/v1/cutovers");
+        assertEquals(200, response.statusCode(), response.body());
+        JsonNode instance = JSON.readTree(response.body()).get("instances").get(0);
+        assertEquals(List.of("address", "groups", "problem"), fields(instance));
+        assertEquals("billing", instance.get("groups").get(0).asText());
+        assertTrue(instance.get("problem").isNull());
+    }
+
+    @Test
     void conflictsDefaultToFiftyNewestLast() throws Exception {
         HttpResponse<String> response = get("/v1/conflicts?group=billing");
         assertEquals(200, response.statusCode(), response.body());
