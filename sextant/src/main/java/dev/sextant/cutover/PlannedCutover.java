@@ -6,7 +6,6 @@ import static dev.sextant.cutover.CutoverReport.boundText;
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationSession;
 import dev.sextant.client.SextantClient;
-import dev.sextant.client.SextantClientException;
 import dev.sextant.command.CommandContext;
 import dev.sextant.command.CutoverLedger;
 import dev.sextant.source.CommitWatch;
@@ -19,7 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -41,8 +39,8 @@ import org.apache.kafka.common.TopicPartition;
  *       as they refuse the sync ({@link LastCommitWait});</li>
  *   <li>the destination, read directly: the group has no members there, is of the same type, and holds exactly what
  *       the sync wrote, under Sextant's mark;</li>
- *   <li>the record on Sextant's cutovers topic, and the running instance showing the group cut over: from then on the
- *       sync never moves it from the source;</li>
+ *   <li>the record on Sextant's cutovers topic, and every running instance holding the group cut over: from then on
+ *       the sync never moves it from the source ({@link CutoverRecording}, for the whole batch at once);</li>
  *   <li>the fence once more: a commit that arrived meanwhile withdraws the record, and the group is refused
  *       {@code STILL_COMMITTING}.</li>
  * </ol>
@@ -69,6 +67,7 @@ public final class PlannedCutover {
     private final Clock clock;
     private final Consumer<String> progress;
     private final LastCommitWait lastCommits;
+    private final CutoverRecording recording;
 
     public PlannedCutover(CommandContext context, SextantClient instance, Clock clock, Consumer<String> progress) {
         this.context = context;
@@ -76,6 +75,7 @@ public final class PlannedCutover {
         this.clock = clock;
         this.progress = progress;
         this.lastCommits = new LastCommitWait(instance, clock, progress, context.config()::includesTopic);
+        this.recording = new CutoverRecording(instance, clock, progress);
     }
 
     /**
@@ -140,7 +140,7 @@ public final class PlannedCutover {
                         + "; --apply gives it back to the sync", record.cutAt(), null, record.partitions()));
             } else {
                 ledger.withdraw(group);
-                boolean seen = waitForInstances(group, false, timeout).isEmpty();
+                boolean seen = recording.waitForInstances(Set.of(group), false, timeout).isEmpty();
                 results.put(group, new CutoverReport.GroupResult(group, record.groupType(),
                         CutoverReport.RETURNED, true, "given back to the sync: its next commit on the source is "
                         + "written to the destination, unless the group has members there"
@@ -183,10 +183,14 @@ public final class PlannedCutover {
         try (DestinationSession destination = context.destination(cluster, false)) {
             // one listing for the batch: a listing per group cost a whole listing of the destination each
             Map<String, DestinationGroup> listed = destination.groups();
-            for (String group : synced.keySet()) {
-                results.put(group, record(group, known.get(group), fenced.get(group), cluster, destination, listed,
-                        watch, source, ledger, options));
-            }
+            Map<String, SourceGroup> batch = new TreeMap<>();
+            Map<String, Map<TopicPartition, Long>> moved = new TreeMap<>();
+            synced.keySet().forEach(group -> {
+                batch.put(group, fenced.get(group));
+                moved.put(group, lastCommits.synced(fenced.get(group)));
+            });
+            results.putAll(recording.record(batch, known, moved, cluster, destination, listed, watch, source, ledger,
+                    options));
         }
     }
 
@@ -237,107 +241,6 @@ public final class PlannedCutover {
             held.put(group, now.get(group));
         }
         return held;
-    }
-
-    /** Checks the destination, records the cutover, waits for the instance to hold it, and checks the fence again. */
-    private CutoverReport.GroupResult record(String group, String type, SourceGroup fenced, String cluster,
-                                             DestinationSession destination, Map<String, DestinationGroup> listed,
-                                             CommitWatch watch, SourceSession source, CutoverLedger ledger,
-                                             Options options) {
-        List<SextantClient.Partition> positions;
-        try {
-            positions = instance.group(group).partitions();
-        } catch (SextantClientException e) {
-            return refused(group, type, CutoverReport.FAILED, "the Sextant instance did not answer: "
-                    + e.getMessage() + "; nothing recorded, run the command again");
-        }
-        Map<TopicPartition, Long> offsets = lastCommits.synced(fenced);
-        List<CutoverRecord.Partition> partitions = new ArrayList<>();
-        for (SextantClient.Partition p : positions) {
-            if (offsets.containsKey(new TopicPartition(p.topic(), p.partition()))) {
-                partitions.add(new CutoverRecord.Partition(p.topic(), p.partition(), p.sourceOffset(),
-                        p.destinationTopic(), p.appliedOffset(), p.precision(), p.bound()));
-            }
-        }
-        Optional<DestinationCheck.Problem> problem = DestinationCheck.check(group, type, partitions, destination,
-                listed.get(group));
-        if (problem.isPresent()) {
-            return refused(group, type, problem.get().reason().name(), problem.get().message());
-        }
-        long cutAt = clock.millis();
-        CutoverRecord record = new CutoverRecord(group, type, cutAt, options.fenceCheck().toMillis(), cluster,
-                partitions);
-        progress.accept("recording " + group + " as cut over");
-        try {
-            ledger.record(record);
-        } catch (RuntimeException e) {
-            return unacknowledged(group, type, ledger, e);
-        }
-        Optional<String> unheld = waitForInstances(group, true, options.timeout());
-        if (unheld.isPresent()) {
-            return refused(group, type, CutoverReport.FAILED, "recorded as cut over, but not every Sextant "
-                    + "instance held it within " + options.timeout().toSeconds() + " s (" + unheld.get()
-                    + "): run the command again, which checks it");
-        }
-        watch.poll(POLL);
-        SourceGroup now = source.read(Set.of(group)).get(group);
-        var breach = FenceCheck.check(fenced, now, watch.commits(group), clock.millis() - cutAt);
-        if (breach.isPresent()) {
-            ledger.withdraw(group);
-            return refused(group, type, breach.get().status().name(), breach.get().message()
-                    + " (seen while it was being cut over: given back to the sync)");
-        }
-        long worst = partitions.stream().mapToLong(p -> p.bound() == null ? 0 : p.bound()).max().orElse(0);
-        return new CutoverReport.GroupResult(group, type, CutoverReport.CUT_OVER, true, "cut over: the destination "
-                + "holds its last commit" + boundText(worst) + "; the sync no longer moves it from the source",
-                cutAt, worst, partitions);
-    }
-
-    /**
-     * A cutover record the cluster did not acknowledge may still land (the producer retries it): a tombstone after it,
-     * from the same producer, gives the group back, so that no cutover stands without its last fence check.
-     */
-    private static CutoverReport.GroupResult unacknowledged(String group, String type, CutoverLedger ledger,
-                                                           RuntimeException e) {
-        try {
-            ledger.withdraw(group);
-        } catch (RuntimeException withdrawal) {
-            return refused(group, type, CutoverReport.FAILED, "the cutover record was not acknowledged ("
-                    + e.getMessage() + ") and may still land, and withdrawing it failed too ("
-                    + withdrawal.getMessage() + "): run 'sextant cutover --group " + group + " --undo --apply', "
-                    + "then the cutover again");
-        }
-        return refused(group, type, CutoverReport.FAILED, "the cutover record was not acknowledged (" + e.getMessage()
-                + "): withdrawn, nothing recorded; run the command again");
-    }
-
-    /**
-     * Waits until the group's owner shows it cut over ({@code cutOver}), or not, and every instance holds it so
-     * ({@link EveryInstanceHolds}); at the timeout, what was still missing.
-     */
-    private Optional<String> waitForInstances(String group, boolean cutOver, Duration timeout) {
-        long deadline = clock.millis() + timeout.toMillis();
-        String missing;
-        while (true) {
-            try {
-                missing = (instance.group(group).cutOver() != null) != cutOver ? "its owner does not show it yet"
-                        : EveryInstanceHolds.missing(instance.cutovers(), group, cutOver).orElse(null);
-                if (missing == null) {
-                    return Optional.empty();
-                }
-            } catch (SextantClientException e) {
-                missing = e.getMessage(); // retried until the deadline: the owner may be moving
-            }
-            if (clock.millis() >= deadline) {
-                return Optional.of(missing);
-            }
-            try {
-                Thread.sleep(200); // the instance's global thread takes the record in within a poll
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return Optional.of("interrupted");
-            }
-        }
     }
 
     /** The groups the running Sextant knows, with their types, of those selected. */
