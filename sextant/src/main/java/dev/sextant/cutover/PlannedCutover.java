@@ -9,6 +9,7 @@ import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
 import dev.sextant.command.CommandContext;
 import dev.sextant.command.CutoverLedger;
+import dev.sextant.config.TopicRoutes;
 import dev.sextant.source.CommitWatch;
 import dev.sextant.source.SourceGroup;
 import dev.sextant.source.SourceSession;
@@ -35,10 +36,11 @@ import org.apache.kafka.common.TopicPartition;
  *   <li>the fence: no members on the source, and for {@code --fence-check} no commit of the group in the source's
  *       {@code __consumer_offsets} (a consumer that {@code assign()}s its partitions commits without joining) and no
  *       change of its committed offsets ({@link FenceCheck});</li>
- *   <li>the last commit on the destination: the running sync reports every partition applied at the fenced offset
- *       ({@link SyncedCheck}), exact where the history proves it (bounded ones are given
+ *   <li>the last commit on the destination: the running sync reports every partition it moves applied at the fenced
+ *       offset ({@link SyncedCheck}), exact where the history proves it (bounded ones are given
  *       {@link LastCommitWait#PROOF_GRACE} to become exact, then taken with their bound reported); its guards refuse
- *       as they refuse the sync ({@link LastCommitWait});</li>
+ *       as they refuse the sync ({@link LastCommitWait}); a partition the sync never moves is settled before, at
+ *       once ({@link UnmovedPartitions}: home already, or the group refused);</li>
  *   <li>the destination, read directly: the group has no members there, is of the same type, and holds exactly what
  *       the sync wrote, under Sextant's mark;</li>
  *   <li>the record on Sextant's cutovers topic, and the running instance showing the group cut over: from then on the
@@ -69,13 +71,16 @@ public final class PlannedCutover {
     private final Clock clock;
     private final Consumer<String> progress;
     private final LastCommitWait lastCommits;
+    private final UnmovedPartitions unmoved;
 
     public PlannedCutover(CommandContext context, SextantClient instance, Clock clock, Consumer<String> progress) {
         this.context = context;
         this.instance = instance;
         this.clock = clock;
         this.progress = progress;
-        this.lastCommits = new LastCommitWait(instance, clock, progress, context.config()::includesTopic);
+        TopicRoutes routes = TopicRoutes.of(context.config());
+        this.lastCommits = new LastCommitWait(instance, clock, progress, routes::moved);
+        this.unmoved = new UnmovedPartitions(context, routes);
     }
 
     /**
@@ -163,6 +168,7 @@ public final class PlannedCutover {
                         + "committed offsets on the source: nothing to cut over"));
             }
         }
+        Map<String, List<CutoverRecord.Partition>> home = unmoved(open(groups, results), before, results, known);
         Map<String, SourceGroup> fenced = fence(open(groups, results), before, source, watch, options, results,
                 known);
         Map<String, SyncedCheck.Verdict> synced = lastCommits.await(fenced, watch, options, results, known);
@@ -184,10 +190,29 @@ public final class PlannedCutover {
             // one listing for the batch: a listing per group cost a whole listing of the destination each
             Map<String, DestinationGroup> listed = destination.groups();
             for (String group : synced.keySet()) {
-                results.put(group, record(group, known.get(group), fenced.get(group), cluster, destination, listed,
-                        watch, source, ledger, options));
+                results.put(group, record(group, known.get(group), fenced.get(group), home.get(group), cluster,
+                        destination, listed, watch, source, ledger, options));
             }
         }
+    }
+
+    /**
+     * The partitions of each group the sync never moves ({@link UnmovedPartitions}): those home already, by group; a
+     * group that cannot be cut over gets its result.
+     */
+    private Map<String, List<CutoverRecord.Partition>> unmoved(Set<String> groups, Map<String, SourceGroup> before,
+                                                              Map<String, CutoverReport.GroupResult> results,
+                                                              Map<String, String> known) {
+        Map<String, List<CutoverRecord.Partition>> home = new TreeMap<>();
+        for (String group : groups) {
+            UnmovedPartitions.Verdict verdict = unmoved.judge(before.get(group));
+            if (verdict.refusal() != null) {
+                results.put(group, refused(group, known.get(group), CutoverReport.NOT_SYNCED, verdict.refusal()));
+            } else {
+                home.put(group, verdict.home());
+            }
+        }
+        return home;
     }
 
     /** The groups no result was given yet. */
@@ -240,7 +265,8 @@ public final class PlannedCutover {
     }
 
     /** Checks the destination, records the cutover, waits for the instance to hold it, and checks the fence again. */
-    private CutoverReport.GroupResult record(String group, String type, SourceGroup fenced, String cluster,
+    private CutoverReport.GroupResult record(String group, String type, SourceGroup fenced,
+                                             List<CutoverRecord.Partition> home, String cluster,
                                              DestinationSession destination, Map<String, DestinationGroup> listed,
                                              CommitWatch watch, SourceSession source, CutoverLedger ledger,
                                              Options options) {
@@ -260,10 +286,11 @@ public final class PlannedCutover {
             }
         }
         Optional<DestinationCheck.Problem> problem = DestinationCheck.check(group, type, partitions, destination,
-                listed.get(group));
+                listed.get(group)).or(() -> unmoved.stillHome(fenced, home));
         if (problem.isPresent()) {
             return refused(group, type, problem.get().reason().name(), problem.get().message());
         }
+        partitions.addAll(home);
         long cutAt = clock.millis();
         CutoverRecord record = new CutoverRecord(group, type, cutAt, options.fenceCheck().toMillis(), cluster,
                 partitions);
