@@ -174,7 +174,25 @@ public final class OffsetOwnership {
                 || !metadata.startsWith(prefixAndSpace)) {
             return Optional.empty();
         }
-        Matcher m = MARK.matcher(metadata.substring(prefix.length()));
+        return fields(metadata.substring(prefix.length()));
+    }
+
+    /**
+     * The commit the mark of any Sextant, of any application, names: what another Sextant's write carries (the
+     * source offset it was translated from, and that source's cluster). Empty for a consumer's metadata and for
+     * metadata that starts like a mark but does not read as one.
+     */
+    public static Optional<Mark> anyMark(String metadata) {
+        int fields = anySextant(metadata) ? metadata.indexOf(' ') : -1;
+        if (fields < 0 || metadata.length() - fields > MAX_FIELDS_LENGTH) {
+            return Optional.empty();
+        }
+        return fields(metadata.substring(fields));
+    }
+
+    /** The fields after a mark's prefix, from the space before the first one. */
+    private static Optional<Mark> fields(String text) {
+        Matcher m = MARK.matcher(text);
         if (!m.matches()) {
             return Optional.empty();
         }

@@ -43,11 +43,13 @@ final class CutoverRecording {
     private final SextantClient instance;
     private final Clock clock;
     private final Consumer<String> progress;
+    private final UnmovedPartitions unmoved;
 
-    CutoverRecording(SextantClient instance, Clock clock, Consumer<String> progress) {
+    CutoverRecording(SextantClient instance, Clock clock, Consumer<String> progress, UnmovedPartitions unmoved) {
         this.instance = instance;
         this.clock = clock;
         this.progress = progress;
+        this.unmoved = unmoved;
     }
 
     /** A group recorded, waiting for the instances and the last fence check. */
@@ -55,11 +57,13 @@ final class CutoverRecording {
     }
 
     /**
-     * @param fenced the groups as fenced, each with what of it the sync moves ({@code synced})
+     * @param fenced the groups as fenced, each with what of it the sync moves ({@code synced}) and the partitions the
+     *               sync never moves that are home already ({@code home}, {@link UnmovedPartitions})
      * @return a result per group
      */
     Map<String, CutoverReport.GroupResult> record(Map<String, SourceGroup> fenced, Map<String, String> known,
-                                                  Map<String, Map<TopicPartition, Long>> synced, String cluster,
+                                                  Map<String, Map<TopicPartition, Long>> synced,
+                                                  Map<String, List<CutoverRecord.Partition>> home, String cluster,
                                                   DestinationSession destination,
                                                   Map<String, DestinationGroup> listed, CommitWatch watch,
                                                   SourceSession source, CutoverLedger ledger,
@@ -78,12 +82,14 @@ final class CutoverRecording {
                         + failed.getMessage() + "; nothing recorded, run the command again"));
                 continue;
             }
+            List<CutoverRecord.Partition> homeAlready = home.getOrDefault(group, List.of());
             Optional<DestinationCheck.Problem> problem = DestinationCheck.check(group, type, partitions, destination,
-                    listed.get(group));
+                    listed.get(group)).or(() -> unmoved.stillHome(e.getValue(), homeAlready));
             if (problem.isPresent()) {
                 results.put(group, refused(group, type, problem.get().reason().name(), problem.get().message()));
                 continue;
             }
+            partitions.addAll(homeAlready);
             long cutAt = clock.millis();
             try {
                 ledger.record(new CutoverRecord(group, type, cutAt, options.fenceCheck().toMillis(), cluster,

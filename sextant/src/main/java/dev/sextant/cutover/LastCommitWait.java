@@ -2,6 +2,7 @@ package dev.sextant.cutover;
 
 import static dev.sextant.cutover.CutoverReport.GroupResult.refused;
 
+import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
 import dev.sextant.source.CommitWatch;
@@ -35,7 +36,10 @@ final class LastCommitWait {
     private final Consumer<String> progress;
     private final Predicate<String> syncedTopic;
 
-    /** @param syncedTopic the source topics this Sextant syncs ({@code topics.include}, {@code topics.exclude}) */
+    /**
+     * @param syncedTopic the source topics this Sextant moves ({@code topics.include}, {@code topics.exclude}, not a
+     *                    mirror of the destination's own topic unless translated home: {@code TopicRoutes#moved})
+     */
     LastCommitWait(SextantClient instance, Clock clock, Consumer<String> progress, Predicate<String> syncedTopic) {
         this.instance = instance;
         this.clock = clock;
@@ -138,11 +142,14 @@ final class LastCommitWait {
         return verdict;
     }
 
-    /** The group's fenced offsets of the partitions this Sextant syncs. */
+    /**
+     * The group's fenced offsets of the partitions this Sextant syncs: not those whose last commit is a Sextant's
+     * write, which the sync never takes in ({@link UnmovedPartitions} settles them).
+     */
     Map<TopicPartition, Long> synced(SourceGroup group) {
         Map<TopicPartition, Long> out = new LinkedHashMap<>();
         group.offsets().forEach((tp, offset) -> {
-            if (syncedTopic.test(tp.topic())) {
+            if (syncedTopic.test(tp.topic()) && !OffsetOwnership.anySextant(group.metadata().get(tp))) {
                 out.put(tp, offset);
             }
         });

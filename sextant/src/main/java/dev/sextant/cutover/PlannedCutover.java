@@ -8,6 +8,7 @@ import dev.sextant.apply.DestinationSession;
 import dev.sextant.client.SextantClient;
 import dev.sextant.command.CommandContext;
 import dev.sextant.command.CutoverLedger;
+import dev.sextant.config.TopicRoutes;
 import dev.sextant.source.CommitWatch;
 import dev.sextant.source.SourceGroup;
 import dev.sextant.source.SourceSession;
@@ -33,10 +34,11 @@ import org.apache.kafka.common.TopicPartition;
  *   <li>the fence: no members on the source, and for {@code --fence-check} no commit of the group in the source's
  *       {@code __consumer_offsets} (a consumer that {@code assign()}s its partitions commits without joining) and no
  *       change of its committed offsets ({@link FenceCheck});</li>
- *   <li>the last commit on the destination: the running sync reports every partition applied at the fenced offset
- *       ({@link SyncedCheck}), exact where the history proves it (bounded ones are given
+ *   <li>the last commit on the destination: the running sync reports every partition it moves applied at the fenced
+ *       offset ({@link SyncedCheck}), exact where the history proves it (bounded ones are given
  *       {@link LastCommitWait#PROOF_GRACE} to become exact, then taken with their bound reported); its guards refuse
- *       as they refuse the sync ({@link LastCommitWait});</li>
+ *       as they refuse the sync ({@link LastCommitWait}); a partition the sync never moves is settled before, at
+ *       once ({@link UnmovedPartitions}: home already, or the group refused);</li>
  *   <li>the destination, read directly: the group has no members there, is of the same type, and holds exactly what
  *       the sync wrote, under Sextant's mark;</li>
  *   <li>the record on Sextant's cutovers topic, and every running instance holding the group cut over: from then on
@@ -67,6 +69,7 @@ public final class PlannedCutover {
     private final Clock clock;
     private final Consumer<String> progress;
     private final LastCommitWait lastCommits;
+    private final UnmovedPartitions unmoved;
     private final CutoverRecording recording;
 
     public PlannedCutover(CommandContext context, SextantClient instance, Clock clock, Consumer<String> progress) {
@@ -74,8 +77,10 @@ public final class PlannedCutover {
         this.instance = instance;
         this.clock = clock;
         this.progress = progress;
-        this.lastCommits = new LastCommitWait(instance, clock, progress, context.config()::includesTopic);
-        this.recording = new CutoverRecording(instance, clock, progress);
+        TopicRoutes routes = TopicRoutes.of(context.config());
+        this.lastCommits = new LastCommitWait(instance, clock, progress, routes::moved);
+        this.unmoved = new UnmovedPartitions(context, routes);
+        this.recording = new CutoverRecording(instance, clock, progress, unmoved);
     }
 
     /**
@@ -163,6 +168,7 @@ public final class PlannedCutover {
                         + "committed offsets on the source: nothing to cut over"));
             }
         }
+        Map<String, List<CutoverRecord.Partition>> home = unmoved(open(groups, results), before, results, known);
         Map<String, SourceGroup> fenced = fence(open(groups, results), before, source, watch, options, results,
                 known);
         Map<String, SyncedCheck.Verdict> synced = lastCommits.await(fenced, watch, options, results, known);
@@ -189,9 +195,28 @@ public final class PlannedCutover {
                 batch.put(group, fenced.get(group));
                 moved.put(group, lastCommits.synced(fenced.get(group)));
             });
-            results.putAll(recording.record(batch, known, moved, cluster, destination, listed, watch, source, ledger,
-                    options));
+            results.putAll(recording.record(batch, known, moved, home, cluster, destination, listed, watch, source,
+                    ledger, options));
         }
+    }
+
+    /**
+     * The partitions of each group the sync never moves ({@link UnmovedPartitions}): those home already, by group; a
+     * group that cannot be cut over gets its result.
+     */
+    private Map<String, List<CutoverRecord.Partition>> unmoved(Set<String> groups, Map<String, SourceGroup> before,
+                                                              Map<String, CutoverReport.GroupResult> results,
+                                                              Map<String, String> known) {
+        Map<String, List<CutoverRecord.Partition>> home = new TreeMap<>();
+        for (String group : groups) {
+            UnmovedPartitions.Verdict verdict = unmoved.judge(before.get(group));
+            if (verdict.refusal() != null) {
+                results.put(group, refused(group, known.get(group), CutoverReport.NOT_SYNCED, verdict.refusal()));
+            } else {
+                home.put(group, verdict.home());
+            }
+        }
+        return home;
     }
 
     /** The groups no result was given yet. */

@@ -14,9 +14,17 @@ import org.apache.kafka.common.TopicPartition;
  * @param state   the coordinator's state, {@link GroupState#EMPTY} when not listed
  * @param members who is in the group ({@code clientId/host}), when the type can be described; may be empty while
  *                {@link #active()} is true
+ * @param metadata per partition, the metadata of the committed offset where it has any (a Sextant's mark tells its
+ *                 write from a consumer's commit)
  */
 public record SourceGroup(String group, String type, GroupState state, List<String> members,
-                   Map<TopicPartition, Long> offsets) {
+                   Map<TopicPartition, Long> offsets, Map<TopicPartition, String> metadata) {
+
+    /** A group whose offsets carry no metadata. */
+    public SourceGroup(String group, String type, GroupState state, List<String> members,
+                       Map<TopicPartition, Long> offsets) {
+        this(group, type, state, members, offsets, Map.of());
+    }
 
     /** True when the group has members on the source: its consumers still run there. */
     public boolean active() {

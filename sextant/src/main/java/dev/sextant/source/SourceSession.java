@@ -76,18 +76,9 @@ public final class SourceSession implements AutoCloseable {
             }
         }
         Map<String, Map<TopicPartition, Long>> offsets = new HashMap<>();
+        Map<String, Map<TopicPartition, String>> metadata = new HashMap<>();
         if (!consumers.isEmpty()) {
-            Map<String, Map<TopicPartition, OffsetAndMetadata>> read =
-                    get(admin.listConsumerGroupOffsets(consumers).all());
-            read.forEach((group, byPartition) -> {
-                Map<TopicPartition, Long> committed = new TreeMap<>(BY_PARTITION);
-                byPartition.forEach((tp, om) -> {
-                    if (om != null) {
-                        committed.put(tp, om.offset());
-                    }
-                });
-                offsets.put(group, committed);
-            });
+            readCommitted(consumers, offsets, metadata);
         }
         if (!shares.isEmpty()) {
             var result = admin.listShareGroupOffsets(shares);
@@ -107,9 +98,29 @@ public final class SourceSession implements AutoCloseable {
             GroupListing listing = listed.get(group);
             GroupState state = listing == null ? GroupState.EMPTY : listing.groupState().orElse(GroupState.UNKNOWN);
             out.put(group, new SourceGroup(group, typeOf(listing), state, members.getOrDefault(group, List.of()),
-                    offsets.getOrDefault(group, Map.of())));
+                    offsets.getOrDefault(group, Map.of()), metadata.getOrDefault(group, Map.of())));
         }
         return out;
+    }
+
+    /** The consumer groups' committed offsets, and the metadata of those that carry any, into the two maps. */
+    private void readCommitted(Map<String, ListConsumerGroupOffsetsSpec> consumers,
+                               Map<String, Map<TopicPartition, Long>> offsets,
+                               Map<String, Map<TopicPartition, String>> metadata) {
+        get(admin.listConsumerGroupOffsets(consumers).all()).forEach((group, byPartition) -> {
+            Map<TopicPartition, Long> committed = new TreeMap<>(BY_PARTITION);
+            Map<TopicPartition, String> described = new HashMap<>();
+            byPartition.forEach((tp, om) -> {
+                if (om != null) {
+                    committed.put(tp, om.offset());
+                    if (om.metadata() != null && !om.metadata().isEmpty()) {
+                        described.put(tp, om.metadata());
+                    }
+                }
+            });
+            offsets.put(group, committed);
+            metadata.put(group, described);
+        });
     }
 
     /** The source cluster's id, or null when it does not say (the marks then name no cluster, as before 1.0). */

@@ -109,6 +109,7 @@ public final class OffsetSyncStore implements WritableSyncHistory {
     }
 
     /** The sync with the highest upstream offset of the partition. */
+    @Override
     public Optional<OffsetSyncPoint> newest(String topic, int partition) {
         return latestAtOrBelow(topic, partition, Long.MAX_VALUE);
     }

@@ -42,4 +42,10 @@ final class HomewardHistory implements SyncHistory {
     public Optional<OffsetSyncPoint> earliestAbove(String topic, int partition, long upstreamOffset) {
         return (homeward(topic) ? returned : own).earliestAbove(topic, partition, upstreamOffset);
     }
+
+    /** The newest sync in the history the partition translates through: what a bounded position may improve on. */
+    @Override
+    public Optional<OffsetSyncPoint> newest(String topic, int partition) {
+        return (homeward(topic) ? returned : own).newest(topic, partition);
+    }
 }

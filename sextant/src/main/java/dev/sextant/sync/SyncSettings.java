@@ -3,6 +3,7 @@ package dev.sextant.sync;
 import dev.sextant.config.OwnTopicNames;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
+import dev.sextant.config.TopicRoutes;
 import dev.sextant.config.Translation;
 import dev.sextant.config.UntranslatablePolicy;
 import java.time.Clock;
@@ -48,11 +49,7 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
          * topics ({@code source.orders} on a cluster the destination, alias {@code source}, mirrors to).
          */
         public boolean fromDestination(String sourceTopic) {
-            if (destinationAlias == null) {
-                return false;
-            }
-            String origin = replicationPolicy.topicSource(sourceTopic);
-            return destinationAlias.equals(origin);
+            return TopicRoutes.fromDestination(replicationPolicy, destinationAlias, sourceTopic);
         }
 
         /** Sextant's own topic holding the full offset-sync history (compacted; read back into a global store). */

@@ -14,6 +14,7 @@ import dev.sextant.translate.IdentityTranslator;
 import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.OffsetSyncTranslator;
 import dev.sextant.translate.OffsetTranslator;
+import dev.sextant.translate.SyncHistory;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Consumer;
 
@@ -56,12 +57,14 @@ public final class TaskSync {
         IndexedPositions positions = new IndexedPositions(stores.positions(), key -> new PositionKey(
                 groupNames.canonical(key.group()), topicNames.canonical(key.topic()), key.partition()));
         OffsetSyncStore history = stores.history();
+        // failback: the source's mirrors of the destination's topics translate through the forward flow's syncs,
+        // inverted; a bounded position improves on a newer sync of the history it was translated through
+        SyncHistory translated = history == null || runtime.returned() == null ? history
+                : new HomewardHistory(history, runtime.returned(), settings::fromDestination);
         OffsetTranslator translator = history == null ? new IdentityTranslator()
-                : new OffsetSyncTranslator(runtime.returned() == null ? history
-                        : new HomewardHistory(history, runtime.returned(), settings::fromDestination),
-                        runtime.evidence());
+                : new OffsetSyncTranslator(translated, runtime.evidence());
         BoundedPositions bounded = new BoundedPositions(history == null ? null : tp ->
-                history.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
+                translated.newest(tp.topic(), tp.partition()).map(OffsetSyncPoint::upstreamOffset).orElse(null));
         PendingGroups pending = new PendingGroups();
         this.flusher = new GroupSyncFlusher(settings, runtime, positions, groups, pending, history, translator,
                 bounded, gauges, deadLetters);

@@ -23,4 +23,9 @@ public interface SyncHistory {
     default Optional<OffsetSyncPoint> earliestAbove(String topic, int partition, long upstreamOffset) {
         return Optional.empty();
     }
+
+    /** The partition's sync with the highest upstream offset; empty when it has none. */
+    default Optional<OffsetSyncPoint> newest(String topic, int partition) {
+        return latestAtOrBelow(topic, partition, Long.MAX_VALUE);
+    }
 }

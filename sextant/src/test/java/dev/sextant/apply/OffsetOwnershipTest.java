@@ -33,6 +33,21 @@ class OffsetOwnershipTest {
     }
 
     @Test
+    void anyMarkReadsAnotherSextantsWriteAndNoConsumersCommit() {
+        String forward = new OffsetOwnership("orders-fwd", "Ab-9_xYz").metadataFor(1_000, 300, 0);
+        assertEquals(Optional.of(new OffsetOwnership.Mark(1_000, 300, 0, -1, "Ab-9_xYz")),
+                OffsetOwnership.anyMark(forward), "the forward Sextant's write, read by any application");
+        assertEquals(Optional.empty(), ownership.mark(forward), "not this application's mark");
+        assertEquals(Optional.of(new OffsetOwnership.Mark(-1, 7)), OffsetOwnership.anyMark("sextant/x src=7"));
+        assertEquals(Optional.empty(), OffsetOwnership.anyMark(""), "a consumer's commit");
+        assertEquals(Optional.empty(), OffsetOwnership.anyMark(null));
+        assertEquals(Optional.empty(), OffsetOwnership.anyMark("sextant/x"), "no fields");
+        assertEquals(Optional.empty(), OffsetOwnership.anyMark("sextant/x src=seven"), "does not read as a mark");
+        assertEquals(Optional.empty(), OffsetOwnership.anyMark("sextant/x src=7" + " ".repeat(300)),
+                "longer than any mark");
+    }
+
+    @Test
     void aMarkNamesItsSourceClusterAndTellsAnotherOnesApart() {
         OffsetOwnership here = new OffsetOwnership("sextant-prod", "Ab-9_xYz");
         PlannedPartition part = new PlannedPartition(new PositionKey("g", "orders", 0),

@@ -77,6 +77,15 @@ class LastCommitWaitTest {
     }
 
     @Test
+    void theWaitCoversNoPartitionWhoseLastCommitIsASextantsWrite() {
+        TopicPartition written = new TopicPartition("orders", 1);
+        SourceGroup group = new SourceGroup(GROUP, "consumer", GroupState.EMPTY, List.of(),
+                Map.of(ORDERS, FENCED, written, 300L, new TopicPartition("internal", 0), 5L),
+                Map.of(written, "sextant/fwd c=A t=1 b=0 src=300", ORDERS, "a consumer's note"));
+        assertEquals(Map.of(ORDERS, FENCED), wait.synced(group));
+    }
+
+    @Test
     void aGroupSyncedExactAtOnceIsReadyWithoutWaiting() {
         instance.reports(GROUP, applied(FENCED, 0));
         Map<String, SyncedCheck.Verdict> ready = await(APPLY);

@@ -23,6 +23,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,7 +36,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * {@code destination.fb-payments}). A second Sextant, configured by {@code sextant failback-config}, translates its B
  * positions back: the mirror's through the forward flow's syncs, inverted, to A's original topic; B's own topic
  * through the reverse flow's syncs. A {@code cutover} of that Sextant moves the group home, and its consumers resume
- * on A: none lost on any partition, the replay reported.
+ * on A: none lost on any partition, the replay reported. A second group's consumers failed over to B but never
+ * committed there (issue 48, item 4a): its last commits on B are the forward Sextant's writes, which the sync never
+ * takes in, and A still holds the offsets they were translated from; its cutover ends at once, home at those offsets.
  */
 @ExtendWith(LocalClustersExtension.class)
 class FailbackIT {
@@ -43,6 +48,8 @@ class FailbackIT {
     private static final String PAYMENTS = "fb-payments";
     private static final String PAYMENTS_HOME = LocalMirrorMaker.DESTINATION_ALIAS + "." + PAYMENTS;
     private static final String GROUP = "fb-app";
+    /** Failed over to B, and its consumers stopped there without committing. */
+    private static final String STAYED = "fb-stayed";
     private static final String FORWARD = "sextant-it-fwd";
     private static final Duration SYNCED = Duration.ofSeconds(90);
 
@@ -54,12 +61,15 @@ class FailbackIT {
         // A -> B: the group synced to B, then its consumers fail over there
         try (SextantInstance forward = SextantInstance.start(clusters, FORWARD, Map.of("groups.include", "fb-.*"))) {
             Clients.commit(clusters.source(), GROUP, ORDERS, Map.of(0, 300L, 1, 300L));
+            Clients.commit(clusters.source(), STAYED, ORDERS, Map.of(0, 200L, 1, 250L));
             SextantClient sync = SextantClient.create("http://" + forward.app().queryAddress());
             String[] seen = {""};
             try {
-                Await.until(SYNCED, GROUP + " synced to B", () -> {
+                Await.until(SYNCED, GROUP + " and " + STAYED + " synced to B", () -> {
                     seen[0] = describe(sync);
-                    return Map.of(0, 300L, 1, 300L).equals(committed(clusters, clusters.destination(), MIRROR));
+                    return Map.of(0, 300L, 1, 300L).equals(committed(clusters, clusters.destination(), GROUP, MIRROR))
+                            && Map.of(0, 200L, 1, 250L).equals(committed(clusters, clusters.destination(), STAYED,
+                            MIRROR));
                 });
             } catch (AssertionError e) {
                 throw new AssertionError(e.getMessage() + "; the forward Sextant showed " + seen[0]
@@ -68,6 +78,7 @@ class FailbackIT {
             }
         }
         Clients.commit(clusters.destination(), GROUP, MIRROR, Map.of(0, 800L, 1, 750L)); // consumed on B
+        joinWithoutCommitting(clusters.destination(), STAYED, MIRROR);
         clusters.createTopic(clusters.destination(), PAYMENTS, 1);
 
         // B -> A: the reverse flow, and the Sextant that runs the other way
@@ -117,8 +128,8 @@ class FailbackIT {
                 assertEquals("CUT_OVER", result.get("status").asText(), cut.out());
 
                 // the consumers resume on A: nothing lost on any partition; the replay measured
-                Map<Integer, Long> ordersAt = committed(clusters, clusters.source(), ORDERS);
-                Map<Integer, Long> paymentsAt = committed(clusters, clusters.source(), PAYMENTS_HOME);
+                Map<Integer, Long> ordersAt = committed(clusters, clusters.source(), GROUP, ORDERS);
+                Map<Integer, Long> paymentsAt = committed(clusters, clusters.source(), GROUP, PAYMENTS_HOME);
                 Map<Integer, List<Integer>> orders = Clients.resumeAndReadToEnd(clusters.source(), GROUP, ORDERS,
                         clusters.endOffsets(clusters.source(), ORDERS));
                 Map<Integer, List<Integer>> payments = Clients.resumeAndReadToEnd(clusters.source(), GROUP,
@@ -129,6 +140,26 @@ class FailbackIT {
                 System.out.printf("failback: %s home on A at %s (B had 800/750 on %s) and %s on %s (B had 400 on %s); "
                         + "0 lost, replay %d/%d and %d; cutover bound %s%n", GROUP, ordersAt, MIRROR, paymentsAt,
                         PAYMENTS_HOME, PAYMENTS, replay0, replay1, replayPayments, result.get("worstBound"));
+
+                // item 4a: the sync never takes the forward Sextant's writes in, so the cutover does not wait for them
+                Await.until(SYNCED, "the failback Sextant knows " + STAYED, () -> known(client, STAYED));
+                long started = System.nanoTime();
+                Cli.Run stayed = Cli.run("cutover", "-c", failbackFile.toString(), "--url", url, "--group", STAYED,
+                        "--fence-check", "1s", "--timeout", "20s", "--apply", "-o", "json");
+                long tookMs = (System.nanoTime() - started) / 1_000_000;
+                JsonNode stayedResult = new ObjectMapper().readTree(stayed.out()).get("groups").get(0);
+                assertEquals("CUT_OVER", stayedResult.get("status").asText(), "a group that never committed on B is "
+                        + "home already: " + stayed);
+                Map<Integer, Long> recorded = new HashMap<>();
+                stayedResult.get("partitions").forEach(p -> {
+                    assertEquals(ORDERS, p.get("destinationTopic").asText(), p.toString());
+                    recorded.put(p.get("partition").asInt(), p.get("destinationOffset").asLong());
+                });
+                assertEquals(Map.of(0, 200L, 1, 250L), recorded, "cut over at what A holds: " + stayed.out());
+                assertEquals(Map.of(0, 200L, 1, 250L), committed(clusters, clusters.source(), STAYED, ORDERS));
+                assertTrue(tookMs < 15_000, "cut over at once, not after the 20 s timeout: " + tookMs + " ms");
+                System.out.printf("failback: %s, never committed on B, cut over home at %s in %d ms%n", STAYED,
+                        recorded, tookMs);
             }
         }
     }
@@ -155,6 +186,29 @@ class FailbackIT {
         }
     }
 
+    /** Its consumers start on B, are assigned its partitions and stop, committing nothing. */
+    private static void joinWithoutCommitting(LocalKafkaBroker cluster, String group, String topic) {
+        Map<String, Object> props = new HashMap<>(cluster.clientProperties());
+        props.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                new StringDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            Await.until(SYNCED, group + " joined on B", () -> {
+                consumer.poll(Duration.ofMillis(100));
+                return !consumer.assignment().isEmpty();
+            });
+        }
+    }
+
+    private static boolean known(SextantClient client, String group) {
+        try {
+            return client.groups().stream().anyMatch(g -> g.group().equals(group));
+        } catch (SextantClientException e) {
+            return false;
+        }
+    }
+
     private static long applied(SextantClient client) {
         try {
             return client.group(GROUP).partitions().stream().filter(p -> "APPLIED".equals(p.status())).count();
@@ -163,10 +217,10 @@ class FailbackIT {
         }
     }
 
-    private static Map<Integer, Long> committed(LocalClusters clusters, LocalKafkaBroker cluster,
+    private static Map<Integer, Long> committed(LocalClusters clusters, LocalKafkaBroker cluster, String group,
                                                 String topic) {
         Map<Integer, Long> out = new HashMap<>();
-        Clients.committed(clusters, cluster, GROUP, topic).forEach((p, om) -> out.put(p, om.offset()));
+        Clients.committed(clusters, cluster, group, topic).forEach((p, om) -> out.put(p, om.offset()));
         return out;
     }
 }

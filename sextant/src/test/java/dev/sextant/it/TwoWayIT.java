@@ -3,12 +3,15 @@ package dev.sextant.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.sextant.deadletter.DeadLetterReader;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.ConsumerOffsetsDecoder;
 import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.decode.UndecodableRecordException;
 import dev.sextant.domain.Reason;
+import dev.sextant.testing.Cli;
 import dev.sextant.testing.LiveConsumer;
 import dev.sextant.testing.SextantInstance;
 import dev.sextant.testkit.Await;
@@ -27,12 +30,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -47,6 +53,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * commit on a mirror of the target's own topic (its records came from there) is not synced; a group with members on
  * the target is never written. Measured from both clusters' {@code __consumer_offsets}: no Sextant write lands on the
  * cluster a group's offsets came from, no live group is written, and no dead letter reports the other direction's work.
+ * A cutover to A of the group that read the mirror of A's topic on B is refused at once, saying why (issue 48, item
+ * 4b): the B-to-A sync never moves those partitions, so waiting for it could only run out.
  */
 @ExtendWith(LocalClustersExtension.class)
 class TwoWayIT {
@@ -74,6 +82,8 @@ class TwoWayIT {
         double forwardLeft;
         double backLeft;
         double readerLeft;
+        long cutoverMs;
+        String refusal;
         Map<String, Object> reverseConfig = new HashMap<>(Map.of(
                 "source.bootstrap.servers", clusters.destination().bootstrapServers(),
                 "destination.bootstrap.servers", clusters.source().bootstrapServers(),
@@ -117,6 +127,25 @@ class TwoWayIT {
                         ON_A, marks(clusters.source(), ON_B).size(), ON_B, (long) forwardLeft, (long) backLeft,
                         a.commits(), b.commits(), bothOnA.commits(),
                         bothOnB.commits(), reader.commits());
+
+                // item 4b: the sync never moves a mirror of its destination's own topic, so the cutover does not
+                // wait for it: refused at once, with what to do
+                reader.close();
+                awaitEmpty(clusters, READER);
+                Path file = Files.createTempFile("sextant-two-way-reverse", ".properties");
+                StringBuilder lines = new StringBuilder();
+                reverseConfig.forEach((k, v) -> lines.append(k).append('=').append(v).append('\n'));
+                Files.writeString(file, lines.toString());
+                long started = System.nanoTime();
+                Cli.Run cut = Cli.run("cutover", "-c", file.toString(), "--url", "http://" + back.app().queryAddress(),
+                        "--group", READER, "--fence-check", "1s", "--timeout", "20s", "--apply", "-o", "json");
+                cutoverMs = (System.nanoTime() - started) / 1_000_000;
+                JsonNode result = new ObjectMapper().readTree(cut.out()).get("groups").get(0);
+                assertEquals("NOT_SYNCED", result.get("status").asText(), cut.toString());
+                assertTrue(result.get("message").asText().contains("mirrors of the destination's own topics"),
+                        "the refusal says why: " + cut.out());
+                assertTrue(cutoverMs < 15_000, "refused at once, not after the 20 s timeout: " + cutoverMs + " ms");
+                refusal = result.get("message").asText();
             }
         }
         // every Sextant write on A is B->A's, of a group from B, on a mirror of B's topic; and the other way round
@@ -141,6 +170,21 @@ class TwoWayIT {
         assertTrue(forwardLeft > 0, "A->B saw B->A's writes on A and left them");
         assertTrue(backLeft > 0, "B->A saw A->B's writes on B and left them");
         assertTrue(readerLeft > 0, READER + "'s commits on the mirror of A's topic are not sent to A");
+        System.out.printf("two-way: the cutover of %s to A refused in %d ms: %s%n", READER, cutoverMs, refusal);
+    }
+
+    /** Waits until the group has no members on B: its consumer left. */
+    private static void awaitEmpty(LocalClusters clusters, String group) {
+        try (Admin admin = clusters.admin(clusters.destination())) {
+            Await.until(SYNCED, group + " empty on B", () -> {
+                try {
+                    return admin.describeConsumerGroups(List.of(group)).all().get(5, TimeUnit.SECONDS).get(group)
+                            .groupState() == GroupState.EMPTY;
+                } catch (Exception e) {
+                    return false;
+                }
+            });
+        }
     }
 
     private static double filtered(SextantInstance sextant, String by) {
