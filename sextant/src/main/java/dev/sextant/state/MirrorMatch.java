@@ -67,7 +67,7 @@ public final class MirrorMatch {
      */
     public static Result byId(String topic, String mirror, Uuid recorded, Uuid seen) {
         return recorded.equals(seen) ? Result.MATCHES : new Result(Verdict.RESEEDED, "mirror topic " + mirror
-                + " was created again on the destination (topic id " + recorded + " is now " + seen
+                + " was created again (topic id " + recorded + " is now " + seen
                 + "): the offset-sync history of " + topic + " describes the old mirror, whose log is gone");
     }
 

@@ -23,8 +23,8 @@ class MirrorMatchTest {
         assertEquals(Verdict.MATCHES, MirrorMatch.byId("orders", "source.orders", id, id).verdict());
         MirrorMatch.Result other = MirrorMatch.byId("orders", "source.orders", id, Uuid.randomUuid());
         assertEquals(Verdict.RESEEDED, other.verdict());
-        assertTrue(other.reason().startsWith("mirror topic source.orders was created again on the destination (topic "
-                + "id " + id + " is now "), other.reason());
+        assertTrue(other.reason().startsWith("mirror topic source.orders was created again (topic id " + id
+                + " is now "), other.reason());
         assertFalse(MirrorMatch.recorded(MirrorMatch.NOT_RECORDED));
         assertFalse(MirrorMatch.recorded(null));
     }
