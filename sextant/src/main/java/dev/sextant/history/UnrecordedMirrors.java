@@ -27,12 +27,14 @@ import org.apache.kafka.common.Uuid;
  * {@code translation.interpolation=verified}). Meanwhile the sync writes nothing through the topic's syncs
  * ({@code OffsetSyncStore.describedMirror}).
  *
- * <p>A verdict of {@code MATCHES} or {@code RESEEDED} ends the check at once. An unproven one (records deleted or
- * unreadable, interpolation not {@code verified}) is asked again until {@link #PROOF_WAIT_MS} after the check began,
- * then ends as it stands: the id is taken on the log ends alone. Forgetting every history an upgrade cannot prove
- * would leave the lagging groups of every topic untranslatable until MirrorMaker 2 emits new syncs (never, on a
- * topic no one writes); the rarer miss is a mirror created again that already grew past the old newest syncs, with
- * its records unreadable. Runs on the intake's thread; nothing blocks.
+ * <p>A verdict of {@code MATCHES} or {@code RESEEDED} ends the check at once. An unproven one (records deleted or not
+ * read yet, an end not read) is asked again until {@link #PROOF_WAIT_MS} after the check began, then ends as it
+ * stands: the id is taken on the log ends alone; at once when no record is ever read (interpolation {@code off} or
+ * {@code unverified}). Forgetting every history an upgrade cannot prove would leave the lagging groups of every topic
+ * untranslatable until MirrorMaker 2 emits new syncs (never, on a topic no one writes); the rarer miss is a mirror
+ * created again that already grew past the old newest syncs, with its records unreadable. Syncs kept while a check
+ * runs go with the history it forgets (their reset markers follow them): commits below the mirror's next sync wait
+ * for it, which is slower, never wrong. Runs on the intake's thread; nothing blocks.
  */
 final class UnrecordedMirrors {
 
@@ -87,8 +89,10 @@ final class UnrecordedMirrors {
             MirrorMatch.Result result = byEnds.verdict() == MirrorMatch.Verdict.RESEEDED ? byEnds
                     : MirrorMatch.bySyncs(topic, mirror, check.newest(), ends, check.newest().stream().collect(
                             Collectors.toMap(OffsetSyncPoint::partition, s -> MirrorMatch.records(evidence, s))));
-            if (result.verdict() == MirrorMatch.Verdict.UNPROVEN && now - check.since() < PROOF_WAIT_MS) {
-                if (ends.size() < check.newest().size()) {
+            boolean endsMissing = ends.size() < check.newest().size();
+            if (result.verdict() == MirrorMatch.Verdict.UNPROVEN && now - check.since() < PROOF_WAIT_MS
+                    && (endsMissing || MirrorMatch.readsRecords(evidence))) {
+                if (endsMissing) {
                     e.setValue(new Check(check.id(), check.since(), check.newest(), fetchEnds(topic,
                             check.newest())));
                 }

@@ -113,6 +113,11 @@ public final class MirrorMatch {
      * evidence that reads nothing ({@link IntervalEvidence#TRUSTED} proves every interval without a read).
      */
     public static IntervalEvidence.Verdict records(IntervalEvidence evidence, OffsetSyncPoint sync) {
-        return evidence == IntervalEvidence.TRUSTED ? IntervalEvidence.Verdict.UNKNOWN : evidence.verdict(sync, sync);
+        return readsRecords(evidence) ? evidence.verdict(sync, sync) : IntervalEvidence.Verdict.UNKNOWN;
+    }
+
+    /** False for the evidence of {@code translation.interpolation=off} and {@code unverified}: no record is read. */
+    public static boolean readsRecords(IntervalEvidence evidence) {
+        return evidence != IntervalEvidence.NONE && evidence != IntervalEvidence.TRUSTED;
     }
 }

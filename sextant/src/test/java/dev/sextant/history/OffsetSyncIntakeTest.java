@@ -340,7 +340,7 @@ class OffsetSyncIntakeTest {
         destination.topic("source.payments", 1);
         destination.ends.put(new TopicPartition("source.payments", 0), 1_000L);
         history.put(new OffsetSyncPoint("payments", 0, 50, 50)); // inside the mirror; records not read
-        OffsetSyncIntake intake = intake(IntervalEvidence.TRUSTED); // proves intervals without reading: no proof
+        OffsetSyncIntake intake = intake((lower, upper) -> IntervalEvidence.Verdict.UNKNOWN); // records unreadable
 
         intake.tick();
         assertEquals(List.of("reset orders-0"), historyChanges(), "a sync past the mirror's end describes another log");
@@ -351,6 +351,18 @@ class OffsetSyncIntakeTest {
         assertEquals(List.of("reset orders-0"), historyChanges(), "payments kept");
         assertEquals(Optional.of(destination.topicId("source.payments")), history.describedMirror("payments"),
                 "its id taken on the log ends alone");
+    }
+
+    @Test
+    void withoutARecordReaderAnUnprovenHistoryIsTakenAtOnce() {
+        history.put(new OffsetSyncPoint("orders", 0, 900, 900));
+        OffsetSyncIntake intake = intake(IntervalEvidence.TRUSTED); // interpolation=unverified: reads no record
+
+        intake.tick();
+
+        assertEquals(Optional.of(destination.topicId("source.orders")), history.describedMirror("orders"),
+                "nothing to wait for: taken on the log ends");
+        assertEquals(List.of(), historyChanges());
     }
 
     @Test

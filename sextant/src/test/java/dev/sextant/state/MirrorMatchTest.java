@@ -62,6 +62,7 @@ class MirrorMatchTest {
     @Test
     void evidenceThatReadsNothingProvesNoSync() {
         assertEquals(IntervalEvidence.Verdict.UNKNOWN, MirrorMatch.records(IntervalEvidence.TRUSTED, P0));
+        assertFalse(MirrorMatch.readsRecords(IntervalEvidence.NONE));
         assertEquals(IntervalEvidence.Verdict.REFUTED,
                 MirrorMatch.records((lower, upper) -> IntervalEvidence.Verdict.REFUTED, P0));
     }
