@@ -154,9 +154,9 @@ final class MirrorIncarnationCheck {
                 sink.mirrorIncarnation(topic, checked.id(), now);
             }
             case UNPROVEN -> {
-                log.warn("{}; after {} s its id {} is taken on the log ends alone (forgetting it would leave lagging "
-                        + "groups untranslatable until MirrorMaker 2 emits new syncs)", checked.result().reason(),
-                        UnrecordedMirrors.PROOF_WAIT_MS / 1000, checked.id());
+                log.warn("{}; its id {} is taken on the log ends alone (forgetting it would leave lagging groups "
+                        + "untranslatable until MirrorMaker 2 emits new syncs)", checked.result().reason(),
+                        checked.id());
                 recorded.put(topic, checked.id());
                 sink.mirrorIncarnation(topic, checked.id(), now);
             }
