@@ -56,8 +56,13 @@ final class SyncResources implements AutoCloseable {
     SyncResources(SextantConfig config, SyncSettings settings, DestinationClient destination, DestinationView view,
                   AccessDenials denials, SextantMetrics metrics, CatchingUpPartitions catchingUp,
                   String sourceCluster, Cutovers cutovers) {
-        returned = settings.translateHome() ? returnedHistory(config) : null; // first: it may refuse the config
         source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
+        try {
+            returned = settings.translateHome() ? returnedHistory(config, source, sourceCluster) : null;
+        } catch (RuntimeException refused) { // before the rest: it may refuse the config
+            source.close();
+            throw refused;
+        }
         topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
         openTransactions = new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()),
                 metrics, settings.clock());
@@ -87,13 +92,15 @@ final class SyncResources implements AutoCloseable {
 
     /**
      * Failback: the forward Sextant's history on the destination, read before anything is planned. A topic
-     * {@code orders} there is mirrored here as the destination alias' remote topic ({@code source.orders}).
+     * {@code orders} there is mirrored here as the destination alias' remote topic ({@code source.orders}); the
+     * history must pin this source's cluster and record those mirrors' ids.
      */
-    private static ReturnedHistory returnedHistory(SextantConfig config) {
+    private static ReturnedHistory returnedHistory(SextantConfig config, AdminSourceOffsets source,
+                                                  String sourceCluster) {
         ReturnedHistory history = new ReturnedHistory(config.destinationClientConfig(),
                 config.failbackHistoryTopic().orElseThrow(),
                 topic -> config.replicationPolicy().formatRemoteTopic(config.destinationAlias(), topic),
-                Duration.ofSeconds(60));
+                Duration.ofSeconds(60), source, sourceCluster);
         try {
             history.start();
         } catch (IllegalStateException e) {

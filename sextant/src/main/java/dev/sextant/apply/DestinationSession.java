@@ -19,6 +19,7 @@ import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.Uuid;
 
 /**
  * A command's session with the destination ({@code failover}, {@code adopt}, and every later command that writes):
@@ -91,6 +92,11 @@ public final class DestinationSession implements AutoCloseable {
     public Map<String, Map<TopicPartition, Long>> shareOffsets(Set<String> groups) {
         return awaitEach(groups.isEmpty() ? Map.of() : client.shareGroupOffsets(groups),
                 "reading the start offsets of ");
+    }
+
+    /** The ids of these destination topics now: a topic created again has a new one; absent ones are left out. */
+    public Map<String, Uuid> topicIds(Set<String> topics) {
+        return topics.isEmpty() ? Map.of() : await(client.topicIds(topics), "reading the destination's topic ids");
     }
 
     /**

@@ -327,7 +327,7 @@ final class FailoverCommand implements Callable<Integer> {
 
     private static String status(ManualFailover.Row row, ManualFailover.Result result) {
         if (row.problem() != null) {
-            return "UNTRANSLATABLE";
+            return row.refusal() == null ? "UNTRANSLATABLE" : row.refusal().name();
         }
         if (result == null) {
             return null;

@@ -13,6 +13,7 @@ import dev.sextant.domain.Reason;
 import dev.sextant.source.SourceSession;
 import dev.sextant.state.CutoverRecord;
 import dev.sextant.state.InMemorySyncHistory;
+import dev.sextant.state.MirrorMatch;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
 import dev.sextant.translate.IdentityTranslator;
@@ -28,6 +29,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
@@ -43,7 +46,10 @@ import org.apache.kafka.common.TopicPartition;
  * </pre>
  *
  * <p>Invariant: nothing is written unless every partition translates and exists on the destination, the group is a
- * consumer group there or absent, has no members there, and its destination offsets are Sextant's own or absent.
+ * consumer group there or absent, has no members there, and its destination offsets are Sextant's own or absent; and
+ * nothing translates through a history that describes another destination cluster ({@code DESTINATION_CHANGED}) or
+ * another mirror topic than the destination's ({@code MIRROR_RESEEDED}, {@link HistoryMirrors}): the checks the
+ * running sync makes, which nothing makes while it is stopped.
  */
 public final class ManualFailover {
 
@@ -60,9 +66,11 @@ public final class ManualFailover {
      * One partition of the group.
      *
      * @param destinationOffset null when nothing translates the source offset ({@code problem} says why)
+     * @param refusal           with a problem, its reason: {@code UNTRANSLATABLE} (no sync), {@code MIRROR_RESEEDED}
+     *                          (the history describes another mirror than the destination's); null without one
      */
     public record Row(String topic, int partition, long sourceOffset, String destinationTopic, Long destinationOffset,
-                      String precision, Long bound, String problem) {
+                      String precision, Long bound, String problem, Reason refusal) {
 
         TopicPartition destination() {
             return new TopicPartition(destinationTopic, partition);
@@ -78,9 +86,11 @@ public final class ManualFailover {
      * @param warnings      things the operator should know (members still on the source, topics filtered out)
      * @param pinned        the destination cluster the history describes (pinned by the running sync); null when it
      *                      pins none (identity translation, or no instance ran)
+     * @param unchecked     why the mirror topics could not be checked against the history (the destination did not
+     *                      answer), which {@link #apply} refuses; null when they were, or need not be
      */
     public record Plan(String group, String groupType, String sourceCluster, String translation, long historySize,
-                       List<Row> rows, List<String> warnings, String pinned) {
+                       List<Row> rows, List<String> warnings, String pinned, String unchecked) {
 
         public boolean complete() {
             return rows.stream().allMatch(r -> r.problem() == null);
@@ -109,6 +119,8 @@ public final class ManualFailover {
         OffsetTranslator translator;
         long historySize = 0;
         String pinned = null;
+        Map<String, MirrorMatch.Result> mirrors = Map.of();
+        String unchecked = null;
         if (identity) {
             translator = new IdentityTranslator();
         } else {
@@ -116,7 +128,18 @@ public final class ManualFailover {
             translator = new OffsetSyncTranslator(history, context.intervalEvidence());
             historySize = history.size();
             pinned = history.destinationCluster().orElse(null);
+            Set<String> topics = new TreeSet<>();
+            committed.keySet().stream().filter(tp -> config.includesTopic(tp.topic())).forEach(tp -> topics.add(
+                    tp.topic()));
+            try {
+                mirrors = mirrors(history, topics, pinned, warnings);
+            } catch (IllegalStateException e) {
+                unchecked = "cannot read the mirror topics on the destination to check that the offset-sync history "
+                        + "still describes them: " + e.getMessage();
+                warnings.add(unchecked + "; --apply writes nothing until they can be read");
+            }
         }
+        Map<String, MirrorMatch.Result> judged = mirrors;
         List<Row> rows = new ArrayList<>();
         committed.entrySet().stream()
                 .sorted(Comparator.comparing((Map.Entry<TopicPartition, OffsetAndMetadata> e) -> e.getKey().topic())
@@ -128,16 +151,53 @@ public final class ManualFailover {
                         return;
                     }
                     long offset = e.getValue().offset();
-                    String destinationTopic = config.replicationPolicy().formatRemoteTopic(config.sourceAlias(),
-                            tp.topic());
+                    String destinationTopic = mirrorOf(tp.topic());
+                    MirrorMatch.Result mirror = judged.get(tp.topic());
+                    if (mirror != null && mirror.verdict() == MirrorMatch.Verdict.RESEEDED) {
+                        rows.add(new Row(tp.topic(), tp.partition(), offset, destinationTopic, null, null, null,
+                                mirror.reason() + "; nothing translates through it (the sync forgets it: "
+                                + "MIRROR_RESEEDED, and writes the group again through the new mirror's offset syncs "
+                                + "once Sextant runs and MirrorMaker 2 emits them)", Reason.MIRROR_RESEEDED));
+                        return;
+                    }
                     Optional<OffsetTranslation> t = translator.translate(tp.topic(), tp.partition(), offset);
                     rows.add(t.map(x -> new Row(tp.topic(), tp.partition(), offset, destinationTopic,
-                                    x.destinationOffset(), x.precision().label(), x.bound(), null))
+                                    x.destinationOffset(), x.precision().label(), x.bound(), null, null))
                             .orElseGet(() -> new Row(tp.topic(), tp.partition(), offset, destinationTopic, null, null,
-                                    null, "no offset sync at or below " + offset + " in Sextant's history")));
+                                    null, "no offset sync at or below " + offset + " in Sextant's history",
+                                    Reason.UNTRANSLATABLE)));
                 });
+        judged.values().stream().filter(r -> r.verdict() == MirrorMatch.Verdict.UNPROVEN).forEach(r -> warnings.add(
+                r.reason() + ": translated through it all the same, as the running sync does once it cannot prove "
+                + "it; if the mirror was deleted and mirrored again since, these offsets point into a gone log"));
         return new Plan(group, source.type(), source.cluster(), config.translation().configValue(), historySize, rows,
-                warnings, pinned);
+                warnings, pinned, unchecked);
+    }
+
+    private String mirrorOf(String topic) {
+        return config.replicationPolicy().formatRemoteTopic(config.sourceAlias(), topic);
+    }
+
+    /**
+     * Whether the history describes the mirrors of {@code topics} as the destination holds them now, as the sync
+     * checks it ({@link HistoryMirrors}); none judged on a destination that is not the cluster the history pins
+     * (said as a warning: {@link #apply} refuses it whole).
+     *
+     * @throws IllegalStateException when the destination cannot be read
+     */
+    private Map<String, MirrorMatch.Result> mirrors(InMemorySyncHistory history, Set<String> topics, String pinned,
+                                                    List<String> warnings) {
+        if (pinned != null) {
+            String there = context.destinationClusterId();
+            if (!there.equals(pinned)) {
+                warnings.add("the destination is cluster " + there + ", not the cluster " + pinned + " the "
+                        + "offset-sync history describes: --apply refuses it (DESTINATION_CHANGED)");
+                return Map.of();
+            }
+        }
+        UnaryOperator<String> mirrorOf = this::mirrorOf;
+        return HistoryMirrors.judge(history, topics, context.destination(null, false), mirrorOf,
+                context.intervalEvidence());
     }
 
     /** The group as the source holds it: its committed offsets, its type, and the cluster's id (null: unknown). */
@@ -160,22 +220,26 @@ public final class ManualFailover {
      * partition's log as read now (with {@code translation=identity} a lagging mirror is written at its end).
      */
     public Result apply(Plan plan) {
+        Result changed = destinationChanged(plan); // first: on another cluster, every other verdict is beside the point
+        if (changed != null) {
+            return changed;
+        }
         if (!plan.complete()) {
-            return new Result(Status.REFUSED, Reason.UNTRANSLATABLE, "not every partition translates ("
-                    + String.join("; ", plan.rows().stream().filter(r -> r.problem() != null)
-                    .map(r -> r.topic() + "-" + r.partition() + ": " + r.problem()).toList())
-                    + "); nothing written", Map.of());
+            boolean reseeded = plan.rows().stream().anyMatch(r -> r.refusal() == Reason.MIRROR_RESEEDED);
+            return new Result(Status.REFUSED, reseeded ? Reason.MIRROR_RESEEDED : Reason.UNTRANSLATABLE,
+                    "not every partition translates (" + String.join("; ", plan.rows().stream()
+                    .filter(r -> r.problem() != null).map(r -> r.topic() + "-" + r.partition() + ": " + r.problem())
+                    .toList()) + "); nothing written", Map.of());
         }
         if (plan.rows().isEmpty()) {
             return new Result(Status.REFUSED, null, "no partition to write; nothing written", Map.of());
         }
+        if (plan.unchecked() != null) {
+            return new Result(Status.FAILED, null, plan.unchecked() + "; nothing written", Map.of());
+        }
         Result cutOver = cutOver(plan.group());
         if (cutOver != null) {
             return cutOver;
-        }
-        Result changed = destinationChanged(plan);
-        if (changed != null) {
-            return changed;
         }
         try (DestinationSession destination = context.destination(plan.sourceCluster(), false)) {
             Result refused = guard(destination, plan);

@@ -11,6 +11,7 @@ import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.SyncHolds;
+import dev.sextant.translate.IntervalEvidence;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.time.Clock;
 import java.util.List;
@@ -79,6 +80,16 @@ public final class OffsetSyncIntake {
     public OffsetSyncIntake(Settings settings, SourceOffsets source, DestinationView destination,
                             SextantMetrics metrics, OffsetSyncCatchUp catchUp, OffsetSyncStore history,
                             SyncHolds holds, HistorySink sink) {
+        this(settings, source, destination, metrics, catchUp, history, holds, sink, IntervalEvidence.NONE);
+    }
+
+    /**
+     * @param evidence reads the records at a sync on both clusters: a history without a recorded mirror id is checked
+     *                 with them ({@link MirrorIncarnationCheck})
+     */
+    public OffsetSyncIntake(Settings settings, SourceOffsets source, DestinationView destination,
+                            SextantMetrics metrics, OffsetSyncCatchUp catchUp, OffsetSyncStore history,
+                            SyncHolds holds, HistorySink sink, IntervalEvidence evidence) {
         this.settings = settings;
         this.metrics = metrics;
         this.catchUp = catchUp;
@@ -87,7 +98,7 @@ public final class OffsetSyncIntake {
         this.sent = new SentSyncs(history, sink);
         this.cluster = new DestinationClusterCheck(history, destination, sink, settings.instance());
         this.mirrors = new MirrorIncarnationCheck(history, destination, settings.destinationTopic(), sent,
-                metrics, sink, settings.instance());
+                metrics, sink, settings.instance(), evidence);
         this.gate = new OffsetSyncGate(holds, source, destination, settings.destinationTopic(), this::newest,
                 ids -> mirrors.seen(ids, settings.clock().millis()), settings.clock());
         this.incarnations = new IncarnationCheck(source, history, sent, metrics, sink);

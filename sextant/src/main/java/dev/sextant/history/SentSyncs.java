@@ -3,9 +3,12 @@ package dev.sextant.history;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.kafka.common.TopicPartition;
@@ -66,6 +69,14 @@ final class SentSyncs {
             forgotten.add(tp);
         }
         return partitions;
+    }
+
+    /** The newest sync of each partition of {@code topic} with history, stored or sent. */
+    List<OffsetSyncPoint> newestOf(String topic) {
+        Set<TopicPartition> partitions = new TreeSet<>(Comparator.comparingInt(TopicPartition::partition));
+        history.partitions().stream().filter(tp -> tp.topic().equals(topic)).forEach(partitions::add);
+        sent.keySet().stream().filter(tp -> tp.topic().equals(topic)).forEach(partitions::add);
+        return partitions.stream().map(this::newest).filter(Objects::nonNull).toList();
     }
 
     /** The topics with history, stored or sent. */

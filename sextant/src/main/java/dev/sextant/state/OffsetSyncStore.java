@@ -275,6 +275,29 @@ public final class OffsetSyncStore implements WritableSyncHistory {
         }
     }
 
+    /**
+     * The mirror id the topic's history describes, as the sync's writes are checked against it: the recorded one; for
+     * a topic with syncs but no id recorded (an earlier release wrote its history), {@link MirrorMatch#NOT_RECORDED},
+     * which no mirror has, so nothing is written through those syncs until the history intake checked them against
+     * the mirror and recorded an id; empty for a topic without history (nothing translates through it).
+     */
+    public Optional<Uuid> describedMirror(String topic) {
+        Optional<Uuid> recorded = mirrorIncarnation(topic);
+        return recorded.isPresent() || !hasSyncs(topic) ? recorded : Optional.of(MirrorMatch.NOT_RECORDED);
+    }
+
+    private boolean hasSyncs(String topic) {
+        try (KeyValueIterator<Bytes, byte[]> it = store.range(OffsetSyncKeys.key(topic, 0, 0),
+                OffsetSyncKeys.key(topic, Integer.MAX_VALUE, Long.MAX_VALUE))) {
+            while (it.hasNext()) {
+                if (OffsetSyncKeys.isSync(it.next().key)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The source topic id the topic's history belongs to, when known. */
     public Optional<Uuid> incarnation(String topic) {
         byte[] value = store.get(OffsetSyncKeys.incarnationKey(topic));

@@ -91,7 +91,7 @@ final class GroupSyncFlusher {
         GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics, deadLetters);
         UncoveredPositions uncovered = new UncoveredPositions(bounded.newestUpstream(), translator);
         this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, uncovered, pending,
-                reasons, history == null ? topic -> Optional.empty() : history::mirrorIncarnation);
+                reasons, history == null ? topic -> Optional.empty() : history::describedMirror);
         this.settler = new WriteSettler(positions, groups, bounded, clamped, pending, reasons, metrics,
                 runtime.checkpoints(), runtime.cutovers()::cutOver);
         this.triggers = triggers(history, uncovered);

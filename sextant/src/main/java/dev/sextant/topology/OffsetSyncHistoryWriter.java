@@ -12,6 +12,7 @@ import dev.sextant.state.OffsetSyncKeys;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.SyncHolds;
 import dev.sextant.sync.SyncSettings;
+import dev.sextant.translate.IntervalEvidence;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.time.Duration;
 import org.apache.kafka.common.TopicPartition;
@@ -40,11 +41,15 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     private final SextantMetrics metrics;
     private final UndecodableRecords undecodableRecords;
     private final OffsetSyncCatchUp catchUp;
+    private final IntervalEvidence evidence;
     private ProcessorContext<Object, Object> context;
     private OffsetSyncIntake intake;
 
+    /** @param evidence reads the records at a sync on both clusters (the intake checks unrecorded mirrors with it) */
     OffsetSyncHistoryWriter(SyncSettings settings, SourceOffsets source, DestinationView destination,
-                            SextantMetrics metrics, UndecodableRecords undecodableRecords, OffsetSyncCatchUp catchUp) {
+                            SextantMetrics metrics, UndecodableRecords undecodableRecords, OffsetSyncCatchUp catchUp,
+                            IntervalEvidence evidence) {
+        this.evidence = evidence;
         this.settings = settings;
         this.source = source;
         this.destination = destination;
@@ -60,7 +65,7 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
         intake = new OffsetSyncIntake(new OffsetSyncIntake.Settings(settings::destinationTopic,
                 settings.includeTopic(), settings.pruneIntervalMs(), settings.instance(), settings.clock()),
                 source, destination, metrics, catchUp, OffsetSyncStore.reader(store),
-                SyncHolds.of(context.getStateStore(SyncHolds.NAME)), this);
+                SyncHolds.of(context.getStateStore(SyncHolds.NAME)), this, evidence);
         context.schedule(Duration.ofMillis(TICK_MS), PunctuationType.WALL_CLOCK_TIME, ts -> intake.tick());
         context.schedule(Duration.ofMillis(GATE_TICK_MS), PunctuationType.WALL_CLOCK_TIME, ts -> intake.decideHeld());
     }

@@ -73,7 +73,8 @@ public final class SextantTopology {
                     Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     Pattern.compile(Pattern.quote(settings.offsetSyncsTopic())));
             topology.addProcessor("offset-sync-history-writer", () -> new OffsetSyncHistoryWriter(settings,
-                    runtime.source(), runtime.view(), metrics, undecodable, runtime.catchUp()), "offset-syncs-source");
+                    runtime.source(), runtime.view(), metrics, undecodable, runtime.catchUp(), runtime.evidence()),
+                    "offset-syncs-source");
             topology.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SyncHolds.NAME),
                     Serdes.Bytes(), Serdes.ByteArray()), "offset-sync-history-writer");
             topology.addSink(TopologyNames.HISTORY_SINK, settings.historyTopic(), Serdes.Bytes().serializer(),

@@ -13,12 +13,14 @@ import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
 import dev.sextant.state.HistoryRecords;
 import dev.sextant.state.InMemoryStores;
+import dev.sextant.state.MirrorMatch;
 import dev.sextant.state.OffsetSyncKeys;
 import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.state.SyncHolds;
 import dev.sextant.testing.InMemoryDestination;
 import dev.sextant.testing.MutableClock;
 import dev.sextant.testing.QuietSourceOffsets;
+import dev.sextant.translate.IntervalEvidence;
 import dev.sextant.translate.OffsetSyncPoint;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -134,13 +136,23 @@ class OffsetSyncIntakeTest {
     };
 
     private OffsetSyncIntake intake() {
+        return intake(IntervalEvidence.NONE);
+    }
+
+    /** @param evidence what the records say of an interval (the sync with itself, for an unrecorded mirror) */
+    private OffsetSyncIntake intake(IntervalEvidence evidence) {
         destination.topic("source.orders", 1);
         destination.ends.put(new TopicPartition("source.orders", 0), 1_000L);
         view = new DestinationView(destination, clock);
         view.refreshNow();
         return new OffsetSyncIntake(new OffsetSyncIntake.Settings(t -> "source." + t, t -> !t.equals("internal"),
                 60_000, "test:8080", clock), source, view, metrics, OffsetSyncCatchUp.notNeeded(), history,
-                SyncHolds.of(InMemoryStores.bytesStore(SyncHolds.NAME)), sink);
+                SyncHolds.of(InMemoryStores.bytesStore(SyncHolds.NAME)), sink, evidence);
+    }
+
+    /** What the sink got but the source incarnations (recorded with a topic's first check). */
+    private List<String> historyChanges() {
+        return out.stream().filter(o -> !o.startsWith("incarnation ")).toList();
     }
 
     /** While set, the global store has not read the history topic back yet: records wait here. */
@@ -284,6 +296,73 @@ class OffsetSyncIntakeTest {
         assertEquals(0, history.newest("orders", 0).orElseThrow().downstreamOffset(),
                 "the new mirror's first sync still translates");
         assertEquals(1, deadLetters.size(), "one MIRROR_RESEEDED: " + deadLetters);
+    }
+
+    @Test
+    void aHistoryWithoutAMirrorIdWhoseNewestRecordsDifferOnTheMirrorIsForgottenNotAdopted() {
+        // an earlier release's history (no mirror id), and a mirror created again since, longer than it
+        history.put(new OffsetSyncPoint("orders", 0, 100, 100));
+        history.put(new OffsetSyncPoint("orders", 0, 900, 900));
+        List<OffsetSyncPoint> asked = new ArrayList<>();
+        OffsetSyncIntake intake = intake((lower, upper) -> {
+            asked.add(lower);
+            return IntervalEvidence.Verdict.REFUTED;
+        });
+        assertEquals(Optional.of(MirrorMatch.NOT_RECORDED), history.describedMirror("orders"),
+                "the sync writes nothing through it meanwhile");
+
+        intake.tick();
+
+        assertEquals(List.of(new OffsetSyncPoint("orders", 0, 900, 900)), asked, "the newest sync's records read");
+        assertEquals(List.of("reset orders-0"), historyChanges());
+        assertEquals(List.of("orders " + destination.topicId("source.orders")), mirrorIds);
+        assertEquals(Reason.MIRROR_RESEEDED, deadLetters.get(0).reason());
+        assertTrue(deadLetters.get(0).detail().contains("record at offset 900 of partition 0 is not the copy"),
+                deadLetters.get(0).detail());
+    }
+
+    @Test
+    void aHistoryWithoutAMirrorIdIsKeptWhenItsNewestRecordsMatchOnBothClusters() {
+        history.put(new OffsetSyncPoint("orders", 0, 900, 900));
+        OffsetSyncIntake intake = intake((lower, upper) -> IntervalEvidence.Verdict.PROVEN);
+
+        intake.tick();
+
+        assertEquals(List.of(), historyChanges(), "not forgotten: an upgrade keeps a good history");
+        assertEquals(List.of("orders " + destination.topicId("source.orders")), mirrorIds);
+        assertEquals(Optional.of(destination.topicId("source.orders")), history.describedMirror("orders"));
+        assertTrue(deadLetters.isEmpty(), deadLetters.toString());
+    }
+
+    @Test
+    void aHistoryWithoutAMirrorIdPastTheMirrorsEndIsForgottenAndAnUnprovenOneTakenAfterTheWait() {
+        history.put(new OffsetSyncPoint("orders", 0, 1_500, 1_500)); // the mirror ends at 1,000
+        destination.topic("source.payments", 1);
+        destination.ends.put(new TopicPartition("source.payments", 0), 1_000L);
+        history.put(new OffsetSyncPoint("payments", 0, 50, 50)); // inside the mirror; records not read
+        OffsetSyncIntake intake = intake((lower, upper) -> IntervalEvidence.Verdict.UNKNOWN); // records unreadable
+
+        intake.tick();
+        assertEquals(List.of("reset orders-0"), historyChanges(), "a sync past the mirror's end describes another log");
+        assertEquals(1, mirrorIds.size(), "payments waits for a proof: " + mirrorIds);
+        clock.advance(Duration.ofMillis(UnrecordedMirrors.PROOF_WAIT_MS));
+        intake.tick();
+
+        assertEquals(List.of("reset orders-0"), historyChanges(), "payments kept");
+        assertEquals(Optional.of(destination.topicId("source.payments")), history.describedMirror("payments"),
+                "its id taken on the log ends alone");
+    }
+
+    @Test
+    void withoutARecordReaderAnUnprovenHistoryIsTakenAtOnce() {
+        history.put(new OffsetSyncPoint("orders", 0, 900, 900));
+        OffsetSyncIntake intake = intake(IntervalEvidence.TRUSTED); // interpolation=unverified: reads no record
+
+        intake.tick();
+
+        assertEquals(Optional.of(destination.topicId("source.orders")), history.describedMirror("orders"),
+                "nothing to wait for: taken on the log ends");
+        assertEquals(List.of(), historyChanges());
     }
 
     @Test
