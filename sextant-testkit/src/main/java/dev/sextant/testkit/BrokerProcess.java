@@ -79,6 +79,16 @@ final class BrokerProcess {
     }
 
     /**
+     * Formats the storage of a broker-only node of cluster {@code clusterId} (no quorum of its own: it joins the
+     * controller's) and starts it in the same JVM, as {@link #formatAndStart} does for a combined node.
+     */
+    static BrokerProcess formatAndStartBrokerOnly(String name, Path directory, int port, List<String> jvmOptions,
+                                                  List<Path> classpath, Path configFile, String clusterId) {
+        List<String> formatArgs = List.of("format", "-t", clusterId, "-c", configFile.toString());
+        return startFormatting(name, directory, port, jvmOptions, classpath, configFile, formatArgs);
+    }
+
+    /**
      * Formats the storage of {@code configFile} in a JVM of its own; throws with the tool's output unless it
      * succeeds in time.
      */
@@ -107,7 +117,12 @@ final class BrokerProcess {
     static BrokerProcess formatAndStart(String name, Path directory, int port, List<String> jvmOptions,
                                         List<Path> classpath, Path configFile, String clusterId,
                                         BrokerSecurity security) {
-        List<String> formatArgs = formatArguments(configFile, clusterId, security);
+        return startFormatting(name, directory, port, jvmOptions, classpath, configFile,
+                formatArguments(configFile, clusterId, security));
+    }
+
+    private static BrokerProcess startFormatting(String name, Path directory, int port, List<String> jvmOptions,
+                                                 List<Path> classpath, Path configFile, List<String> formatArgs) {
         List<String> args = new ArrayList<>();
         args.add(Integer.toString(formatArgs.size()));
         args.addAll(formatArgs);
@@ -133,6 +148,14 @@ final class BrokerProcess {
      */
     void restart(Duration grace) {
         jvm.stop(grace);
+        startAgain();
+    }
+
+    /** Starts the broker again on the same config after {@link #stop}; does not wait for it to answer. */
+    void startAgain() {
+        if (jvm.isAlive()) {
+            throw new IllegalStateException(name + " is running");
+        }
         restarts++;
         jvm = ChildJvm.start(name, jvmOptions, classpath, MAIN_CLASS, List.of(configFile.toString()),
                 directory.resolve(name + "-restart-" + restarts + ".out"));

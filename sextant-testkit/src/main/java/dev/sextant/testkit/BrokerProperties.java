@@ -71,6 +71,22 @@ final class BrokerProperties {
     }
 
     /**
+     * The {@code server.properties} of a broker-only node {@code nodeId} on 127.0.0.1 that joins the quorum of the
+     * combined node whose controller listens on {@code controllerPort} (plaintext, as that node must be): the same
+     * settings as {@link #serverProperties(int, int, Path, int)} otherwise.
+     */
+    static Map<String, String> brokerOnlyProperties(int nodeId, int port, int controllerPort, Path logDir,
+                                                    int offsetsPartitions) {
+        Map<String, String> p = serverProperties(port, controllerPort, logDir, offsetsPartitions);
+        String client = "PLAINTEXT://127.0.0.1:" + port;
+        p.put("process.roles", "broker");
+        p.put("node.id", Integer.toString(nodeId));
+        p.put("listeners", client);
+        p.put("advertised.listeners", client);
+        return p;
+    }
+
+    /**
      * Adds a client listener {@code listener} bound to {@code port} that advertises {@code advertisedPort}, speaking
      * what the main client listener speaks (see {@link LocalKafkaBroker.Builder#extraListener}).
      */

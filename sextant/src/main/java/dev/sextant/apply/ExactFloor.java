@@ -17,7 +17,10 @@ import java.util.OptionalLong;
  * guard of superseded writes decides), a source offset above the plan's (a rewind of the source: {@code sync.rewind}
  * decides), and an exact plan below an exact mark (the two disagree: the mirror changed under them; the ordinary
  * rules decide). The mark describes the log it was written on: deleting a mirror topic deletes its committed offsets
- * with it, so a recreated mirror never carries an old floor.
+ * with it, so a recreated mirror never carries an old floor; a mirror that went back under the same topic id (an
+ * unclean leader election truncated it) keeps them, and a mark written through the syncs that rewind contradicts is
+ * no floor either ({@link dev.sextant.domain.MirrorRewind#outdates}: {@link GroupWrite} writes over it before asking
+ * here).
  */
 final class ExactFloor {
 

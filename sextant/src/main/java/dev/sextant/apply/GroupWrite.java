@@ -18,6 +18,11 @@ import org.apache.kafka.common.TopicPartition;
  * a newer commit there ({@code SUPERSEDED}), an exact floor the plan lies below ({@link ExactFloor}), the same offset
  * already there, a rewind not followed.
  *
+ * <p>Invariant: an offset of Sextant's that the mirror partition's rewind outdates
+ * ({@link dev.sextant.domain.MirrorRewind#outdates}: written for an older source offset at or past where the mirror
+ * went back) is written over by the plan, unless it carries a newer commit: it points at records the mirror no longer
+ * holds there, so it is no exact floor, and moving below it is no rewind of the source group ({@code sync.rewind}).
+ *
  * <p>Invariant: a kept exact floor is written again as it stands (the same offset under the same mark), so that the
  * destination's commit time moves whenever the plan would have moved it: a plan kept below the floor is never a
  * refresh that wrote nothing, and the offset does not reach the destination's retention unwritten.
@@ -91,6 +96,9 @@ final class GroupWrite {
         Optional<OffsetOwnership.Mark> mark = ownership.mark(now.metadata());
         if (mark.map(m -> m.newerThan(part)).orElse(false)) {
             return new PartitionOutcome(PositionStatus.SUPERSEDED, now.offset());
+        }
+        if (mark.map(m -> part.rewind().outdates(m.sourceOffset(), now.offset())).orElse(false)) {
+            return null; // translated through syncs the mirror's rewind contradicts: no floor, and no source rewind
         }
         OptionalLong kept = mark.map(m -> ExactFloor.keep(m, now.offset(), part)).orElse(OptionalLong.empty());
         if (kept.isPresent()) {

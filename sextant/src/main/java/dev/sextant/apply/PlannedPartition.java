@@ -1,5 +1,6 @@
 package dev.sextant.apply;
 
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.state.PositionKey;
 import org.apache.kafka.common.TopicPartition;
 
@@ -14,7 +15,19 @@ import org.apache.kafka.common.TopicPartition;
  * @param again           Sextant applied this very commit at this offset before and writes it again on purpose
  *                        (before the destination's offsets retention deletes it, or after it vanished): written even
  *                        when the destination holds that offset, which renews the offset's commit time there
+ * @param rewind          where the mirror partition last went back, as the history the plan was translated through
+ *                        recorded it ({@link MirrorRewind#NONE}: never, or not known to the one who planned): an
+ *                        offset of Sextant's the destination holds that it outdates is written over, whatever else
+ *                        it says (see {@link GroupWrite})
  */
 public record PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
-                               long translatedOffset, long bound, long commitLogOffset, boolean again) {
+                               long translatedOffset, long bound, long commitLogOffset, boolean again,
+                               MirrorRewind rewind) {
+
+    /** A plan that knows of no rewind of the mirror partition (tests: Sextant plans through TranslatedPosition). */
+    public PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
+                            long translatedOffset, long bound, long commitLogOffset, boolean again) {
+        this(key, destination, sourceOffset, commitTimestamp, translatedOffset, bound, commitLogOffset, again,
+                MirrorRewind.NONE);
+    }
 }

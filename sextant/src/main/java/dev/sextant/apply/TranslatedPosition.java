@@ -1,6 +1,7 @@
 package dev.sextant.apply;
 
 import dev.sextant.domain.LogRange;
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import org.apache.kafka.common.TopicPartition;
@@ -42,6 +43,14 @@ public record TranslatedPosition(PositionKey key, TopicPartition destination, lo
 
     /** The write of this translation into the destination partition's log as {@code log} says it lies. */
     public PlannedPartition within(LogRange log) {
+        return within(log, MirrorRewind.NONE);
+    }
+
+    /**
+     * As {@link #within(LogRange)}, translated through a history that recorded the mirror partition going back at
+     * {@code rewind}: what the destination holds through the syncs it contradicts is no floor to the write.
+     */
+    public PlannedPartition within(LogRange log, MirrorRewind rewind) {
         long offset = log.clamp(translatedOffset);
         long held = Math.max(0, translatedOffset - offset);
         long writtenBound = bound < 0 && held == 0 ? bound : Math.max(0, bound) + held;
@@ -49,7 +58,7 @@ public record TranslatedPosition(PositionKey key, TopicPartition destination, lo
         // destination's retention deletes it, or it vanished), so written even if it is there
         boolean again = appliedSourceOffset >= 0 && appliedSourceOffset == sourceOffset && appliedOffset == offset;
         return new PlannedPartition(key, destination, sourceOffset, commitTimestamp, offset, writtenBound,
-                commitLogOffset, again);
+                commitLogOffset, again, rewind);
     }
 
     /** True when the translation lies beyond the log's end, and is written at the end. */

@@ -1,12 +1,13 @@
 package dev.sextant.history;
 
 import dev.sextant.deadletter.DeadLetterRecord;
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.translate.OffsetSyncPoint;
 import org.apache.kafka.common.Uuid;
 
 /**
  * Where the offset-sync intake's decisions go ({@link OffsetSyncIntake}): Sextant's history topic (syncs, tombstones,
- * reset and incarnation markers) and the dead-letter topic. The Kafka Streams shell forwards each to its sink.
+ * reset, rewind and incarnation markers) and the dead-letter topic. The Kafka Streams shell forwards each to its sink.
  */
 public interface HistorySink {
 
@@ -18,6 +19,12 @@ public interface HistorySink {
 
     /** A reset marker: the partition's history is forgotten as a whole. */
     void reset(String topic, int partition, long timestamp);
+
+    /**
+     * Where the partition's mirror went back (after the tombstones of the syncs the rewind contradicts): the sync
+     * engines plan again what they translated at or past it, and do not keep what the destination holds there.
+     */
+    void rewound(String topic, int partition, MirrorRewind rewind, long timestamp);
 
     /** The source topic's id the history now describes. */
     void incarnation(String topic, Uuid id, long timestamp);

@@ -6,6 +6,7 @@ import dev.sextant.deadletter.DeadLetterThrottle;
 import dev.sextant.decode.OffsetSync;
 import dev.sextant.decode.OffsetSyncDecoder;
 import dev.sextant.decode.UndecodableRecordException;
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
@@ -35,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * source topic was recreated (a sync below the partition's newest one while the source log no longer reaches that
  * newest one) the old history no longer describes the log: a reset marker is written first, and the global store
  * forgets the partition's history when it reads it. A sync that moves the downstream back (the mirror was truncated
- * or recreated) is written after tombstones for the older syncs it contradicts, and a mirror topic with a new id
+ * or recreated) is written after tombstones for the older syncs it contradicts and a rewind marker (where the mirror
+ * went back: the sync engines plan again what they wrote past it), and a mirror topic with a new id
  * forgets the history ({@link MirrorIncarnationCheck}); one of records MirrorMaker 2 copied
  * again after a restart is skipped and counted (see {@link OffsetSyncCheck}). Every {@link #tick} prunes what nothing
  * can need any more ({@link HistoryPruning}) and checks the source and mirror topic ids ({@link IncarnationCheck},
@@ -164,7 +166,8 @@ public final class OffsetSyncIntake {
 
     /**
      * Tombstones for the syncs below {@code sync} that it contradicts, from the store and from the newest sync this
-     * intake sent (the global store may not have read it back yet).
+     * intake sent (the global store may not have read it back yet), then the rewind marker: after the tombstones, so
+     * a sync engine that plans on the marker translates through what is left.
      */
     private void forgetContradicted(TopicPartition tp, OffsetSync sync, long timestamp, String reason) {
         Map<Long, OffsetSyncPoint> doomed = new TreeMap<>();
@@ -178,6 +181,8 @@ public final class OffsetSyncIntake {
         for (long upstream : doomed.keySet()) {
             sink.forget(tp.topic(), tp.partition(), upstream, timestamp);
         }
+        sink.rewound(tp.topic(), tp.partition(), new MirrorRewind(sync.upstreamOffset(), sync.downstreamOffset()),
+                timestamp);
         metrics.offsetSyncsContradicted(doomed.size());
         log.warn("Offset-sync history of {}: {}; forgot the {} syncs it contradicts", tp, reason, doomed.size());
     }

@@ -11,6 +11,7 @@ import org.apache.kafka.common.utils.Bytes;
  *   key (topic, partition, upstream), value downstream   a sync: stored
  *   key (topic, partition, upstream), no value           a tombstone (pruned): that sync is forgotten
  *   key (topic, partition, RESET)                        a reset marker: every sync of the partition is forgotten
+ *   key (topic, partition, REWIND), value two offsets    where the partition's mirror last went back (MirrorRewind)
  *   key (topic, 0, INCARNATION), value topic id         the source topic id the topic's history belongs to
  *   key (topic, 0, MIRROR_INCARNATION), value topic id  the mirror topic's id on the destination it describes
  *   key (".", 0, DESTINATION_CLUSTER), value cluster id the destination cluster Sextant writes to (its pin)
@@ -41,6 +42,8 @@ public final class HistoryRecords {
             history.destinationCluster(value == null ? null : OffsetSyncKeys.clusterOf(value));
         } else if (point.upstreamOffset() == OffsetSyncKeys.MIRROR_INCARNATION) {
             history.mirrorIncarnation(point.topic(), value == null ? null : OffsetSyncKeys.incarnationOf(value));
+        } else if (point.upstreamOffset() == OffsetSyncKeys.REWIND) {
+            history.rewound(point.topic(), point.partition(), value == null ? null : OffsetSyncKeys.rewindOf(value));
         } else if (point.upstreamOffset() == OffsetSyncKeys.RESET) {
             history.deletePartition(point.topic(), point.partition());
         } else if (value == null) {

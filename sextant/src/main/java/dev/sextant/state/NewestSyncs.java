@@ -1,9 +1,8 @@
 package dev.sextant.state;
 
 import dev.sextant.translate.OffsetSyncPoint;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
@@ -19,9 +18,12 @@ import org.apache.kafka.common.TopicPartition;
 public final class NewestSyncs {
 
     private final Map<TopicPartition, OffsetSyncPoint> newest = new ConcurrentHashMap<>();
-    /** Per partition, the number of the last reset of its history; bounded by the partitions ever reset. */
-    private final Map<TopicPartition, Long> resetAt = new ConcurrentHashMap<>();
-    private final AtomicLong resets = new AtomicLong();
+    /**
+     * Per partition, the number of the last time its translations were forgotten (a reset, a rewind), and from which
+     * downstream offset on; bounded by the partitions ever reset or rewound.
+     */
+    private final Map<TopicPartition, Forgotten> forgottenAt = new ConcurrentHashMap<>();
+    private final AtomicLong forgets = new AtomicLong();
     /**
      * Per partition, a count of the changes to its history other than a new newest sync (a sync stored below the
      * head, a deletion, a reset): a reader that remembers syncs below the head ({@link OffsetSyncStore}) trusts
@@ -75,23 +77,40 @@ public final class NewestSyncs {
         TopicPartition tp = new TopicPartition(topic, partition);
         newest.remove(tp);
         changed(tp);
-        resetAt.put(tp, resets.incrementAndGet());
+        forgottenAt.put(tp, new Forgotten(forgets.incrementAndGet(), -1));
     }
 
-    /** How many resets there were so far. */
-    public long resets() {
-        return resets.get();
+    /**
+     * The partition's mirror went back to {@code downstreamOffset} (a rewind, after the tombstones of the syncs it
+     * contradicts): translations at or past it are forgotten, counted so that readers can look again. The offset kept
+     * is the lowest the partition went back to, so a reader that looks once after two rewinds misses neither.
+     */
+    public void rewound(String topic, int partition, long downstreamOffset) {
+        forgottenAt.merge(new TopicPartition(topic, partition), new Forgotten(forgets.incrementAndGet(),
+                downstreamOffset), (old, next) -> new Forgotten(next.at(), Math.min(old.from(), next.from())));
     }
 
-    /** The partitions reset after the {@code seen}-th reset (only the latest reset of each is kept). */
-    public Set<TopicPartition> resetSince(long seen) {
-        Set<TopicPartition> out = new HashSet<>();
-        resetAt.forEach((tp, at) -> {
-            if (at > seen) {
-                out.add(tp);
+    /** How many times translations were forgotten so far (resets and rewinds). */
+    public long forgets() {
+        return forgets.get();
+    }
+
+    /**
+     * The partitions whose translations were forgotten after the {@code seen}-th time, each with the downstream
+     * offset from which on: -1 for a reset (all of them), else the lowest offset the partition's mirror went back to.
+     */
+    public Map<TopicPartition, Long> forgottenSince(long seen) {
+        Map<TopicPartition, Long> out = new HashMap<>();
+        forgottenAt.forEach((tp, forgotten) -> {
+            if (forgotten.at() > seen) {
+                out.put(tp, forgotten.from());
             }
         });
         return out;
+    }
+
+    /** The number of a forgetting, and the downstream offset from which on translations were forgotten (-1: all). */
+    private record Forgotten(long at, long from) {
     }
 
     /** True when {@code upstreamOffset} is this partition's newest sync as known here. */

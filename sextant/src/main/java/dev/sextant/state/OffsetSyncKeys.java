@@ -1,5 +1,6 @@
 package dev.sextant.state;
 
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,8 @@ import org.apache.kafka.common.utils.Bytes;
  * {@link #INCARNATION}, on partition 0, holds the source topic's id (16 bytes) that the topic's history belongs to, and
  * one of {@link #MIRROR_INCARNATION} the id of its mirror topic on the destination; negative offsets sort after every
  * real one, so no range scan of syncs meets them. The key ({@code "."}, 0, {@link #DESTINATION_CLUSTER}) pins the
- * destination cluster's id.
+ * destination cluster's id. One of {@link #REWIND} holds where the partition's mirror last went back
+ * ({@link MirrorRewind}: two offsets, 16 bytes).
  */
 public final class OffsetSyncKeys {
 
@@ -31,6 +33,8 @@ public final class OffsetSyncKeys {
     public static final long MIRROR_INCARNATION = -3L;
     /** Upstream offset of the key that pins the destination cluster's id the history was gathered against. */
     public static final long DESTINATION_CLUSTER = -4L;
+    /** Upstream offset of the key that holds where the partition's mirror last went back ({@link MirrorRewind}). */
+    public static final long REWIND = -5L;
     /** The topic name of the pin's key: not one Kafka allows, so no real topic's history can meet it. */
     static final String PIN_TOPIC = ".";
 
@@ -55,6 +59,34 @@ public final class OffsetSyncKeys {
     /** The key of the topic's mirror incarnation: the destination topic id its syncs' downstream offsets are of. */
     public static Bytes mirrorIncarnationKey(String topic) {
         return key(topic, 0, MIRROR_INCARNATION);
+    }
+
+    /** The key of where the partition's mirror last went back. */
+    public static Bytes rewindKey(String topic, int partition) {
+        return key(topic, partition, REWIND);
+    }
+
+    public static byte[] rewindValue(MirrorRewind rewind) {
+        return ByteBuffer.allocate(16).putLong(rewind.upstreamOffset()).putLong(rewind.downstreamOffset()).array();
+    }
+
+    /**
+     * The rewind a rewind record holds.
+     *
+     * @throws IllegalArgumentException when the value is not two non-negative offsets
+     */
+    public static MirrorRewind rewindOf(byte[] value) {
+        if (value == null || value.length != 16) {
+            throw new IllegalArgumentException("offset-sync history rewind of " + (value == null ? "no" : value.length)
+                    + " bytes");
+        }
+        ByteBuffer buf = ByteBuffer.wrap(value);
+        long upstream = buf.getLong();
+        long downstream = buf.getLong();
+        if (upstream < 0 || downstream < 0) {
+            throw new IllegalArgumentException("offset-sync history rewind " + upstream + " -> " + downstream);
+        }
+        return new MirrorRewind(upstream, downstream);
     }
 
     /** The key of the destination cluster's pin: the cluster id Sextant writes to (see {@link #clusterOf}). */
@@ -98,7 +130,7 @@ public final class OffsetSyncKeys {
         return new Uuid(buf.getLong(), buf.getLong());
     }
 
-    /** True for the keys of syncs, false for a reset marker or an incarnation. */
+    /** True for the keys of syncs, false for a reset marker, an incarnation, a pin or a rewind. */
     public static boolean isSync(Bytes key) {
         return upstreamOf(key) >= 0;
     }
@@ -125,6 +157,22 @@ public final class OffsetSyncKeys {
         buf.position(2 + nameLength);
         int partition = buf.getInt();
         long upstream = buf.getLong();
+        OffsetSyncPoint marker = markerPoint(topic, partition, upstream, value);
+        if (marker != null) {
+            return marker;
+        }
+        if (partition < 0 || (upstream < 0 && upstream != RESET)) {
+            throw new IllegalArgumentException("offset-sync history key for " + topic + "-" + partition
+                    + " at upstream offset " + upstream);
+        }
+        return new OffsetSyncPoint(topic, partition, upstream, downstreamOf(topic, partition, upstream, value));
+    }
+
+    /**
+     * An incarnation, pin or rewind record as a point (downstream -1), its value checked when there is one; null for
+     * the key of a sync or a reset marker.
+     */
+    private static OffsetSyncPoint markerPoint(String topic, int partition, long upstream, byte[] value) {
         if ((upstream == INCARNATION || upstream == MIRROR_INCARNATION) && partition == 0) {
             return incarnationPoint(topic, value, upstream);
         }
@@ -134,11 +182,13 @@ public final class OffsetSyncKeys {
             }
             return new OffsetSyncPoint(topic, 0, DESTINATION_CLUSTER, -1);
         }
-        if (partition < 0 || (upstream < 0 && upstream != RESET)) {
-            throw new IllegalArgumentException("offset-sync history key for " + topic + "-" + partition
-                    + " at upstream offset " + upstream);
+        if (upstream == REWIND && partition >= 0) {
+            if (value != null) {
+                rewindOf(value);
+            }
+            return new OffsetSyncPoint(topic, partition, REWIND, -1);
         }
-        return new OffsetSyncPoint(topic, partition, upstream, downstreamOf(topic, partition, upstream, value));
+        return null;
     }
 
     /** An incarnation record (of either cluster) as a point (downstream -1), its value checked when there is one. */

@@ -1,9 +1,11 @@
 package dev.sextant.state;
 
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -240,8 +242,27 @@ public final class OffsetSyncStore implements WritableSyncHistory {
     @Override
     public void deletePartition(String topic, int partition) {
         deleteRange(OffsetSyncKeys.key(topic, partition, 0), OffsetSyncKeys.key(topic, partition, Long.MAX_VALUE));
+        writable().delete(OffsetSyncKeys.rewindKey(topic, partition)); // a rewind of the log forgotten with it
         if (newest != null) {
             newest.reset(topic, partition);
+        }
+    }
+
+    /** Where the partition's mirror last went back, as recorded; {@link MirrorRewind#NONE} when it never did. */
+    public MirrorRewind rewind(String topic, int partition) {
+        byte[] value = store.get(OffsetSyncKeys.rewindKey(topic, partition));
+        return value == null ? MirrorRewind.NONE : OffsetSyncKeys.rewindOf(value);
+    }
+
+    @Override
+    public void rewound(String topic, int partition, MirrorRewind rewind) {
+        if (rewind == null) {
+            writable().delete(OffsetSyncKeys.rewindKey(topic, partition));
+            return;
+        }
+        writable().put(OffsetSyncKeys.rewindKey(topic, partition), OffsetSyncKeys.rewindValue(rewind));
+        if (newest != null) {
+            newest.rewound(topic, partition, rewind.downstreamOffset());
         }
     }
 
@@ -314,16 +335,20 @@ public final class OffsetSyncStore implements WritableSyncHistory {
     }
 
     /**
-     * How many partition histories were forgotten as a whole on this instance so far (reset markers: the source
-     * topic was recreated); 0 without {@link NewestSyncs}.
+     * How many times this instance saw translations of a partition forgotten so far: its history as a whole (a reset
+     * marker: the source topic was recreated, or its mirror), or from a downstream offset on (a rewind: the mirror
+     * went back); 0 without {@link NewestSyncs}.
      */
-    public long resets() {
-        return newest == null ? 0 : newest.resets();
+    public long forgets() {
+        return newest == null ? 0 : newest.forgets();
     }
 
-    /** The partitions whose history was forgotten after the {@code seen}-th reset. */
-    public Set<TopicPartition> resetSince(long seen) {
-        return newest == null ? Set.of() : newest.resetSince(seen);
+    /**
+     * The partitions whose translations were forgotten after the {@code seen}-th time, each with the downstream
+     * offset from which on ({@link NewestSyncs#forgottenSince}: -1 for all).
+     */
+    public Map<TopicPartition, Long> forgottenSince(long seen) {
+        return newest == null ? Map.of() : newest.forgottenSince(seen);
     }
 
     private void deleteRange(Bytes from, Bytes to) {

@@ -88,6 +88,15 @@ public record PartitionPosition(
                 commitLogOffset);
     }
 
+    /**
+     * The translation forgotten (no offset sync covers the commit any more), what the destination holds kept: nothing
+     * serves a translation through syncs the history forgot.
+     */
+    public PartitionPosition withoutTranslation() {
+        return new PartitionPosition(sourceOffset, commitTimestamp, -1, -1, appliedOffset, appliedSourceOffset,
+                appliedAt, pendingSince, status, commitLogOffset);
+    }
+
     public PartitionPosition withStatus(PositionStatus newStatus, long now) {
         long since = newStatus.retried() && newStatus != PositionStatus.PENDING
                 ? (pendingSince < 0 ? now : pendingSince) : -1;

@@ -1,5 +1,6 @@
 package dev.sextant.state;
 
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.translate.OffsetSyncPoint;
 import dev.sextant.translate.SyncHistory;
 import org.apache.kafka.common.Uuid;
@@ -29,6 +30,13 @@ public interface WritableSyncHistory extends SyncHistory {
      * default not kept.
      */
     default void mirrorIncarnation(String topic, Uuid topicId) {
+    }
+
+    /**
+     * Where the partition's mirror last went back (null: forgotten), read after the tombstones of the syncs it
+     * contradicts. By default not kept.
+     */
+    default void rewound(String topic, int partition, MirrorRewind rewind) {
     }
 
     /** The destination cluster id Sextant writes to from now on (null: not pinned). By default not kept. */

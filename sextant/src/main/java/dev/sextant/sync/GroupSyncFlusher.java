@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
@@ -91,7 +90,7 @@ final class GroupSyncFlusher {
         GroupReasonReporter reasons = new GroupReasonReporter(settings, positions, groups, view, metrics, deadLetters);
         UncoveredPositions uncovered = new UncoveredPositions(bounded.newestUpstream(), translator);
         this.planner = new WritePlanner(settings, runtime, positions, groups, translator, bounded, uncovered, pending,
-                reasons, history == null ? topic -> Optional.empty() : history::describedMirror);
+                reasons, history == null ? MirrorRecords.NONE : MirrorRecords.of(history));
         this.settler = new WriteSettler(positions, groups, bounded, clamped, pending, reasons, metrics,
                 runtime.checkpoints(), runtime.cutovers()::cutOver);
         this.triggers = triggers(history, uncovered);

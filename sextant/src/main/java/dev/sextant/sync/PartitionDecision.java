@@ -18,7 +18,8 @@ import java.util.Optional;
  *
  * <ol>
  *   <li>nothing to apply and no bounded translation a newer sync could improve: {@link Verdict#SETTLE};</li>
- *   <li>no translation: {@link Verdict#PARK} as {@code UNTRANSLATABLE} when there is something to apply, else
+ *   <li>no translation: {@link Verdict#PARK} as {@code UNTRANSLATABLE} when there is something to apply, its old
+ *       translation dropped (made through syncs the history forgot since, it is neither served nor written), else
  *       {@link Verdict#SETTLE} (an applied position keeps what it has);</li>
  *   <li>an applied position whose new translation, kept within the mirror partition's log, is no better than what
  *       the destination holds: {@link Verdict#SETTLE};</li>
@@ -139,8 +140,8 @@ final class PartitionDecision {
             return settle(pos);
         }
         if (translation.isEmpty()) {
-            return pos.needsApply() ? new Result(Verdict.PARK, pos.withStatus(PositionStatus.UNTRANSLATABLE, now))
-                    : settle(pos);
+            return pos.needsApply() ? new Result(Verdict.PARK,
+                    pos.withoutTranslation().withStatus(PositionStatus.UNTRANSLATABLE, now)) : settle(pos);
         }
         OffsetTranslation t = translation.get();
         if (!pos.needsApply() && log.clamp(t.destinationOffset()) <= pos.appliedOffset()) {

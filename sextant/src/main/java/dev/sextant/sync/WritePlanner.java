@@ -23,7 +23,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 
@@ -63,8 +62,8 @@ final class WritePlanner {
     private final Map<String, String> destinationTopics = new HashMap<>();
     private final LogStartTranslation logStarts;
     private final HeldGroups held;
-    /** The mirror topic id each source topic's history describes, when recorded (none with identity translation). */
-    private final Function<String, Optional<Uuid>> recordedMirror;
+    /** What the history records of each mirror: its topic id, its rewinds (none with identity translation). */
+    private final MirrorRecords mirrors;
     /** The recorded mirror ids read last, by source topic. */
     private final Map<String, Uuid> recordedMirrors = new HashMap<>();
 
@@ -72,18 +71,20 @@ final class WritePlanner {
                  OffsetTranslator translator, BoundedPositions bounded, UncoveredPositions uncovered,
                  PendingGroups pending, GroupReasonReporter reasons) {
         this(settings, runtime, positions, groups, translator, bounded, uncovered, pending, reasons,
-                topic -> Optional.empty());
+                MirrorRecords.NONE);
     }
 
     /**
-     * @param recordedMirror the destination id of the mirror a source topic's history describes, when recorded: a
-     *                       partition whose mirror the view now sees with another id (re-seeded, or the destination
-     *                       rebuilt) is not written until the history forgot the old mirror's syncs
+     * @param mirrors what the history records of each mirror: the destination id a source topic's history describes
+     *                (a partition whose mirror the view now sees with another id, re-seeded or the destination
+     *                rebuilt, is not written until the history forgot the old mirror's syncs), and where a mirror
+     *                partition went back (every plan carries it: what the destination holds through the syncs it
+     *                contradicts is no floor)
      */
     WritePlanner(SyncSettings settings, SyncRuntime runtime, IndexedPositions positions, GroupStore groups,
                  OffsetTranslator translator, BoundedPositions bounded, UncoveredPositions uncovered,
-                 PendingGroups pending, GroupReasonReporter reasons, Function<String, Optional<Uuid>> recordedMirror) {
-        this.recordedMirror = recordedMirror;
+                 PendingGroups pending, GroupReasonReporter reasons, MirrorRecords mirrors) {
+        this.mirrors = mirrors;
         this.settings = settings;
         this.runtime = runtime;
         this.view = runtime.view();
@@ -188,7 +189,7 @@ final class WritePlanner {
         if (seen.isEmpty() || seen.get().equals(recordedMirrors.get(sourceTopic))) {
             return false;
         }
-        Optional<Uuid> recorded = recordedMirror.apply(sourceTopic);
+        Optional<Uuid> recorded = mirrors.recordedMirror(sourceTopic);
         recorded.ifPresent(id -> recordedMirrors.put(sourceTopic, id));
         return recorded.isPresent() && !recorded.get().equals(seen.get());
     }
@@ -225,7 +226,7 @@ final class WritePlanner {
             // skipped; the records up to the translation, once mirrored, are replays; written closer as it catches up
             metrics.beyondLogEnd(type);
         }
-        return translated.within(log);
+        return translated.within(log, mirrors.rewind(key.topic(), key.partition()));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.sextant.topology;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.UndecodableRecordException;
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.history.HistorySink;
 import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.history.OffsetSyncIntake;
@@ -97,6 +98,11 @@ final class OffsetSyncHistoryWriter implements Processor<byte[], byte[], Object,
     @Override
     public void reset(String topic, int partition, long timestamp) {
         history(OffsetSyncKeys.resetMarker(topic, partition), new byte[0], timestamp);
+    }
+
+    @Override
+    public void rewound(String topic, int partition, MirrorRewind rewind, long timestamp) {
+        history(OffsetSyncKeys.rewindKey(topic, partition), OffsetSyncKeys.rewindValue(rewind), timestamp);
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.acl.AccessDenials;
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
@@ -128,6 +129,37 @@ class ConsumerGroupApplierTest {
         GroupOutcome rewound = apply(applier, List.of(new PlannedPartition(key, P0, 150, 1_200, 480, 3, 43, false)));
         assertEquals(PositionStatus.APPLIED, rewound.partitions().get(key).status());
         assertEquals(480L, destination.committed("billing", "source.orders", 0));
+    }
+
+    @Test
+    void anOffsetWrittenThroughSyncsAMirrorRewindContradictsIsWrittenOverWhateverItSays() throws Exception {
+        destination.topic("source.orders", 2);
+        PositionKey key = new PositionKey("billing", "orders", 0);
+        // commit 1,400 written exact at 1,400; then the mirror went back to 1,000 (an unclean leader election), and
+        // MirrorMaker 2 copied the source's 1,500 there: 1,400 now holds the source's 1,900
+        assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 1_400, 1_000, 1_400, 0, 41, false))).reason());
+        MirrorRewind rewind = new MirrorRewind(1_500, 1_000);
+
+        // planned again through the syncs left: bounded, below the old exact offset; under sync.rewind=never too
+        ConsumerGroupApplier never = applier(OWNERSHIP, new OverwritePolicy(false, false));
+        GroupOutcome again = apply(never, List.of(new PlannedPartition(key, P0, 1_400, 1_000, 910, 489, 41, false,
+                rewind)));
+        assertEquals(new GroupOutcome.PartitionOutcome(PositionStatus.APPLIED, 910, true), again.partitions().get(key),
+                "no floor: it points past records the group never read; and not a rewind of the source group");
+        assertEquals(910L, destination.committed("billing", "source.orders", 0));
+
+        // an exact offset the rewind does not outdate stays a floor: one at or past the rewind's source offset ...
+        assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 1_600, 1_100, 1_100, 0, 42, false, rewind)))
+                .reason());
+        GroupOutcome later = apply(applier, List.of(new PlannedPartition(key, P0, 1_600, 1_100, 1_051, 49, 42, false,
+                rewind)));
+        assertEquals(1_100L, later.partitions().get(key).destinationOffset(), "written after the rewind");
+        // ... and one below where the mirror went back
+        assertNull(apply(applier, List.of(new PlannedPartition(key, P0, 900, 1_200, 900, 0, 43, false, rewind)))
+                .reason());
+        GroupOutcome below = apply(applier, List.of(new PlannedPartition(key, P0, 900, 1_200, 851, 49, 43, false,
+                rewind)));
+        assertEquals(900L, below.partitions().get(key).destinationOffset(), "its records are where they were");
     }
 
     @Test

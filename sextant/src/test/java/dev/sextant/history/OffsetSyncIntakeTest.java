@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sextant.apply.DestinationView;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.decode.UndecodableRecordException;
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.domain.Reason;
 import dev.sextant.metrics.SextantMetrics;
 import dev.sextant.source.SourceOffsets;
@@ -104,6 +105,13 @@ class OffsetSyncIntakeTest {
         public void reset(String topic, int partition, long timestamp) {
             out.add("reset " + topic + "-" + partition);
             readBack(OffsetSyncKeys.resetMarker(topic, partition), new byte[0]);
+        }
+
+        @Override
+        public void rewound(String topic, int partition, MirrorRewind rewind, long timestamp) {
+            out.add("rewound " + topic + "-" + partition + " " + rewind.upstreamOffset() + "->"
+                    + rewind.downstreamOffset());
+            readBack(OffsetSyncKeys.rewindKey(topic, partition), OffsetSyncKeys.rewindValue(rewind));
         }
 
         @Override
@@ -220,7 +228,9 @@ class OffsetSyncIntakeTest {
 
         offer(intake, "orders", 300, 550); // the mirror was truncated and copied again from 500
 
-        assertEquals(List.of("forget orders-0 200", "sync orders-0 300->550"), out);
+        assertEquals(List.of("forget orders-0 200", "rewound orders-0 300->550", "sync orders-0 300->550"), out,
+                "the rewind after the tombstones: a task planning on it translates through what is left");
+        assertEquals(new MirrorRewind(300, 550), history.rewind("orders", 0));
     }
 
     @Test

@@ -1,12 +1,15 @@
 package dev.sextant.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.translate.OffsetSyncPoint;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -48,6 +51,43 @@ class OffsetSyncStoreTest {
 
         writer.deletePartition("orders", 0);
         assertEquals(null, newest.get("orders", 0));
+    }
+
+    @Test
+    void aRewindRecordIsKeptPerPartitionCountedForTheTasksAndForgottenWithTheHistory() {
+        NewestSyncs newest = new NewestSyncs();
+        var store = InMemoryStores.bytesStore("rewinds");
+        OffsetSyncStore writer = OffsetSyncStore.writer(store, newest);
+        OffsetSyncStore reader = OffsetSyncStore.reader(store, newest);
+        for (long u = 0; u <= 1_400; u += 100) {
+            writer.put(new OffsetSyncPoint("orders", 0, u, u));
+        }
+        HistoryRecords.replay(OffsetSyncKeys.key("orders", 0, 1_400), null, writer); // contradicted: forgotten
+        HistoryRecords.replay(OffsetSyncKeys.rewindKey("orders", 0),
+                OffsetSyncKeys.rewindValue(new MirrorRewind(1_500, 1_350)), writer);
+        HistoryRecords.replay(OffsetSyncKeys.key("orders", 0, 1_500), OffsetSyncKeys.value(1_350), writer);
+
+        assertEquals(new MirrorRewind(1_500, 1_350), reader.rewind("orders", 0));
+        assertEquals(MirrorRewind.NONE, reader.rewind("orders", 1));
+        assertEquals(15, reader.size(), "the rewind is no sync");
+        assertEquals(new OffsetSyncPoint("orders", 0, 1_500, 1_350), reader.newest("orders", 0).orElseThrow());
+        assertEquals(Map.of(new TopicPartition("orders", 0), 1_350L),
+                reader.forgottenSince(0), "the tasks plan again what lies at or past 1,350");
+
+        // went back again, further: the lower offset is the one kept for a task that looks once after both
+        writer.rewound("orders", 0, new MirrorRewind(1_600, 1_200));
+        assertEquals(Map.of(new TopicPartition("orders", 0), 1_200L),
+                reader.forgottenSince(0));
+        assertEquals(2, reader.forgets());
+
+        writer.deletePartition("orders", 0); // the source topic recreated: the rewind of its old log goes too
+        assertEquals(MirrorRewind.NONE, reader.rewind("orders", 0));
+        assertEquals(Map.of(new TopicPartition("orders", 0), -1L), reader.forgottenSince(2));
+
+        assertThrows(IllegalArgumentException.class, () -> HistoryRecords.replay(OffsetSyncKeys.rewindKey("orders",
+                0), new byte[8], writer), "not two offsets");
+        assertThrows(IllegalArgumentException.class, () -> HistoryRecords.replay(OffsetSyncKeys.rewindKey("orders",
+                0), OffsetSyncKeys.rewindValue(new MirrorRewind(-1, 5)), writer), "a negative offset");
     }
 
     /**

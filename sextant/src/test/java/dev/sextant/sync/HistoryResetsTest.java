@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sextant.apply.GroupOutcome;
 import dev.sextant.apply.GroupOutcome.PartitionOutcome;
 import dev.sextant.apply.PlannedPartition;
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.state.InMemoryStores;
 import dev.sextant.state.NewestSyncs;
 import dev.sextant.state.OffsetSyncStore;
@@ -19,7 +20,10 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
-/** What a task re-plans when the offset-sync history of a partition was forgotten as a whole. */
+/**
+ * What a task re-plans when the offset-sync history of a partition was forgotten as a whole, or from where its mirror
+ * went back on.
+ */
 class HistoryResetsTest {
 
     private static final String GROUP = "billing";
@@ -103,5 +107,37 @@ class HistoryResetsTest {
         assertEquals(PositionStatus.PENDING, answered.status(), "written through the forgotten history");
         assertEquals(-1, answered.translatedOffset());
         assertTrue(task.pending.keys(GROUP).contains(orders0));
+    }
+
+    @Test
+    void aRewindReopensThePositionsTranslatedOrAppliedAtOrPastWhereTheMirrorWentBack() {
+        // 190 exact for 200 at, 180 bounded applied while 230 translates to 215, and 150 below
+        PartitionPosition atTheRewind = new PartitionPosition(200, 1_000, 190, 0, 190, 200, 1_500, -1,
+                PositionStatus.APPLIED, 7);
+        PartitionPosition translatedPast = new PartitionPosition(230, 1_100, 215, 3, 180, 210, 1_500, -1,
+                PositionStatus.GROUP_ACTIVE, 8);
+        PartitionPosition below = new PartitionPosition(160, 1_000, 150, 0, 150, 160, 1_500, -1,
+                PositionStatus.APPLIED, 9);
+        PositionKey other = new PositionKey("audit", "orders", 0);
+        task.positions.put(orders0, atTheRewind);
+        task.positions.put(payments0, translatedPast);
+        task.positions.put(other, below);
+        task.positions.put(orders1, atTheRewind); // another partition: its mirror did not go back
+        HistoryResets resets = new HistoryResets(history, task.positions, settler);
+
+        history.rewound("orders", 0, new MirrorRewind(250, 190));
+        history.rewound("payments", 0, new MirrorRewind(240, 200));
+        markDue(resets);
+
+        assertEquals(atTheRewind.reopened(), task.positions.get(orders0), "190 is where the mirror went back to");
+        assertEquals(translatedPast.reopened(), task.positions.get(payments0), "translated past it");
+        assertEquals(below, task.positions.get(other), "below it: its records are where they were");
+        assertEquals(atTheRewind, task.positions.get(orders1));
+        assertEquals(List.of(orders0), task.pending.keys(GROUP));
+        assertEquals(List.of(payments0), task.pending.keys("audit"));
+
+        task.pending.done(GROUP);
+        markDue(resets);
+        assertFalse(task.pending.isPending(GROUP), "taken once");
     }
 }

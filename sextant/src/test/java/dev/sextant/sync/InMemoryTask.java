@@ -73,6 +73,12 @@ final class InMemoryTask {
                 reasons);
     }
 
+    /** A planner to whom the history records {@code mirrors}. */
+    WritePlanner planner(MirrorRecords mirrors) {
+        return new WritePlanner(settings, runtime, positions, groups, translator, bounded, uncovered, pending,
+                reasons, mirrors);
+    }
+
     /** The task's intake of source records, over the same stores and pending set; every group and topic included. */
     CommitIntake intake() {
         return new CommitIntake(settings, runtime, new IncludedNames(settings.includeGroup()),

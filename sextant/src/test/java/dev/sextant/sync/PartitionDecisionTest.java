@@ -85,6 +85,20 @@ class PartitionDecisionTest {
     }
 
     @Test
+    void aTranslationTheHistoryNoLongerCoversIsDroppedNeitherServedNorWritten() {
+        // translated earlier (then refused by a guard), its syncs forgotten since: no translation now
+        PartitionPosition guarded = appliedExact.withCommit(260, COMMITTED_AT + 1)
+                .withTranslation(OffsetTranslation.exact(260, 250)).withStatus(PositionStatus.GROUP_ACTIVE, NOW - 1);
+
+        Result result = decide(guarded, Optional.empty(), Guard.NONE, null);
+
+        assertEquals(Verdict.PARK, result.verdict());
+        assertEquals(PositionStatus.UNTRANSLATABLE, result.next().status());
+        assertFalse(result.next().hasTranslation(), "not through syncs the history forgot: " + result.next());
+        assertEquals(190, result.next().appliedOffset(), "what the destination holds stays known");
+    }
+
+    @Test
     void anUntranslatableOffsetIsParkedEvenUnderAGuard() {
         Result result = decide(pending, Optional.empty(), Guard.GROUP_ACTIVE, null);
 

@@ -8,13 +8,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.sextant.apply.PlannedPartition;
 import dev.sextant.deadletter.DeadLetterRecord;
 import dev.sextant.domain.GroupKind;
+import dev.sextant.domain.MirrorRewind;
 import dev.sextant.domain.Reason;
 import dev.sextant.state.GroupRecord;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.junit.jupiter.api.Test;
@@ -68,6 +71,34 @@ class WritePlannerTest {
         assertEquals(PositionStatus.PENDING, position(orders0).status());
         assertTrue(pending(orders0), "pending until the destination's answer settles it");
         assertEquals(List.of(), task.deadLetters);
+    }
+
+    @Test
+    void aPlanCarriesWhereItsMirrorPartitionWentBack() {
+        MirrorRewind rewind = new MirrorRewind(1_500, 1_000);
+        WritePlanner knowing = task.planner(new MirrorRecords() {
+            @Override
+            public Optional<Uuid> recordedMirror(String sourceTopic) {
+                return Optional.empty();
+            }
+
+            @Override
+            public MirrorRewind rewind(String sourceTopic, int partition) {
+                return partition == 0 ? rewind : MirrorRewind.NONE;
+            }
+        });
+        task.mirrored("orders", 2);
+        task.translates(orders0, 1_400, 910, 489);
+        task.translates(orders1, 200, 190, 4);
+        task.commit(orders0, 1_400);
+        task.commit(orders1, 200);
+
+        Map<TopicPartition, MirrorRewind> carried = new HashMap<>();
+        knowing.plan(GROUP, GroupKind.CONSUMER, task.now()).forEach(p -> carried.put(p.destination(), p.rewind()));
+
+        assertEquals(Map.of(new TopicPartition("source.orders", 0), rewind,
+                new TopicPartition("source.orders", 1), MirrorRewind.NONE), carried,
+                "what the destination holds through the syncs the rewind contradicts is no floor to the write");
     }
 
     @Test
