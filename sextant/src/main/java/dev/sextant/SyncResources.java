@@ -81,7 +81,7 @@ final class SyncResources implements AutoCloseable {
         consumers = new ConsumerGroupApplier(destination, new OffsetOwnership(config.applicationId(), sourceCluster),
                 overwrites, denials);
         runtime = new SyncRuntime(view, consumers,
-                new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
+                new ShareGroupApplier(destination, overwrites, denials), source, topicNames, metrics, checkpoints, catchUp,
                 openTransactions, catchingUp, evidence, cutovers, returned);
     }
 

@@ -285,6 +285,14 @@ public final class AdminDestinationClient implements DestinationClient {
     }
 
     @Override
+    public Map<String, CompletableFuture<Map<TopicPartition, Long>>> shareGroupOffsets(Set<String> groups) {
+        Map<String, Set<TopicPartition>> whole = new HashMap<>();
+        groups.forEach(g -> whole.put(g, null)); // no partitions named: all of the group's
+        Admin reader = planReaders.get(Math.floorMod(nextPlanReader.getAndIncrement(), planReaders.size()));
+        return GroupOffsetReads.shareStarts(reader, whole);
+    }
+
+    @Override
     public Map<String, CompletableFuture<Map<TopicPartition, Long>>> auditShareGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup) {
         return GroupOffsetReads.shareStarts(auditor, partitionsByGroup);

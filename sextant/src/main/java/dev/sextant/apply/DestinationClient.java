@@ -84,9 +84,10 @@ public interface DestinationClient extends AutoCloseable {
     }
 
     /**
-     * Every share-partition start offset of several share groups, in one batched request per coordinator (a command's
-     * read of what the destination holds). Partitions without a start offset are absent; by default every group's
-     * map is empty.
+     * Every share-partition start offset of several share groups, in one batched request per coordinator: the read
+     * before a write (whose start offsets the destination holds decides whether they are Sextant's), and a command's
+     * read of what the destination holds. Partitions without a start offset are absent; by default every group's map
+     * is empty.
      */
     default Map<String, CompletableFuture<Map<TopicPartition, Long>>> shareGroupOffsets(Set<String> groups) {
         Map<String, Set<TopicPartition>> whole = new HashMap<>();

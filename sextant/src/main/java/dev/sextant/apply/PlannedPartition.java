@@ -14,7 +14,17 @@ import org.apache.kafka.common.TopicPartition;
  * @param again           Sextant applied this very commit at this offset before and writes it again on purpose
  *                        (before the destination's offsets retention deletes it, or after it vanished): written even
  *                        when the destination holds that offset, which renews the offset's commit time there
+ * @param appliedOffset   the destination offset Sextant applied last for the partition, -1 for none (or not known to
+ *                        the writer): share offsets carry no mark, so this is what tells a share start offset Sextant
+ *                        left from one someone else moved ({@link ShareGroupApplier})
  */
 public record PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
-                               long translatedOffset, long bound, long commitLogOffset, boolean again) {
+                               long translatedOffset, long bound, long commitLogOffset, boolean again,
+                               long appliedOffset) {
+
+    /** A write of a partition Sextant applied nothing for, as far as the writer knows. */
+    public PlannedPartition(PositionKey key, TopicPartition destination, long sourceOffset, long commitTimestamp,
+                            long translatedOffset, long bound, long commitLogOffset, boolean again) {
+        this(key, destination, sourceOffset, commitTimestamp, translatedOffset, bound, commitLogOffset, again, -1);
+    }
 }
