@@ -285,11 +285,10 @@ public final class AdminDestinationClient implements DestinationClient {
     }
 
     @Override
-    public Map<String, CompletableFuture<Map<TopicPartition, Long>>> shareGroupOffsets(Set<String> groups) {
-        Map<String, Set<TopicPartition>> whole = new HashMap<>();
-        groups.forEach(g -> whole.put(g, null)); // no partitions named: all of the group's
+    public Map<String, CompletableFuture<Map<TopicPartition, ShareStart>>> shareGroupStarts(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
         Admin reader = planReaders.get(Math.floorMod(nextPlanReader.getAndIncrement(), planReaders.size()));
-        return GroupOffsetReads.shareStarts(reader, whole);
+        return GroupOffsetReads.shareStartsAndLags(reader, partitionsByGroup);
     }
 
     @Override

@@ -84,15 +84,31 @@ public interface DestinationClient extends AutoCloseable {
     }
 
     /**
-     * Every share-partition start offset of several share groups, in one batched request per coordinator: the read
-     * before a write (whose start offsets the destination holds decides whether they are Sextant's), and a command's
-     * read of what the destination holds. Partitions without a start offset are absent; by default every group's map
-     * is empty.
+     * Every share-partition start offset of several share groups, in one batched request per coordinator (a command's
+     * read of what the destination holds). Partitions without a start offset are absent; by default every group's
+     * map is empty.
      */
     default Map<String, CompletableFuture<Map<TopicPartition, Long>>> shareGroupOffsets(Set<String> groups) {
         Map<String, Set<TopicPartition>> whole = new HashMap<>();
         groups.forEach(g -> whole.put(g, null));
         return auditShareGroupOffsets(whole);
+    }
+
+    /**
+     * Share-partition start offsets of the given partitions of several share groups, each with the lag the
+     * destination reports beside it ({@link ShareStart}): the read before a write, which tells a start offset Sextant
+     * left from one a share consumer moved there. Partitions without a start offset are absent from a group's map; by
+     * default the lag is not known.
+     */
+    default Map<String, CompletableFuture<Map<TopicPartition, ShareStart>>> shareGroupStarts(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        Map<String, CompletableFuture<Map<TopicPartition, ShareStart>>> out = new HashMap<>();
+        auditShareGroupOffsets(partitionsByGroup).forEach((group, read) -> out.put(group, read.thenApply(starts -> {
+            Map<TopicPartition, ShareStart> known = new HashMap<>();
+            starts.forEach((tp, start) -> known.put(tp, new ShareStart(start, -1)));
+            return known;
+        })));
+        return out;
     }
 
     /**

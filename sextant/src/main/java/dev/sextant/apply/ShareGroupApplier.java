@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -66,24 +65,13 @@ public final class ShareGroupApplier implements GroupApplier {
 
     @Override
     public void apply(Map<String, List<PlannedPartition>> plans, WriteLease lease, Consumer<GroupOutcome> done) {
-        Map<String, CompletableFuture<Map<TopicPartition, Long>>> current;
-        try {
-            current = client.shareGroupOffsets(plans.keySet());
-        } catch (RuntimeException e) {
-            plans.keySet().forEach(group -> done.accept(classify(group, plans.get(group), e)));
-            return;
-        }
+        Map<String, Set<TopicPartition>> partitions = new HashMap<>();
+        plans.forEach((group, parts) -> partitions.put(group,
+                parts.stream().map(PlannedPartition::destination).collect(Collectors.toSet())));
+        Map<String, CompletableFuture<ShareStartReads.Read>> current = ShareStartReads.read(client, partitions);
         plans.forEach((group, parts) -> {
             current.get(group)
-                    .exceptionally(err -> {
-                        // a group the destination does not know: nothing there to overwrite; one of another type is
-                        // refused by the write itself (TYPE_CONFLICT)
-                        if (KafkaFutures.unwrap(err) instanceof GroupIdNotFoundException) {
-                            return Map.of();
-                        }
-                        throw err instanceof CompletionException c ? c : new CompletionException(err);
-                    })
-                    .thenCompose(existing -> write(group, parts, existing, lease))
+                    .thenCompose(read -> write(group, parts, read, lease))
                     .exceptionally(err -> classify(group, parts, KafkaFutures.unwrap(err)))
                     .thenAccept(outcome -> {
                         handedOver.answered();
@@ -94,12 +82,15 @@ public final class ShareGroupApplier implements GroupApplier {
     }
 
     private CompletableFuture<GroupOutcome> write(String group, List<PlannedPartition> parts,
-                                                  Map<TopicPartition, Long> existing, WriteLease lease) {
+                                                  ShareStartReads.Read read, WriteLease lease) {
         ShareGroupWrite w = new ShareGroupWrite(adoptForward);
-        parts.forEach(p -> w.add(p, existing.get(p.destination())));
+        parts.forEach(p -> w.add(p, read.starts().get(p.destination()),
+                read.endsBefore().getOrDefault(p.destination(), -1L)));
+        // the group is theirs as a whole: records delivered on a partition the write does not touch count too
+        w.deliveredElsewhere(read.starts(), read.endsBefore());
         if (!w.foreign.isEmpty()) {
             return CompletableFuture.completedFuture(new GroupOutcome(group, Reason.DESTINATION_DIVERGED, false,
-                    w.divergedDetail(), w.diverged(existing)));
+                    w.divergedDetail(), w.diverged(read.starts())));
         }
         if (!w.adopted.isEmpty()) {
             log.atInfo().addKeyValue("group", group).log("Taking over share group {} (sync.foreign.offsets="

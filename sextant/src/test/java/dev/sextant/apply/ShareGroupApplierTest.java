@@ -103,6 +103,52 @@ class ShareGroupApplierTest {
     }
 
     @Test
+    void recordsAShareConsumerAcknowledgedAboveAStartOffsetItLeftWhereItWasRefuseTheGroup() {
+        holds("queue", 0, 500); // as applied: the coordinator did not move the stored start offset...
+        destination.shareDelivered.put("queue", Map.of(new TopicPartition("source.orders", 0), 120L)); // ...past these
+        GroupOutcome outcome = apply(applier, "queue", List.of(write("queue", 0, 700, 500)));
+        assertEquals(Reason.DESTINATION_DIVERGED, outcome.reason());
+        assertTrue(outcome.detail().contains("source.orders-0=500 with 120 record(s) above it delivered there"),
+                outcome.detail());
+        assertEquals(500L, destination.startOffset("queue", "source.orders", 0));
+
+        destination.shareDelivered.put("queue", Map.of(new TopicPartition("source.orders", 0), 200L));
+        GroupOutcome translationThere = apply(applier, "queue", List.of(write("queue", 0, 500, 500)));
+        assertEquals(Reason.DESTINATION_DIVERGED, translationThere.reason(), "its consumer is past the translation");
+
+        ShareGroupApplier adopting = new ShareGroupApplier(destination, new OverwritePolicy(true, true),
+                new AccessDenials(Clock.systemUTC()));
+        assertEquals(Reason.DESTINATION_DIVERGED, apply(adopting, "queue", List.of(write("queue", 0, 650, 500)))
+                .reason(), "adopt-forward: not below what its consumer delivered (500 + 200)");
+        assertNull(apply(adopting, "queue", List.of(write("queue", 0, 700, 500))).reason());
+        assertEquals(700L, destination.startOffset("queue", "source.orders", 0));
+    }
+
+    @Test
+    void recordsDeliveredOnAPartitionTheWriteDoesNotTouchRefuseTheWholeGroup() {
+        holds("queue", 0, 500); // as applied
+        holds("queue", 1, 300); // not in this write: its consumer there acknowledged 40 records above it
+        destination.shareDelivered.put("queue", Map.of(new TopicPartition("source.orders", 1), 40L));
+        GroupOutcome outcome = apply(applier, "queue", List.of(write("queue", 0, 700, 500)));
+        assertEquals(Reason.DESTINATION_DIVERGED, outcome.reason());
+        assertTrue(outcome.detail().contains("source.orders-1=300 with 40 record(s) above it delivered there (not in "
+                + "this write)"), outcome.detail());
+        assertEquals(500L, destination.startOffset("queue", "source.orders", 0));
+    }
+
+    @Test
+    void aLagReadBeforeALaterLogEndNeverCountsRecordsNobodyDelivered() {
+        // the lag is the high watermark the broker read, less the start offset and the records delivered above it;
+        // a log end read before it is at most that high watermark
+        ShareStart afterSextantsWrite = new ShareStart(500, 1_020); // high watermark 1,520 when listed
+        assertEquals(0, afterSextantsWrite.completedAtLeast(1_500), "the mirror appended 20 since the end was read");
+        assertEquals(0, afterSextantsWrite.completedAtLeast(1_520));
+        ShareStart consumed = new ShareStart(500, 900);
+        assertEquals(100, consumed.completedAtLeast(1_500), "at least 100, of 120 when the mirror appended 20");
+        assertEquals(-1, new ShareStart(500, -1).completedAtLeast(1_500), "no lag reported: not known");
+    }
+
+    @Test
     void aStartOffsetSextantNeverWroteIsSomeoneElsesUnlessAdoptForwardTakesItOver() {
         holds("queue", 0, 300);
         GroupOutcome refused = apply(applier, "queue", List.of(write("queue", 0, 700, -1)));
