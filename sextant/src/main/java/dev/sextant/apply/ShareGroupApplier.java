@@ -32,11 +32,12 @@ import org.slf4j.LoggerFactory;
  * members ({@code GROUP_ACTIVE}) and with {@code GroupIdNotFoundException} when the id belongs to a consumer or streams
  * group ({@code TYPE_CONFLICT}).
  *
- * <p>Share offsets carry no metadata, so Sextant cannot mark its writes: whose a start offset is follows from what
- * Sextant applied last for the partition, compared with what the read just before the write finds
- * ({@link ShareGroupWrite}). A start offset someone else moved (a share consumer on the destination acknowledged
- * records, and then left: the group has no members, so the active-group guard no longer stands in the way) refuses
- * the group {@code DESTINATION_DIVERGED}, as a consumer group's foreign offsets do. The takeover audit
+ * <p>Share offsets carry no metadata, so Sextant cannot mark its writes: whose a start offset is follows from the
+ * read just before the write ({@link ShareStartReads}): the records delivered above it there (the lag the destination
+ * reports counts them; a share consumer's acknowledgements often leave the stored start offset where it was), and
+ * what Sextant applied last for the partition ({@link ShareGroupWrite}). A group a share consumer consumed on the
+ * destination, and then left (no members, so the active-group guard no longer stands in the way), is refused
+ * {@code DESTINATION_DIVERGED}, as a consumer group with foreign offsets is. The takeover audit
  * ({@link #overwritten}) reads the start offsets too: one below what was applied is a late write of the previous owner.
  */
 public final class ShareGroupApplier implements GroupApplier {
