@@ -85,9 +85,8 @@ final class SyncResources implements AutoCloseable {
                 config.foreignOffsetPolicy() == ForeignOffsetPolicy.ADOPT_FORWARD);
         consumers = new ConsumerGroupApplier(destination, new OffsetOwnership(config.applicationId(), sourceCluster),
                 overwrites, denials);
-        runtime = new SyncRuntime(view, consumers,
-                new ShareGroupApplier(destination, denials), source, topicNames, metrics, checkpoints, catchUp,
-                openTransactions, catchingUp, evidence, cutovers, returned);
+        runtime = new SyncRuntime(view, consumers, new ShareGroupApplier(destination, overwrites, denials), source,
+                topicNames, metrics, checkpoints, catchUp, openTransactions, catchingUp, evidence, cutovers, returned);
     }
 
     /**

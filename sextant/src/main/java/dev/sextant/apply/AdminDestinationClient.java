@@ -285,6 +285,13 @@ public final class AdminDestinationClient implements DestinationClient {
     }
 
     @Override
+    public Map<String, CompletableFuture<Map<TopicPartition, ShareStart>>> shareGroupStarts(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        Admin reader = planReaders.get(Math.floorMod(nextPlanReader.getAndIncrement(), planReaders.size()));
+        return GroupOffsetReads.shareStartsAndLags(reader, partitionsByGroup);
+    }
+
+    @Override
     public Map<String, CompletableFuture<Map<TopicPartition, Long>>> auditShareGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup) {
         return GroupOffsetReads.shareStarts(auditor, partitionsByGroup);

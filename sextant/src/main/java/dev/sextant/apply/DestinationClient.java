@@ -95,6 +95,23 @@ public interface DestinationClient extends AutoCloseable {
     }
 
     /**
+     * Share-partition start offsets of the given partitions of several share groups, each with the lag the
+     * destination reports beside it ({@link ShareStart}): the read before a write, which tells a start offset Sextant
+     * left from one a share consumer moved there. Partitions without a start offset are absent from a group's map; by
+     * default the lag is not known.
+     */
+    default Map<String, CompletableFuture<Map<TopicPartition, ShareStart>>> shareGroupStarts(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        Map<String, CompletableFuture<Map<TopicPartition, ShareStart>>> out = new HashMap<>();
+        auditShareGroupOffsets(partitionsByGroup).forEach((group, read) -> out.put(group, read.thenApply(starts -> {
+            Map<TopicPartition, ShareStart> known = new HashMap<>();
+            starts.forEach((tp, start) -> known.put(tp, new ShareStart(start, -1)));
+            return known;
+        })));
+        return out;
+    }
+
+    /**
      * Share-partition start offsets of the given partitions of several share groups, for the takeover audit
      * (a null set: every partition of the group).
      * Partitions without a start offset are absent from a group's map; by default (a client that cannot read them)

@@ -52,9 +52,10 @@ public final class DestinationSession implements AutoCloseable {
         this.ownership = ownership;
         this.client = client;
         this.timeout = timeout;
-        this.consumers = new ConsumerGroupApplier(client, ownership, new OverwritePolicy(followRewinds, adoptForward),
-                new AccessDenials(Clock.systemUTC()));
-        this.shares = new ShareGroupApplier(client);
+        OverwritePolicy overwrites = new OverwritePolicy(followRewinds, adoptForward);
+        AccessDenials denials = new AccessDenials(Clock.systemUTC());
+        this.consumers = new ConsumerGroupApplier(client, ownership, overwrites, denials);
+        this.shares = new ShareGroupApplier(client, overwrites, denials);
     }
 
     /** A session over its own Admin client of the destination, whose calls end within {@code timeout}. */

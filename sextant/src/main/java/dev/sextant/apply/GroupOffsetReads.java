@@ -62,6 +62,22 @@ final class GroupOffsetReads {
      */
     static Map<String, CompletableFuture<Map<TopicPartition, Long>>> shareStarts(
             Admin client, Map<String, Set<TopicPartition>> partitionsByGroup) {
+        Map<String, CompletableFuture<Map<TopicPartition, Long>>> out = new HashMap<>();
+        shareStartsAndLags(client, partitionsByGroup).forEach((group, read) -> out.put(group, read.thenApply(starts -> {
+            Map<TopicPartition, Long> offsets = new HashMap<>();
+            starts.forEach((tp, start) -> offsets.put(tp, start.startOffset()));
+            return offsets;
+        })));
+        return out;
+    }
+
+    /**
+     * The start offsets of each share group with the lag the destination reports beside them, one future per group.
+     *
+     * @param partitionsByGroup the partitions to read of each group; null for all of the group's
+     */
+    static Map<String, CompletableFuture<Map<TopicPartition, ShareStart>>> shareStartsAndLags(
+            Admin client, Map<String, Set<TopicPartition>> partitionsByGroup) {
         if (partitionsByGroup.isEmpty()) {
             return Map.of();
         }
@@ -70,14 +86,14 @@ final class GroupOffsetReads {
                         ? new ListShareGroupOffsetsSpec()
                         : new ListShareGroupOffsetsSpec().topicPartitions(e.getValue())));
         var result = client.listShareGroupOffsets(specs);
-        Map<String, CompletableFuture<Map<TopicPartition, Long>>> out = new HashMap<>();
+        Map<String, CompletableFuture<Map<TopicPartition, ShareStart>>> out = new HashMap<>();
         for (String group : partitionsByGroup.keySet()) {
             out.put(group, toCompletable(result.partitionsToOffsetInfo(group)).thenApply(infos -> {
-                Map<TopicPartition, Long> present = new HashMap<>();
+                Map<TopicPartition, ShareStart> present = new HashMap<>();
                 // partitions without a start offset come back with a null value
                 infos.forEach((tp, info) -> {
                     if (info != null && info.startOffset() >= 0) {
-                        present.put(tp, info.startOffset());
+                        present.put(tp, new ShareStart(info.startOffset(), info.lag().orElse(-1L)));
                     }
                 });
                 return present;

@@ -58,7 +58,7 @@ public record TranslatedPosition(PositionKey key, TopicPartition destination, lo
         // destination's retention deletes it, or it vanished), so written even if it is there
         boolean again = appliedSourceOffset >= 0 && appliedSourceOffset == sourceOffset && appliedOffset == offset;
         return new PlannedPartition(key, destination, sourceOffset, commitTimestamp, offset, writtenBound,
-                commitLogOffset, again, rewind);
+                commitLogOffset, again, appliedOffset, rewind);
     }
 
     /** True when the translation lies beyond the log's end, and is written at the end. */
@@ -72,6 +72,6 @@ public record TranslatedPosition(PositionKey key, TopicPartition destination, lo
      */
     public PlannedPartition applied() {
         return new PlannedPartition(key, destination, sourceOffset, commitTimestamp, appliedOffset, -1,
-                commitLogOffset, false);
+                commitLogOffset, false, appliedOffset);
     }
 }

@@ -129,7 +129,8 @@ final class LastCommitWait {
         }
         SyncedCheck.Verdict verdict;
         try {
-            verdict = SyncedCheck.check(synced(fenced), instance.group(group).partitions());
+            verdict = SyncedCheck.check(synced(fenced), instance.group(group).partitions(),
+                    "share".equals(fenced.type()));
         } catch (SextantClientException e) {
             return new SyncedCheck.Verdict(SyncedCheck.State.UNANSWERED, null,
                     "the Sextant instance did not answer: " + e.getMessage(), 0);

@@ -16,7 +16,11 @@ import org.apache.kafka.common.TopicPartition;
  * ({@code GET /v1/groups/{group}}): a pure verdict, asked until it is {@link State#SYNCED} or a guard refuses.
  *
  * <p>A partition is synced when the sync's position is at the fenced source offset, is {@code APPLIED}, and what it
- * applied is its translation (not a write held at the mirror's end while the mirror catches up). The guards the sync
+ * applied is its translation (not a write held at the mirror's end while the mirror catches up). A share group's fence
+ * reads the stored share-partition start offset, which the share coordinator moves lazily (records acknowledged
+ * above it often stay there), while the sync keeps the effective start offset past them: never below the stored one of
+ * the same state, and the stored one only moves forward; so a share partition is at its fenced offset once the sync's
+ * start offset is at or above it. The guards the sync
  * reports (members or another type on the destination, offsets someone else committed, a replaced source, a
  * destination that cannot take the group) refuse the cutover as they refuse the sync.
  */
@@ -54,6 +58,17 @@ final class SyncedCheck {
      * @param positions the sync's positions of the group
      */
     static Verdict check(Map<TopicPartition, Long> fenced, List<SextantClient.Partition> positions) {
+        return check(fenced, positions, false);
+    }
+
+    /**
+     * @param fenced       the group's committed source offsets, or a share group's stored start offsets, as fenced
+     *                     (only the partitions the sync moves)
+     * @param positions    the sync's positions of the group
+     * @param startOffsets true for a share group: a position at or above its fenced start offset is at it
+     */
+    static Verdict check(Map<TopicPartition, Long> fenced, List<SextantClient.Partition> positions,
+                         boolean startOffsets) {
         Map<TopicPartition, SextantClient.Partition> byPartition = new HashMap<>();
         positions.forEach(p -> byPartition.put(new TopicPartition(p.topic(), p.partition()), p));
         List<String> waiting = new ArrayList<>();
@@ -64,8 +79,9 @@ final class SyncedCheck {
                 return new Verdict(State.REFUSED, p.status(), e.getKey() + " is " + p.status()
                         + " in the sync", worstBound);
             }
-            if (p == null || p.sourceOffset() != e.getValue()) {
-                waiting.add(e.getKey() + ": the sync has not read the commit of " + e.getValue() + " yet");
+            if (p == null || (startOffsets ? p.sourceOffset() < e.getValue() : p.sourceOffset() != e.getValue())) {
+                waiting.add(e.getKey() + ": the sync has not read the " + (startOffsets ? "share state at start "
+                        + "offset " : "commit of ") + e.getValue() + " yet");
             } else if (!PositionStatus.APPLIED.name().equals(p.status()) || p.appliedOffset() == null
                     || !p.appliedOffset().equals(p.translatedOffset())) {
                 waiting.add(e.getKey() + ": " + p.status() + (p.appliedOffset() == null ? ""

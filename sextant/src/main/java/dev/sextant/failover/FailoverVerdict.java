@@ -283,9 +283,11 @@ final class FailoverVerdict {
             boolean missing = state.partitions().stream().anyMatch(r -> r.status() == PartitionStatus.MISSING
                     && r.topic().equals(tp.topic()) && r.partition() == tp.partition());
             if (InstancePositions.notApplied(p) || missing) {
-                out.add(TranslatedPosition.of(new PositionKey(group, p.topic(), p.partition()), tp,
-                        p.sourceOffset(), p.commitTimestamp() == null ? -1 : p.commitTimestamp(),
-                        p.translatedOffset(), p.bound() == null ? -1 : p.bound()));
+                // what the instance applied before: a share start offset moved past it is someone else's
+                out.add(new TranslatedPosition(new PositionKey(group, p.topic(), p.partition()), tp,
+                        p.sourceOffset(), p.commitTimestamp() == null ? -1 : p.commitTimestamp(), -1,
+                        p.translatedOffset(), p.bound() == null ? -1 : p.bound(), -1,
+                        p.appliedOffset() == null ? -1 : p.appliedOffset()));
             }
         }
         return out;

@@ -345,7 +345,7 @@ class ArchitectureTest {
      */
     @Test
     void onlyTranslatedPositionPlansADestinationWrite() {
-        // PlannedPartition's shorter constructor (a plan that knows of no mirror rewind) delegates to its own
+        // PlannedPartition itself: its shorter constructors hand over to the canonical one, planning nothing
         check(noClasses().that().doNotBelongToAnyOf(TranslatedPosition.class, PlannedPartition.class)
                 .should().callConstructorWhere(new DescribedPredicate<>("a constructor of PlannedPartition") {
                     @Override

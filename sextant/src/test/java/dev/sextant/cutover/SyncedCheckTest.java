@@ -46,4 +46,20 @@ class SyncedCheckTest {
         assertEquals(SyncedCheck.State.REFUSED, verdict.state());
         assertEquals("GROUP_ACTIVE", verdict.reason());
     }
+
+    @Test
+    void aSharePartitionIsAtItsFencedStartOffsetOnceTheSyncsEffectiveStartOffsetIsAtOrAboveIt() {
+        // the source lists the stored start offset (600); acknowledged records above it put the effective one at 630
+        SyncedCheck.Verdict verdict = SyncedCheck.check(FENCED, List.of(position(630, 630L, 630L, "APPLIED", 0)),
+                true);
+        assertEquals(SyncedCheck.State.SYNCED, verdict.state(), String.valueOf(verdict.detail()));
+        assertEquals(SyncedCheck.State.WAITING, SyncedCheck.check(FENCED,
+                List.of(position(630, 630L, 630L, "APPLIED", 0))).state(), "a consumer group's commit is exact");
+        SyncedCheck.Verdict behind = SyncedCheck.check(FENCED, List.of(position(580, 580L, 580L, "APPLIED", 0)),
+                true);
+        assertEquals(SyncedCheck.State.WAITING, behind.state(), "the sync has not read the state of 600 yet");
+        assertTrue(behind.detail().contains("share state at start offset 600"), behind.detail());
+        assertEquals(SyncedCheck.State.WAITING, SyncedCheck.check(FENCED,
+                List.of(position(630, 630L, 600L, "PENDING", 0)), true).state(), "not written yet");
+    }
 }

@@ -4,6 +4,7 @@ import dev.sextant.apply.DestinationClient;
 import dev.sextant.apply.DestinationFeatures;
 import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationTopic;
+import dev.sextant.apply.ShareStart;
 import dev.sextant.apply.WriteLease;
 import dev.sextant.apply.WriteLeaseExpiredException;
 import dev.sextant.domain.GroupKind;
@@ -282,6 +283,26 @@ public final class InMemoryDestination implements DestinationClient {
         return shareOffsets.getOrDefault(group, Map.of()).get(new TopicPartition(topic, partition));
     }
 
+    /**
+     * Records above the start offset delivered completely on the destination (acknowledged by a share consumer
+     * there), by group and partition: the lag reported beside a start offset leaves them out; a write of the start
+     * offset clears them.
+     */
+    public final Map<String, Map<TopicPartition, Long>> shareDelivered = new ConcurrentHashMap<>();
+
+    @Override
+    public Map<String, CompletableFuture<Map<TopicPartition, ShareStart>>> shareGroupStarts(
+            Map<String, Set<TopicPartition>> partitionsByGroup) {
+        Map<String, CompletableFuture<Map<TopicPartition, ShareStart>>> out = new HashMap<>();
+        auditShareGroupOffsets(partitionsByGroup).forEach((group, read) -> out.put(group, read.thenApply(starts -> {
+            Map<TopicPartition, ShareStart> there = new HashMap<>();
+            starts.forEach((tp, start) -> there.put(tp, new ShareStart(start, ends.getOrDefault(tp, MIRROR_END)
+                    - start - shareDelivered.getOrDefault(group, Map.of()).getOrDefault(tp, 0L))));
+            return there;
+        })));
+        return out;
+    }
+
     @Override
     public Map<String, CompletableFuture<Map<TopicPartition, Long>>> auditShareGroupOffsets(
             Map<String, Set<TopicPartition>> partitionsByGroup) {
@@ -322,6 +343,11 @@ public final class InMemoryDestination implements DestinationClient {
                 result.put(tp, new UnknownTopicOrPartitionException("unknown " + tp));
             } else {
                 shareOffsets.computeIfAbsent(group, g -> new ConcurrentHashMap<>()).put(tp, offset);
+                shareDelivered.computeIfPresent(group, (g, delivered) -> {
+                    Map<TopicPartition, Long> left = new HashMap<>(delivered);
+                    left.remove(tp);
+                    return left;
+                });
                 result.put(tp, null);
             }
         });
