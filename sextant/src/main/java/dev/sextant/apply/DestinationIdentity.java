@@ -1,6 +1,8 @@
 package dev.sextant.apply;
 
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.slf4j.Logger;
@@ -96,6 +98,23 @@ final class DestinationIdentity {
     /** The cluster's id as last read; empty before the first read. */
     Optional<String> clusterId() {
         return Optional.ofNullable(seen.clusterId());
+    }
+
+    /**
+     * The ids this destination is known by: as last read and as the history pins it (they differ while a changed
+     * cluster is not accepted yet); empty before either is known. A refused read names none.
+     */
+    Set<String> knownIds() {
+        Set<String> ids = new HashSet<>(2);
+        String id = seen.clusterId();
+        String pin = pinned;
+        if (id != null && !id.equals(NOT_ALLOWED)) {
+            ids.add(id);
+        }
+        if (pin != null && !pin.equals(NOT_ALLOWED)) {
+            ids.add(pin);
+        }
+        return ids;
     }
 
     /** The cluster id Sextant's history pins (the cluster it wrote to so far); null: not pinned. */

@@ -284,6 +284,14 @@ public final class DestinationView {
         return identity.clusterId();
     }
 
+    /**
+     * The ids the destination is known by: as last read and as pinned by the history; empty before either is known.
+     * What tells the reverse direction's writes on the source ({@link ChainedWrites}).
+     */
+    public Set<String> clusterIds() {
+        return identity.knownIds();
+    }
+
     /** The cluster id Sextant's history pins (the cluster it wrote to so far). */
     public void pin(String cluster) {
         identity.pin(cluster);

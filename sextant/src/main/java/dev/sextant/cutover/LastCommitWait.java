@@ -2,7 +2,7 @@ package dev.sextant.cutover;
 
 import static dev.sextant.cutover.CutoverReport.GroupResult.refused;
 
-import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.ChainedWrites;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
 import dev.sextant.source.CommitWatch;
@@ -35,16 +35,20 @@ final class LastCommitWait {
     private final Clock clock;
     private final Consumer<String> progress;
     private final Predicate<String> syncedTopic;
+    private final ChainedWrites chained;
 
     /**
      * @param syncedTopic the source topics this Sextant moves ({@code topics.include}, {@code topics.exclude}, not a
      *                    mirror of the destination's own topic unless translated home: {@code TopicRoutes#moved})
+     * @param chained     which Sextant writes on the source the sync takes in (a chain's), as the sync tells them
      */
-    LastCommitWait(SextantClient instance, Clock clock, Consumer<String> progress, Predicate<String> syncedTopic) {
+    LastCommitWait(SextantClient instance, Clock clock, Consumer<String> progress, Predicate<String> syncedTopic,
+                   ChainedWrites chained) {
         this.instance = instance;
         this.clock = clock;
         this.progress = progress;
         this.syncedTopic = syncedTopic;
+        this.chained = chained;
     }
 
     /**
@@ -145,12 +149,13 @@ final class LastCommitWait {
 
     /**
      * The group's fenced offsets of the partitions this Sextant syncs: not those whose last commit is a Sextant's
-     * write, which the sync never takes in ({@link UnmovedPartitions} settles them).
+     * write the sync does not take in (any but a chain's: {@link ChainedWrites}); {@link UnmovedPartitions} settles
+     * them.
      */
     Map<TopicPartition, Long> synced(SourceGroup group) {
         Map<TopicPartition, Long> out = new LinkedHashMap<>();
         group.offsets().forEach((tp, offset) -> {
-            if (syncedTopic.test(tp.topic()) && !OffsetOwnership.anySextant(group.metadata().get(tp))) {
+            if (syncedTopic.test(tp.topic()) && chained.takenIn(group.metadata().get(tp))) {
                 out.put(tp, offset);
             }
         });

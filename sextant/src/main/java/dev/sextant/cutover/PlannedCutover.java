@@ -78,8 +78,8 @@ public final class PlannedCutover {
         this.clock = clock;
         this.progress = progress;
         TopicRoutes routes = TopicRoutes.of(context.config());
-        this.lastCommits = new LastCommitWait(instance, clock, progress, routes::moved);
         this.unmoved = new UnmovedPartitions(context, routes);
+        this.lastCommits = new LastCommitWait(instance, clock, progress, routes::moved, unmoved.chained());
         this.recording = new CutoverRecording(instance, clock, progress, unmoved);
     }
 

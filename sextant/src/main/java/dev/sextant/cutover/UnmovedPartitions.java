@@ -1,5 +1,6 @@
 package dev.sextant.cutover;
 
+import dev.sextant.apply.ChainedWrites;
 import dev.sextant.apply.DestinationSession;
 import dev.sextant.apply.OffsetOwnership;
 import dev.sextant.command.CommandContext;
@@ -23,8 +24,9 @@ import org.apache.kafka.common.TopicPartition;
  * <ul>
  *   <li>a partition of a mirror of the destination's own topic that is not translated home (two-way): cut over, the
  *       group would find there whatever the destination holds, so it is refused at once, saying how to move it;</li>
- *   <li>a partition whose last commit on the source is a Sextant's write (failback: the forward Sextant's, when the
- *       consumers did not commit there since the failover). The sync never takes a Sextant's write in, but its mark
+ *   <li>a partition whose last commit on the source is a Sextant's write the sync does not take in (any but a
+ *       chain's, {@link ChainedWrites}; failback: the forward Sextant's, when the consumers did not commit there
+ *       since the failover). The sync never takes such a write in, but its mark
  *       names the offset it was translated from: when the mark names the destination cluster (or no cluster) and the
  *       destination holds the group at or past that offset, the partition is home already and is cut over as the
  *       destination holds it. Otherwise the group is refused at once, naming the partitions and what to do.</li>
@@ -50,16 +52,31 @@ final class UnmovedPartitions {
     /** Opened on the first group that needs the destination read: most cutovers never do. */
     private DestinationSession destination;
     private String destinationCluster;
+    private final ChainedWrites chained;
 
     UnmovedPartitions(CommandContext context, TopicRoutes routes) {
         this.context = context;
         this.routes = routes;
+        this.chained = new ChainedWrites(context.config().applicationId(), () -> Set.of(destinationCluster()));
+    }
+
+    /** Which Sextant writes on the source the sync takes in, as the sync tells them: by the destination's id. */
+    ChainedWrites chained() {
+        return chained;
+    }
+
+    /** The destination cluster's id, read once, when a mark first names a cluster. */
+    private String destinationCluster() {
+        if (destinationCluster == null) {
+            destinationCluster = context.destinationClusterId();
+        }
+        return destinationCluster;
     }
 
     /** The group's unmoved partitions as the source and the destination show them now. */
     Verdict judge(SourceGroup group) {
         Verdict mirrors = mirrorsOfDestination(group, routes);
-        if (mirrors.refusal() != null || group.metadata().values().stream().noneMatch(OffsetOwnership::anySextant)) {
+        if (mirrors.refusal() != null || group.metadata().values().stream().allMatch(chained::takenIn)) {
             return mirrors;
         }
         if (destination == null) {
@@ -67,12 +84,7 @@ final class UnmovedPartitions {
         }
         Map<TopicPartition, OffsetAndMetadata> held = destination.consumerOffsets(Set.of(group.group()))
                 .getOrDefault(group.group(), Map.of());
-        return sextantWrites(group, routes, held, () -> {
-            if (destinationCluster == null) {
-                destinationCluster = context.destinationClusterId();
-            }
-            return destinationCluster;
-        });
+        return sextantWrites(group, routes, held, chained, this::destinationCluster);
     }
 
     /**
@@ -115,19 +127,21 @@ final class UnmovedPartitions {
     }
 
     /**
-     * The partitions whose last source commit is a Sextant's write: home when the destination holds the group at or
-     * past the offset the write was translated from, on the topic the sync would move the partition to.
+     * The partitions whose last source commit is a Sextant's write the sync does not take in: home when the
+     * destination holds the group at or past the offset the write was translated from, on the topic the sync would
+     * move the partition to.
      *
      * @param held               the group's committed offsets on the destination
+     * @param chained            tells the writes the sync takes in (a chain's), left to the sync
      * @param destinationCluster the destination cluster's id, asked only when a mark names a cluster
      */
     static Verdict sextantWrites(SourceGroup group, TopicRoutes routes, Map<TopicPartition, OffsetAndMetadata> held,
-                                 Supplier<String> destinationCluster) {
+                                 ChainedWrites chained, Supplier<String> destinationCluster) {
         List<CutoverRecord.Partition> home = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         group.offsets().forEach((tp, offset) -> {
             String metadata = group.metadata().get(tp);
-            if (!routes.moved(tp.topic()) || !OffsetOwnership.anySextant(metadata)) {
+            if (!routes.moved(tp.topic()) || chained.takenIn(metadata)) {
                 return;
             }
             TopicPartition there = new TopicPartition(routes.destinationTopic(tp.topic()), tp.partition());

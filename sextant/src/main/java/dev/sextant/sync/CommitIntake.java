@@ -1,6 +1,6 @@
 package dev.sextant.sync;
 
-import dev.sextant.apply.OffsetOwnership;
+import dev.sextant.apply.ChainedWrites;
 import dev.sextant.decode.ConsumerOffsetsRecord;
 import dev.sextant.domain.GroupKind;
 import dev.sextant.metrics.SextantMetrics;
@@ -11,6 +11,7 @@ import dev.sextant.state.PositionKey;
 import dev.sextant.state.SharePosition;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.common.GroupType;
 
 /**
@@ -34,6 +35,8 @@ final class CommitIntake {
     private final GroupStore groups;
     private final PendingGroups pending;
     private final CutoverHold cutovers;
+    /** Tells a chain's writes, forwarded, from the reverse direction's, left out. */
+    private final ChainedWrites chained;
     private static final int MAX_TOPICS = 10_000;
 
     /** Whether a topic is a mirror of the destination's own: asked per commit, a regex split under the policy. */
@@ -50,6 +53,8 @@ final class CommitIntake {
         this.positions = positions;
         this.groups = groups;
         this.pending = pending;
+        this.chained = new ChainedWrites(settings.applicationId(),
+                () -> runtime.view() == null ? Set.of() : runtime.view().clusterIds());
     }
 
     /**
@@ -83,9 +88,9 @@ final class CommitIntake {
             metrics.filtered("topic");
             return;
         }
-        if (OffsetOwnership.anySextant(commit.metadata())) {
-            // a Sextant wrote it (the other direction's, in a two-way setup): not a consumer's commit, and sent back
-            // it would move the group on the cluster its offsets came from
+        if (!chained.takenIn(commit.metadata())) {
+            // a Sextant wrote it, not from a cluster upstream of a chain (the other direction's, in a two-way setup):
+            // sent back it would move the group on the cluster its offsets came from
             metrics.filtered("sextant-mark");
             return;
         }

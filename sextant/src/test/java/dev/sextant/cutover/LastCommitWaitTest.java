@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.apply.ChainedWrites;
 import dev.sextant.client.SextantClient;
 import dev.sextant.source.SourceGroup;
 import dev.sextant.testing.MutableClock;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
@@ -45,7 +47,8 @@ class LastCommitWaitTest {
     void start() {
         instance = new FakeSextantInstance();
         watch = new ClockedCommitWatch(clock);
-        wait = new LastCommitWait(instance.client(), clock, progress::add, topic -> !topic.startsWith("internal"));
+        wait = new LastCommitWait(instance.client(), clock, progress::add, topic -> !topic.startsWith("internal"),
+                new ChainedWrites("cut", () -> Set.of("A")));
     }
 
     @AfterEach
@@ -83,6 +86,14 @@ class LastCommitWaitTest {
                 Map.of(ORDERS, FENCED, written, 300L, new TopicPartition("internal", 0), 5L),
                 Map.of(written, "sextant/fwd c=A t=1 b=0 src=300", ORDERS, "a consumer's note"));
         assertEquals(Map.of(ORDERS, FENCED), wait.synced(group));
+    }
+
+    @Test
+    void theWaitCoversAPartitionWhoseLastCommitIsAChainsWrite() {
+        TopicPartition chained = new TopicPartition("orders", 1);
+        SourceGroup group = new SourceGroup(GROUP, "consumer", GroupState.EMPTY, List.of(),
+                Map.of(ORDERS, FENCED, chained, 300L), Map.of(chained, "sextant/up c=Z t=1 b=0 src=30"));
+        assertEquals(Map.of(ORDERS, FENCED, chained, 300L), wait.synced(group), "cluster Z is upstream: forwarded");
     }
 
     @Test

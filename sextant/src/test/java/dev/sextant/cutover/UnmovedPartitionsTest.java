@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.sextant.apply.ChainedWrites;
 import dev.sextant.config.TopicRoutes;
 import dev.sextant.source.SourceGroup;
 import dev.sextant.state.CutoverRecord;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
@@ -37,7 +39,8 @@ class UnmovedPartitionsTest {
     }
 
     private static UnmovedPartitions.Verdict writes(SourceGroup group, Map<TopicPartition, OffsetAndMetadata> onA) {
-        return UnmovedPartitions.sextantWrites(group, routes(true), onA, () -> A);
+        return UnmovedPartitions.sextantWrites(group, routes(true), onA, new ChainedWrites("back", () -> Set.of(A)),
+                () -> A);
     }
 
     @Test
@@ -80,9 +83,13 @@ class UnmovedPartitionsTest {
     }
 
     @Test
-    void aWriteFromAnotherClusterThanTheDestinationIsRefused() {
-        SourceGroup stayed = group(Map.of(MIRROR0, 302L), Map.of(MIRROR0, "sextant/fwd c=cluster-C src=300"));
-        String refusal = writes(stayed, Map.of(new TopicPartition("orders", 0), new OffsetAndMetadata(300)))
+    void aWriteFromAnotherClusterThanTheDestinationIsAChainsWhichTheSyncMoves() {
+        SourceGroup chained = group(Map.of(MIRROR0, 302L), Map.of(MIRROR0, "sextant/up c=cluster-C src=300"));
+        UnmovedPartitions.Verdict verdict = writes(chained, Map.of());
+        assertNull(verdict.refusal(), "cluster C is upstream of a chain: its write is forwarded as a commit");
+        assertEquals(List.of(), verdict.home(), "and waited for like a consumer's commit, not home already");
+        SourceGroup own = group(Map.of(MIRROR0, 302L), Map.of(MIRROR0, "sextant/back c=cluster-C src=300"));
+        String refusal = writes(own, Map.of(new TopicPartition("orders", 0), new OffsetAndMetadata(300)))
                 .refusal();
         assertTrue(refusal.contains("written from cluster cluster-C, not the destination (" + A + ")"), refusal);
         SourceGroup unnamed = group(Map.of(MIRROR0, 302L), Map.of(MIRROR0, "sextant/fwd t=1000 src=300"));
