@@ -47,7 +47,7 @@ class KeptFloorRefreshIT {
     private static final String GROUP = "floor-idle";
     private static final String APP = "sextant-it-floor";
     private static final int RECORDS = 1_000;
-    private static final Duration IDLE = Duration.ofSeconds(100);
+    private static final Duration IDLE = Duration.ofSeconds(75);
     private static final Duration SYNCED = Duration.ofSeconds(90);
     private static final LocalMirrorMaker.Options MIRRORING = LocalMirrorMaker.Options.builder().topics("floor-.*")
             .groups("none").build();

@@ -97,6 +97,8 @@ class OpenApiIT {
             checked("/v1/instances", 200);
             checked("/v1/openapi.yaml", 200);
             checked("/internal/v1/local-groups", 200);
+            checked("/v1/cutovers", 200);
+            checked("/internal/v1/local-cutovers", 200);
             checked("/health/live", 200);
             checked("/health/ready", 200);
             checked("/metrics", 200);

@@ -204,7 +204,10 @@ class RecreatedSourceTopicIT {
         List<String> failures = new ArrayList<>();
         for (long commit : c.newCommits()) {
             String group = c.newGroup(commit);
-            if (commit < c.newRegionFrom()) {
+            // MirrorMaker 2 copies the new incarnation from its old position on (apache/kafka#22248) unless its task
+            // noticed the deletion in time: only records that never reached the mirror make a commit untranslatable
+            if (commit < c.newRegionFrom() && LongStream.range(commit, c.newRegionFrom())
+                    .anyMatch(v -> !onTheMirror.contains((int) v))) {
                 judgeUntranslatable(clusters, client, c, commit).ifPresent(failures::add);
                 continue;
             }
