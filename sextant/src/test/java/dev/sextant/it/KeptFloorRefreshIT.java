@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * deletes the start of the interval and Sextant restarts, which loses the proof (it lives in memory) for good: the
  * refresh of the idle group plans a bounded translation below the exact offset, which the destination keeps
  * ({@code ExactFloor}). The destination's retention is one minute
- * ({@code offsets.retention.minutes=1}, checked every second): over more than one and a half retentions after the
+ * ({@code offsets.retention.minutes=1}, checked every second): over more than one retention and a quarter after the
  * restart the group keeps its exact offset, while a group committed there by hand is deleted (the retention runs).
  *
  * <p>Before, a kept floor wrote nothing yet counted as a refresh (the position's applied time moved), so the
@@ -86,7 +86,7 @@ class KeptFloorRefreshIT {
                         IDLE);
                 assertTrue(watched.controlGoneMs() > 0, "the broker's retention deletes a group no one writes again");
                 List<String> gaps = watched.gaps();
-                assertTrue(gaps.isEmpty(), GROUP + " kept its exact offset " + committed + " past one and a half "
+                assertTrue(gaps.isEmpty(), GROUP + " kept its exact offset " + committed + " past a retention and a quarter "
                         + "retentions after the restart; " + gaps.size() + " samples without it, the first "
                         + (gaps.isEmpty() ? "" : gaps.get(0)));
                 System.out.printf("kept floor refreshed: %s held its exact offset %d for %d s after a restart "
