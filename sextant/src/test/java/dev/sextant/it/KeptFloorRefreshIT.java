@@ -86,8 +86,8 @@ class KeptFloorRefreshIT {
                         IDLE);
                 assertTrue(watched.controlGoneMs() > 0, "the broker's retention deletes a group no one writes again");
                 List<String> gaps = watched.gaps();
-                assertTrue(gaps.isEmpty(), GROUP + " kept its exact offset " + committed + " past a retention and a quarter "
-                        + "retentions after the restart; " + gaps.size() + " samples without it, the first "
+                assertTrue(gaps.isEmpty(), GROUP + " kept its exact offset " + committed + " past a retention and a "
+                        + "quarter after the restart; " + gaps.size() + " samples without it, the first "
                         + (gaps.isEmpty() ? "" : gaps.get(0)));
                 System.out.printf("kept floor refreshed: %s held its exact offset %d for %d s after a restart "
                         + "(retention 60 s; the hand-written control group was deleted after %d ms)%n", GROUP,
