@@ -19,6 +19,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import org.apache.kafka.common.internals.Topic;
 
@@ -232,36 +233,17 @@ public final class QueryApi {
     private Reply groups() {
         router.requireRunning();
         int partitions = router.partitionCount();
-        List<CompletableFuture<Views.LocalGroups>> answers = new ArrayList<>();
-        for (Views.InstanceView instance : router.instances()) {
-            if (instance.self()) {
-                try {
-                    answers.add(CompletableFuture.completedFuture(localGroups()));
-                } catch (QueryException e) {
-                    answers.add(CompletableFuture.failedFuture(e));
-                }
-            } else {
-                HostAndPort address = HostAndPort.parse(instance.address());
-                answers.add(forwarder.forwardAsync(address, LOCAL_GROUPS_PATH)
-                        .thenApply(reply -> parseLocalGroups(address, reply)));
-            }
-        }
         Set<Integer> covered = new TreeSet<>();
         Map<String, Views.GroupSummary> merged = new TreeMap<>();
         List<String> failures = new ArrayList<>();
-        for (CompletableFuture<Views.LocalGroups> answer : answers) {
-            try {
-                Views.LocalGroups local = answer.get(15, TimeUnit.SECONDS);
-                covered.addAll(local.partitions());
-                local.groups().forEach(g -> merged.putIfAbsent(g.group(), g));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw QueryException.unavailable("interrupted while asking the other instances");
-            } catch (Exception e) {
-                Throwable cause = e instanceof ExecutionException || e instanceof CompletionException
-                        ? e.getCause() : e;
-                failures.add(cause.getMessage());
+        for (Answer<Views.LocalGroups> answer : askEveryInstance(this::localGroups, LOCAL_GROUPS_PATH,
+                QueryApi::parseLocalGroups)) {
+            if (answer.value() == null) {
+                failures.add(answer.problem());
+                continue;
             }
+            covered.addAll(answer.value().partitions());
+            answer.value().groups().forEach(g -> merged.putIfAbsent(g.group(), g));
         }
         Set<Integer> missing = new TreeSet<>();
         for (int p = 0; p < partitions; p++) {
@@ -284,30 +266,48 @@ public final class QueryApi {
      */
     private Views.CutoverHolders cutoverHolders() {
         router.requireRunning();
-        Map<String, CompletableFuture<List<String>>> answers = new LinkedHashMap<>();
+        return new Views.CutoverHolders(askEveryInstance(() -> List.copyOf(stores.cutOverGroups()),
+                LOCAL_CUTOVERS_PATH, QueryApi::parseLocalCutovers).stream()
+                .map(a -> new Views.InstanceCutovers(a.address(), a.value(), a.problem())).toList());
+    }
+
+    /** One instance's answer to a fan-out: its value, or (null) why it gave none. */
+    private record Answer<T>(String address, T value, String problem) {
+    }
+
+    /** Asks every instance at once (this one through {@code local}, the others at {@code path}), each up to 15 s. */
+    private <T> List<Answer<T>> askEveryInstance(Supplier<T> local, String path,
+                                                 BiFunction<HostAndPort, Reply, T> parse) {
+        Map<String, CompletableFuture<T>> asked = new LinkedHashMap<>();
         for (Views.InstanceView instance : router.instances()) {
             if (instance.self()) {
-                answers.put(instance.address(), CompletableFuture.completedFuture(List.copyOf(stores.cutOverGroups())));
+                CompletableFuture<T> mine;
+                try {
+                    mine = CompletableFuture.completedFuture(local.get());
+                } catch (QueryException e) {
+                    mine = CompletableFuture.failedFuture(e);
+                }
+                asked.put(instance.address(), mine);
             } else {
                 HostAndPort address = HostAndPort.parse(instance.address());
-                answers.put(instance.address(), forwarder.forwardAsync(address, LOCAL_CUTOVERS_PATH)
-                        .thenApply(reply -> parseLocalCutovers(address, reply)));
+                asked.put(instance.address(), forwarder.forwardAsync(address, path)
+                        .thenApply(reply -> parse.apply(address, reply)));
             }
         }
-        List<Views.InstanceCutovers> out = new ArrayList<>();
-        answers.forEach((address, answer) -> {
+        List<Answer<T>> answers = new ArrayList<>();
+        for (Map.Entry<String, CompletableFuture<T>> e : asked.entrySet()) {
             try {
-                out.add(new Views.InstanceCutovers(address, answer.get(15, TimeUnit.SECONDS), null));
-            } catch (InterruptedException e) {
+                answers.add(new Answer<>(e.getKey(), e.getValue().get(15, TimeUnit.SECONDS), null));
+            } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
                 throw QueryException.unavailable("interrupted while asking the other instances");
-            } catch (Exception e) {
-                Throwable cause = e instanceof ExecutionException || e instanceof CompletionException
-                        ? e.getCause() : e;
-                out.add(new Views.InstanceCutovers(address, null, String.valueOf(cause.getMessage())));
+            } catch (Exception failed) {
+                Throwable cause = failed instanceof ExecutionException || failed instanceof CompletionException
+                        ? failed.getCause() : failed;
+                answers.add(new Answer<>(e.getKey(), null, String.valueOf(cause.getMessage())));
             }
-        });
-        return new Views.CutoverHolders(out);
+        }
+        return answers;
     }
 
     private static List<String> parseLocalCutovers(HostAndPort address, Reply reply) {
