@@ -143,7 +143,8 @@ class OffsetsRetentionIT {
                         + " kept every offset after the retention was lowered");
                 List<String> heldGaps = watched.gaps(HELD_GROUP);
                 assertTrue(heldGaps.isEmpty(), HELD_GROUP + " kept every offset, cut over, past two retentions; "
-                        + heldGaps.size() + " samples without, the first " + (heldGaps.isEmpty() ? "" : heldGaps.get(0)));
+                        + heldGaps.size() + " samples without, the first "
+                        + (heldGaps.isEmpty() ? "" : heldGaps.get(0)));
                 System.out.printf("offsets retention lowered to %d s in a restart: the hand-written group was deleted "
                         + "after %d ms; %s (synced) and %s (cut over) kept their %d offsets for %d s%n",
                         RETENTION.toSeconds(), watched.controlGoneMs(), IDLE_GROUP, HELD_GROUP, PARTITIONS,
