@@ -25,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -40,7 +39,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * not always recover from that long without its target in the time they allow). Identity translation on a topic
  * of the same name on both clusters keeps MirrorMaker 2 out of what is measured.
  */
-@Tag("soak")
 @ExtendWith(LocalClustersExtension.class)
 class DestinationOutageIT {
 

@@ -20,7 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -37,7 +36,6 @@ import org.junit.jupiter.api.io.TempDir;
  * source's. Each group commits in its own stretch of the log, so a restarted instance has many intervals to prove
  * again before its writes are exact.
  */
-@Tag("soak")
 @ExtendWith(LocalClustersExtension.class)
 class ExactAcrossRestartsIT {
 

@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,7 +41,6 @@ import org.junit.jupiter.api.io.TempDir;
  * a topic of the same name on both clusters: the replay bound is 0, and MirrorMaker 2 is not part of what is
  * measured.
  */
-@Tag("soak")
 @ExtendWith(LocalClustersExtension.class)
 class KillNineIT {
 
