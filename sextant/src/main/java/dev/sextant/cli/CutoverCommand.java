@@ -95,9 +95,13 @@ final class CutoverCommand implements Callable<Integer> {
                     err.flush();
                 }
             });
-            report = undo ? cutover.undo(selected, selection.group, apply, timeout)
-                    : cutover.cutOver(selected, selection.group, new PlannedCutover.Options(apply, fenceCheck,
-                            timeout));
+            try {
+                report = undo ? cutover.undo(selected, selection.group, apply, timeout)
+                        : cutover.cutOver(selected, selection.group, new PlannedCutover.Options(apply, fenceCheck,
+                                timeout));
+            } catch (RuntimeException e) {
+                throw context.step().named(e); // the client's sentence alone names neither the cluster nor the step
+            }
         } catch (AuthorizationException e) {
             throw new NotAuthorizedException(e.getMessage() + ": the cutover reads the source's groups and "
                     + "__consumer_offsets, and writes Sextant's cutovers topic there ('sextant config acls' lists "
