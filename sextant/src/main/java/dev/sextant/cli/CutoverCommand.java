@@ -112,7 +112,7 @@ final class CutoverCommand implements Callable<Integer> {
                     + "a running Sextant (--url)");
             return ExitCodes.FAILURE;
         } catch (RuntimeException e) {
-            throw step == null ? e : step.named(e); // the client's sentence alone names neither the cluster nor the step
+            throw step == null ? e : step.named(e); // Kafka's sentence alone names no cluster and no step
         }
         if (format.structured()) {
             out.println(format.write(report));
