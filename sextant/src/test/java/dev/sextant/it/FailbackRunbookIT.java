@@ -18,9 +18,11 @@ import dev.sextant.testing.SextantInstance;
 import dev.sextant.testing.SextantProcess;
 import dev.sextant.testkit.Await;
 import dev.sextant.testkit.Clients;
+import dev.sextant.testkit.KafkaDistribution;
 import dev.sextant.testkit.LocalClusters;
 import dev.sextant.testkit.LocalKafkaBroker;
 import dev.sextant.testkit.LocalMirrorMaker;
+import java.io.File;
 import java.io.StringReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +35,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclBindingFilter;
@@ -179,6 +183,14 @@ class FailbackRunbookIT {
                 System.out.println("failback runbook: the cutover report\n" + cut.out());
 
                 Map<Integer, Long> ordersAt = committed(clusters, a, GROUP, ORDERS);
+                // the runbook's check on A, with Kafka's own tool: the offsets the report gave, no members
+                String described = kafkaConsumerGroups(a, dir, "--describe", "--group", GROUP);
+                System.out.println("failback runbook: kafka-consumer-groups --describe on A\n" + described);
+                for (int partition = 0; partition < 2; partition++) {
+                    assertTrue(Pattern.compile(GROUP + "\\s+" + ORDERS + "\\s+" + partition + "\\s+"
+                            + ordersAt.get(partition) + "\\s").matcher(described).find(), described);
+                }
+                assertTrue(described.contains("has no active members"), described);
                 Map<Integer, List<Integer>> orders = Clients.resumeAndReadToEnd(a, GROUP, ORDERS,
                         clusters.endOffsets(a, ORDERS));
                 Map<Integer, List<Integer>> payments = Clients.resumeAndReadToEnd(a, GROUP, PAYMENTS_HOME,
@@ -266,6 +278,31 @@ class FailbackRunbookIT {
         }
         assertEquals(last, read.get(read.size() - 1), partition + " read to its end");
         return next - read.get(0);
+    }
+
+    /** Kafka's {@code kafka-consumer-groups} of the broker's version, as the admin, in a child JVM: its output. */
+    private static String kafkaConsumerGroups(LocalKafkaBroker cluster, Path dir, String... args) throws Exception {
+        Properties admin = new Properties();
+        cluster.clientProperties().forEach((k, v) -> admin.setProperty(k, v.toString()));
+        Path commandConfig = dir.resolve("admin-" + cluster.name() + ".properties");
+        try (var out = Files.newOutputStream(commandConfig)) {
+            admin.store(out, "the admin, for kafka-consumer-groups");
+        }
+        List<Path> jars = KafkaDistribution.of("kafka-tools", cluster.version(),
+                List.of("org.apache.kafka:kafka-tools:" + cluster.version())).classpath();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
+                .toString(), "-Xmx256m", "-cp", jars.stream().map(Path::toString).collect(Collectors.joining(
+                File.pathSeparator)), "org.apache.kafka.tools.consumer.group.ConsumerGroupCommand",
+                "--bootstrap-server", cluster.bootstrapServers(), "--command-config", commandConfig.toString()));
+        command.addAll(List.of(args));
+        Path output = dir.resolve("kafka-consumer-groups.out");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
+                .start();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("kafka-consumer-groups did not finish in 60 s: " + Files.readString(output));
+        }
+        return Files.readString(output);
     }
 
     private static SextantClient.Translation exactAtTheEnd(SextantClient client, int partition) {
