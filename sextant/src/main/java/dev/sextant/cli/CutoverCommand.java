@@ -4,6 +4,7 @@ import dev.sextant.acl.NotAuthorizedException;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
 import dev.sextant.command.CommandContext;
+import dev.sextant.command.CommandStep;
 import dev.sextant.config.SextantConfig;
 import dev.sextant.cutover.CutoverReport;
 import dev.sextant.cutover.PlannedCutover;
@@ -74,6 +75,9 @@ final class CutoverCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Where the command is, named in a failure (set once the clusters are opened). */
+    private CommandStep step;
+
     @Override
     public Integer call() {
         OutputFormat format = output.format(spec.commandLine());
@@ -89,6 +93,7 @@ final class CutoverCommand implements Callable<Integer> {
         boolean terminal = System.console() != null && !format.structured();
         CutoverReport report;
         try (CommandContext context = CommandContext.of(loaded, timeout)) {
+            step = context.step();
             PlannedCutover cutover = new PlannedCutover(context, instance, Clock.systemUTC(), line -> {
                 if (terminal) {
                     err.println("... " + line);
@@ -106,6 +111,8 @@ final class CutoverCommand implements Callable<Integer> {
             err.println("sextant: the Sextant instance did not answer (" + e.getMessage() + "): the cutover needs "
                     + "a running Sextant (--url)");
             return ExitCodes.FAILURE;
+        } catch (RuntimeException e) {
+            throw step == null ? e : step.named(e); // Kafka's sentence alone names no cluster and no step
         }
         if (format.structured()) {
             out.println(format.write(report));

@@ -36,12 +36,14 @@ public final class CommandContext implements AutoCloseable {
     private final SextantConfig config;
     private final Duration timeout;
     private final List<AutoCloseable> opened = new ArrayList<>();
+    private final CommandStep step;
     private SourceSession source;
     private IntervalEvidence evidence;
 
     private CommandContext(SextantConfig config, Duration timeout) {
         this.config = config;
         this.timeout = timeout;
+        this.step = new CommandStep(config);
     }
 
     /** A context whose calls each end within {@code timeout}; nothing is opened yet. */
@@ -55,6 +57,11 @@ public final class CommandContext implements AutoCloseable {
 
     public Duration timeout() {
         return timeout;
+    }
+
+    /** The step the command is at: which cluster it works with and what for, named in a failure. */
+    public CommandStep step() {
+        return step;
     }
 
     /** The names of Sextant's own topics for this {@code application.id}. */

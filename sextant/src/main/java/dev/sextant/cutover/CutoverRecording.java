@@ -7,6 +7,8 @@ import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationSession;
 import dev.sextant.client.SextantClient;
 import dev.sextant.client.SextantClientException;
+import dev.sextant.command.CommandStep;
+import dev.sextant.command.CommandStep.Cluster;
 import dev.sextant.command.CutoverLedger;
 import dev.sextant.source.CommitWatch;
 import dev.sextant.source.SourceGroup;
@@ -43,9 +45,12 @@ final class CutoverRecording {
     private final SextantClient instance;
     private final Clock clock;
     private final Consumer<String> progress;
+    private final CommandStep step;
     private final UnmovedPartitions unmoved;
 
-    CutoverRecording(SextantClient instance, Clock clock, Consumer<String> progress, UnmovedPartitions unmoved) {
+    CutoverRecording(SextantClient instance, Clock clock, Consumer<String> progress, UnmovedPartitions unmoved,
+                     CommandStep step) {
+        this.step = step;
         this.instance = instance;
         this.clock = clock;
         this.progress = progress;
@@ -83,6 +88,7 @@ final class CutoverRecording {
                 continue;
             }
             List<CutoverRecord.Partition> homeAlready = home.getOrDefault(group, List.of());
+            step.reading(Cluster.DESTINATION, "check that it holds what the sync wrote for " + group);
             Optional<DestinationCheck.Problem> problem = DestinationCheck.check(group, type, partitions, destination,
                     listed.get(group)).or(() -> unmoved.stillHome(e.getValue(), homeAlready));
             if (problem.isPresent()) {
@@ -91,6 +97,7 @@ final class CutoverRecording {
             }
             partitions.addAll(homeAlready);
             long cutAt = clock.millis();
+            step.writing(Cluster.SOURCE, "record " + group + " as cut over");
             try {
                 ledger.record(new CutoverRecord(group, type, cutAt, options.fenceCheck().toMillis(), cluster,
                         partitions));
@@ -112,6 +119,7 @@ final class CutoverRecording {
         if (held.isEmpty()) {
             return results;
         }
+        step.reading(Cluster.SOURCE, "check the fence once more");
         watch.poll(POLL);
         Map<String, SourceGroup> now = source.read(held);
         for (String group : held) {

@@ -7,6 +7,8 @@ import dev.sextant.apply.DestinationGroup;
 import dev.sextant.apply.DestinationSession;
 import dev.sextant.client.SextantClient;
 import dev.sextant.command.CommandContext;
+import dev.sextant.command.CommandStep;
+import dev.sextant.command.CommandStep.Cluster;
 import dev.sextant.command.CutoverLedger;
 import dev.sextant.config.TopicRoutes;
 import dev.sextant.source.CommitWatch;
@@ -65,6 +67,7 @@ public final class PlannedCutover {
     }
 
     private final CommandContext context;
+    private final CommandStep step;
     private final SextantClient instance;
     private final Clock clock;
     private final Consumer<String> progress;
@@ -74,13 +77,14 @@ public final class PlannedCutover {
 
     public PlannedCutover(CommandContext context, SextantClient instance, Clock clock, Consumer<String> progress) {
         this.context = context;
+        this.step = context.step();
         this.instance = instance;
         this.clock = clock;
         this.progress = progress;
         TopicRoutes routes = TopicRoutes.of(context.config());
         this.unmoved = new UnmovedPartitions(context, routes);
         this.lastCommits = new LastCommitWait(instance, clock, progress, routes::moved, unmoved.chained());
-        this.recording = new CutoverRecording(instance, clock, progress, unmoved);
+        this.recording = new CutoverRecording(instance, clock, progress, unmoved, step);
     }
 
     /**
@@ -95,6 +99,7 @@ public final class PlannedCutover {
         CutoverLedger ledger = context.cutovers();
         SourceSession source = context.source();
         progress.accept("reading the groups cut over so far");
+        step.reading(Cluster.SOURCE, "read the groups cut over so far (" + context.topics().cutovers() + ")");
         Map<String, CutoverRecord> cut = ledger.read();
         Map<String, String> known = knownGroups(selected, named);
         Set<String> candidates = new TreeSet<>(known.keySet());
@@ -115,6 +120,7 @@ public final class PlannedCutover {
             }
         }
         if (!remaining.isEmpty()) {
+            step.reading(Cluster.SOURCE, "watch __consumer_offsets for commits of the groups");
             try (CommitWatch watch = source.watchCommits(remaining)) {
                 move(remaining, known, source, watch, ledger, options, results);
             }
@@ -128,6 +134,7 @@ public final class PlannedCutover {
         long started = clock.millis();
         Map<String, CutoverReport.GroupResult> results = new TreeMap<>();
         CutoverLedger ledger = context.cutovers();
+        step.reading(Cluster.SOURCE, "read the groups cut over so far (" + context.topics().cutovers() + ")");
         Map<String, CutoverRecord> cut = ledger.read();
         Set<String> groups = new TreeSet<>();
         cut.keySet().stream().filter(g -> named == null ? selected.test(g) : g.equals(named)).forEach(groups::add);
@@ -144,6 +151,7 @@ public final class PlannedCutover {
                         CutoverReport.CUT_OVER, true, "cut over at " + Instant.ofEpochMilli(record.cutAt())
                         + "; --apply gives it back to the sync", record.cutAt(), null, record.partitions()));
             } else {
+                step.writing(Cluster.SOURCE, "give " + group + " back to the sync");
                 ledger.withdraw(group);
                 boolean seen = recording.waitForInstances(Set.of(group), false, timeout).isEmpty();
                 results.put(group, new CutoverReport.GroupResult(group, record.groupType(),
@@ -159,6 +167,7 @@ public final class PlannedCutover {
     private void move(Set<String> groups, Map<String, String> known, SourceSession source,
                       CommitWatch watch, CutoverLedger ledger, Options options,
                       Map<String, CutoverReport.GroupResult> results) {
+        step.reading(Cluster.SOURCE, "read the groups' members and committed offsets");
         Map<String, SourceGroup> before = source.read(groups);
         for (String group : groups) {
             FenceCheck.members(before.get(group)).ifPresent(b -> results.put(group,
@@ -168,9 +177,11 @@ public final class PlannedCutover {
                         + "committed offsets on the source: nothing to cut over"));
             }
         }
+        step.reading(Cluster.DESTINATION, "settle the partitions the sync never moves (home already, or refused)");
         Map<String, List<CutoverRecord.Partition>> home = unmoved(open(groups, results), before, results, known);
         Map<String, SourceGroup> fenced = fence(open(groups, results), before, source, watch, options, results,
                 known);
+        step.reading(Cluster.SOURCE, "watch for commits while the sync writes the groups' last ones");
         Map<String, SyncedCheck.Verdict> synced = lastCommits.await(fenced, watch, options, results, known);
         if (!options.apply()) {
             synced.forEach((group, verdict) -> results.put(group, verdict.state() == SyncedCheck.State.UNANSWERED
@@ -185,7 +196,9 @@ public final class PlannedCutover {
         if (synced.isEmpty()) {
             return;
         }
+        step.reading(Cluster.SOURCE, "read its cluster id (named in the cutover record)");
         String cluster = source.clusterId();
+        step.reading(Cluster.DESTINATION, "list its groups (the groups must have no members there)");
         try (DestinationSession destination = context.destination(cluster, false)) {
             // one listing for the batch: a listing per group cost a whole listing of the destination each
             Map<String, DestinationGroup> listed = destination.groups();
@@ -236,6 +249,7 @@ public final class PlannedCutover {
         }
         progress.accept("watching the source for commits of " + groups.size() + " group(s) for "
                 + options.fenceCheck().toMillis() + " ms");
+        step.reading(Cluster.SOURCE, "fence the groups (watch their commits for --fence-check)");
         long start = clock.millis();
         long end = start + options.fenceCheck().toMillis();
         long reread = start + SOURCE_REREAD_MS;
