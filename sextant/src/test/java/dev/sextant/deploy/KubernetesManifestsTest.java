@@ -27,7 +27,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The Kubernetes manifests under {@code deploy/kubernetes/} and {@code deploy/strimzi/}, as Kustomize renders them
- * ({@code kubectl kustomize}, offline): every overlay and the failover Job render; the objects pass the Kubernetes
+ * ({@code kubectl kustomize}, offline): every overlay and the failover and cutover Jobs render; the objects pass the Kubernetes
  * schemas (and Strimzi's, for the KafkaUsers) and have no unknown field ({@code deploy/checks/schema.mjs}); a policy
  * scan finds nothing that is not suppressed with a reason ({@code deploy/checks/policy.mjs}, Monokle's rules);
  * production has what it promises (replicas, standby, static membership, disruption budget, spreading, the alert
@@ -47,7 +47,7 @@ class KubernetesManifestsTest {
     Path temp;
 
     @ParameterizedTest
-    @ValueSource(strings = {"overlays/production", "overlays/dev", "failover", "../strimzi"})
+    @ValueSource(strings = {"overlays/production", "overlays/dev", "failover", "cutover", "../strimzi"})
     void eachKustomizationRendersAndPassesTheKubernetesSchemas(String kustomization) throws Exception {
         Path rendered = render(kustomization);
         Result schema = node("schema.mjs", rendered);
@@ -90,11 +90,12 @@ class KubernetesManifestsTest {
     @ParameterizedTest
     @ValueSource(strings = {"overlays/production", "overlays/dev", "../strimzi"})
     void thePolicyScanFindsNothingUnjustified(String overlay) throws Exception {
-        // the failover Job is applied next to the production instances (its namespace): scanned with them, its
-        // references to their ConfigMap, Secret and ServiceAccount resolve
+        // the failover and cutover Jobs are applied next to the production instances (their namespace): scanned
+        // with them, their references to the instances' ConfigMap, Secret and ServiceAccount resolve
         Path rendered = render(overlay);
         if (overlay.endsWith("production")) {
-            Files.writeString(rendered, Files.readString(rendered) + "---\n" + Files.readString(render("failover")));
+            Files.writeString(rendered, Files.readString(rendered) + "---\n" + Files.readString(render("failover"))
+                    + "---\n" + Files.readString(render("cutover")));
         }
         Result policy = node("policy.mjs", rendered);
         assertEquals(0, policy.exit(), policy.output());

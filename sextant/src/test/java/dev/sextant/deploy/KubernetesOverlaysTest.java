@@ -57,7 +57,8 @@ class KubernetesOverlaysTest {
      */
     @ParameterizedTest
     @CsvSource({"overlays/production, failover", "overlays/dev, overlays/dev/failover",
-            "../strimzi, ../strimzi/failover"})
+            "../strimzi, ../strimzi/failover", "overlays/production, cutover", "overlays/dev, overlays/dev/cutover",
+            "../strimzi, ../strimzi/cutover"})
     void eachOverlaysFailoverJobRunsBesideItsInstancesAndPassesTheChecks(String overlay, String failover)
             throws Exception {
         Path instances = render(overlay);
@@ -85,7 +86,8 @@ class KubernetesOverlaysTest {
      */
     @ParameterizedTest
     @CsvSource({"overlays/production, failover", "overlays/dev, overlays/dev/failover",
-            "../strimzi, ../strimzi/failover"})
+            "../strimzi, ../strimzi/failover", "overlays/production, cutover", "overlays/dev, overlays/dev/cutover",
+            "../strimzi, ../strimzi/cutover"})
     void eachOverlaysFailoverJobMountsAndSetsWhatItsConfigurationReads(String overlay, String failover)
             throws Exception {
         List<JsonNode> instances = objects(render(overlay));
