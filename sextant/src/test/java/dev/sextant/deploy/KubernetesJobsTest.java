@@ -31,7 +31,9 @@ class KubernetesJobsTest {
     private static final Map<String, List<String>> JOBS = Map.of(
             "overlays/production", List.of("failover", "cutover"),
             "overlays/dev", List.of("overlays/dev/failover", "overlays/dev/cutover"),
-            "../strimzi", List.of("../strimzi/failover", "../strimzi/cutover"));
+            "../strimzi", List.of("../strimzi/failover", "../strimzi/cutover"),
+            "overlays/failback", List.of("overlays/failback/failover", "overlays/failback/cutover"),
+            "../strimzi/failback", List.of("../strimzi/failback/failover", "../strimzi/failback/cutover"));
 
     @TempDir
     Path temp;
@@ -39,7 +41,11 @@ class KubernetesJobsTest {
     @ParameterizedTest
     @CsvSource({"overlays/production, failover, failover", "overlays/production, cutover, cutover",
             "overlays/dev, overlays/dev/failover, failover", "overlays/dev, overlays/dev/cutover, cutover",
-            "../strimzi, ../strimzi/failover, failover", "../strimzi, ../strimzi/cutover, cutover"})
+            "../strimzi, ../strimzi/failover, failover", "../strimzi, ../strimzi/cutover, cutover",
+            "overlays/failback, overlays/failback/failover, failover",
+            "overlays/failback, overlays/failback/cutover, cutover",
+            "../strimzi/failback, ../strimzi/failback/failover, failover",
+            "../strimzi/failback, ../strimzi/failback/cutover, cutover"})
     void eachJobAsksItsOwnInstancesThroughTheirServiceWithTheirToken(String overlay, String kustomization,
                                                                     String command) throws Exception {
         List<JsonNode> instances = objects(render(overlay));

@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -47,7 +48,8 @@ class KubernetesManifestsTest {
     Path temp;
 
     @ParameterizedTest
-    @ValueSource(strings = {"overlays/production", "overlays/dev", "failover", "cutover", "../strimzi"})
+    @ValueSource(strings = {"overlays/production", "overlays/dev", "failover", "cutover", "../strimzi",
+            "overlays/failback", "overlays/failback/cutover", "overlays/failback/failover", "../strimzi/failback"})
     void eachKustomizationRendersAndPassesTheKubernetesSchemas(String kustomization) throws Exception {
         Path rendered = render(kustomization);
         Result schema = node("schema.mjs", rendered);
@@ -88,7 +90,8 @@ class KubernetesManifestsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"overlays/production", "overlays/dev", "../strimzi"})
+    @ValueSource(strings = {"overlays/production", "overlays/dev", "../strimzi", "overlays/failback",
+            "../strimzi/failback"})
     void thePolicyScanFindsNothingUnjustified(String overlay) throws Exception {
         // the failover and cutover Jobs are applied next to the production instances (their namespace): scanned
         // with them, their references to the instances' ConfigMap, Secret and ServiceAccount resolve
@@ -168,11 +171,15 @@ class KubernetesManifestsTest {
         assertTrue(schema.output().contains("2 objects, 0 problems"), schema.output());
     }
 
-    @Test
-    void strimziCarriesTheKafkaUsersAndMountsTheSecretFilesItsConfigurationReads() throws Exception {
-        List<JsonNode> objects = objects(render("../strimzi"));
-        Path strimzi = DeployTools.DEPLOY.resolve("strimzi");
-        String properties = Files.readString(strimzi.resolve("sextant.properties"));
+    /** The forward Strimzi overlay and the failback one (its own KafkaUsers, their Secrets, its configuration). */
+    @ParameterizedTest
+    @CsvSource({"../strimzi, strimzi, sextant.properties, sextant",
+            "../strimzi/failback, strimzi/failback, failback.properties, sextant-failback"})
+    void strimziCarriesTheKafkaUsersAndMountsTheSecretFilesItsConfigurationReads(String overlay, String folder,
+            String configuration, String configMapName) throws Exception {
+        List<JsonNode> objects = objects(render(overlay));
+        Path strimzi = DeployTools.DEPLOY.resolve(folder);
+        String properties = Files.readString(strimzi.resolve(configuration));
         String namespace = only(objects, "StatefulSet").at("/metadata/namespace").asText();
         // the KafkaUsers as generated, in the namespace of the overlay
         List<JsonNode> users = objects.stream().filter(o -> o.path("kind").asText().equals("KafkaUser")).toList();
@@ -180,7 +187,7 @@ class KubernetesManifestsTest {
         generated.forEach(u -> ((ObjectNode) u.path("metadata")).put("namespace", namespace));
         assertEquals(generated, users);
         // the configuration is the file, and the Secret no longer overrides its clusters' settings
-        JsonNode configMap = only(objects, "ConfigMap", "sextant");
+        JsonNode configMap = only(objects, "ConfigMap", configMapName);
         assertEquals(properties, configMap.at("/data/sextant.properties").asText());
         assertEquals(List.of("SEXTANT_QUERY_AUTH_TOKEN"), fieldNames(only(objects, "Secret").path("stringData")));
 
