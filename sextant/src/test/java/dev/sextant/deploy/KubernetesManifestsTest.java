@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -28,9 +29,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The Kubernetes manifests under {@code deploy/kubernetes/} and {@code deploy/strimzi/}, as Kustomize renders them
- * ({@code kubectl kustomize}, offline): every overlay and the failover and cutover Jobs render; the objects pass the Kubernetes
- * schemas (and Strimzi's, for the KafkaUsers) and have no unknown field ({@code deploy/checks/schema.mjs}); a policy
- * scan finds nothing that is not suppressed with a reason ({@code deploy/checks/policy.mjs}, Monokle's rules);
+ * ({@code kubectl kustomize}, offline): every overlay and the failover and cutover Jobs render; the objects pass the
+ * Kubernetes schemas (and Strimzi's, for the KafkaUsers) and have no unknown field
+ * ({@code deploy/checks/schema.mjs}); a policy scan finds nothing that is not suppressed with a reason
+ * ({@code deploy/checks/policy.mjs}, Monokle's rules);
  * production has what it promises (replicas, standby, static membership, disruption budget, spreading, the alert
  * rules and dashboard of {@code deploy/}); and the Strimzi overlay mounts exactly the Secret files its configuration
  * reads, from the Secrets Strimzi writes for its KafkaUsers. Needs
@@ -175,16 +177,17 @@ class KubernetesManifestsTest {
     @ParameterizedTest
     @CsvSource({"../strimzi, strimzi, sextant.properties, sextant",
             "../strimzi/failback, strimzi/failback, failback.properties, sextant-failback"})
-    void strimziCarriesTheKafkaUsersAndMountsTheSecretFilesItsConfigurationReads(String overlay, String folder,
+    void strimziCarriesTheKafkaUsersAndMountsTheSecretFilesItsConfigurationReads(String overlay, String directory,
             String configuration, String configMapName) throws Exception {
         List<JsonNode> objects = objects(render(overlay));
-        Path strimzi = DeployTools.DEPLOY.resolve(folder);
+        Path strimzi = DeployTools.DEPLOY.resolve(directory);
         String properties = Files.readString(strimzi.resolve(configuration));
         String namespace = only(objects, "StatefulSet").at("/metadata/namespace").asText();
         // the KafkaUsers as generated, in the namespace of the overlay
         List<JsonNode> users = objects.stream().filter(o -> o.path("kind").asText().equals("KafkaUser")).toList();
-        List<JsonNode> generated = objects(strimzi.resolve("kafkausers.yaml"));
+        List<JsonNode> generated = new ArrayList<>(objects(strimzi.resolve("kafkausers.yaml")));
         generated.forEach(u -> ((ObjectNode) u.path("metadata")).put("namespace", namespace));
+        generated.sort(Comparator.comparing(u -> u.at("/metadata/name").asText())); // Kustomize's order
         assertEquals(generated, users);
         // the configuration is the file, and the Secret no longer overrides its clusters' settings
         JsonNode configMap = only(objects, "ConfigMap", configMapName);
