@@ -42,6 +42,52 @@ class DocFiguresTest {
         assertTrue(markers >= 20, "the README's benchmark table alone ties more figures than " + markers);
     }
 
+    /**
+     * The README's paragraph on what is not met and the "Not met" list of bench/README.md's latest run name every
+     * target the latest results files mark missed, and nothing else.
+     */
+    @Test
+    void everyMissedTargetIsListedAsNotMet() throws IOException {
+        MissedTargets targets = MissedTargets.of(REPO.resolve("bench/results"));
+        assertTrue(targets.missed().size() >= 5, targets.missed().toString());
+        String readme = Files.readString(REPO.resolve("README.md"));
+        String bench = Files.readString(REPO.resolve("bench/README.md"));
+        List<String> problems = new ArrayList<>();
+        problems.addAll(targets.problems("README.md", MissedTargets.section(readme, "Not met on this machine")));
+        problems.addAll(targets.problems("bench/README.md", MissedTargets.section(
+                bench.substring(bench.indexOf("**Latest full run**")), "- **Not met:**")));
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+    }
+
+    @Test
+    void aMissedTargetLeftOutOrAStaleOneIsReported(@TempDir Path dir) throws IOException {
+        Files.writeString(dir.resolve("latest.json"), """
+                {"targets": [
+                  {"target": "p99 within 2 s at 100,000 groups", "measured": "7.3 s", "met": false},
+                  {"target": "replay 0 where a later sync exists", "measured": "4,437 of 51,208", "met": false},
+                  {"target": "initial sync within 60 s", "measured": "40.8 s", "met": true},
+                  {"target": "heap", "measured": "not run", "met": null}
+                ]}""");
+        Files.writeString(dir.resolve("2026-01-01.json"), """
+                {"targets": [{"target": "an old run's miss", "measured": "", "met": false}]}""");
+        MissedTargets targets = MissedTargets.of(dir);
+        assertEquals(2, targets.missed().size(), targets.missed().toString());
+        String doc = """
+                Intro.
+
+                Not met: <!--missed latest.json: p99 within 2 s-->the p99, and <!--missed latest.json: initial
+                sync-->the initial sync.
+
+                More.""";
+        List<String> problems = targets.problems("doc", MissedTargets.section(doc, "Not met"));
+        assertEquals(2, problems.size(), problems.toString());
+        assertTrue(problems.get(0).contains("<!--missed latest.json: initial\nsync--> names no target"),
+                problems.get(0));
+        assertTrue(problems.get(1).contains("doc leaves out a target latest.json marks missed: 'replay 0 where a "
+                + "later sync exists'"), problems.get(1));
+        assertEquals(List.of(), targets.problems("doc", doc.replace("initial\nsync", "replay 0 where a later")));
+    }
+
     @Test
     void aFigureThatDiffersFromItsResultsIsReportedAndRewritten(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("latest.json"), """

@@ -210,6 +210,9 @@ class DeployFilesTest {
                 + Files.readString(DEPLOY.resolve("kubernetes/overlays/production/statefulset.yaml"))
                 + Files.readString(DEPLOY.resolve("kubernetes/overlays/dev/statefulset.yaml"))
                 + Files.readString(DEPLOY.resolve("kubernetes/failover/job.yaml"))
+                + Files.readString(DEPLOY.resolve("kubernetes/cutover/job.yaml"))
+                + Files.readString(DEPLOY.resolve("kubernetes/overlays/failback/secret.yaml"))
+                + Files.readString(DEPLOY.resolve("strimzi/failback/kustomization.yaml"))
                 + Files.readString(DEPLOY.resolve("strimzi/kustomization.yaml"))
                 + Files.readString(DEPLOY.resolve("strimzi/statefulset.yaml"))
                 + Files.readString(DEPLOY.resolve("Dockerfile"));

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -23,13 +24,15 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The Kubernetes manifests under {@code deploy/kubernetes/} and {@code deploy/strimzi/}, as Kustomize renders them
- * ({@code kubectl kustomize}, offline): every overlay and the failover Job render; the objects pass the Kubernetes
- * schemas (and Strimzi's, for the KafkaUsers) and have no unknown field ({@code deploy/checks/schema.mjs}); a policy
- * scan finds nothing that is not suppressed with a reason ({@code deploy/checks/policy.mjs}, Monokle's rules);
+ * ({@code kubectl kustomize}, offline): every overlay and the failover and cutover Jobs render; the objects pass the
+ * Kubernetes schemas (and Strimzi's, for the KafkaUsers) and have no unknown field
+ * ({@code deploy/checks/schema.mjs}); a policy scan finds nothing that is not suppressed with a reason
+ * ({@code deploy/checks/policy.mjs}, Monokle's rules);
  * production has what it promises (replicas, standby, static membership, disruption budget, spreading, the alert
  * rules and dashboard of {@code deploy/}); and the Strimzi overlay mounts exactly the Secret files its configuration
  * reads, from the Secrets Strimzi writes for its KafkaUsers. Needs
@@ -47,7 +50,8 @@ class KubernetesManifestsTest {
     Path temp;
 
     @ParameterizedTest
-    @ValueSource(strings = {"overlays/production", "overlays/dev", "failover", "../strimzi"})
+    @ValueSource(strings = {"overlays/production", "overlays/dev", "failover", "cutover", "../strimzi",
+            "overlays/failback", "overlays/failback/cutover", "overlays/failback/failover", "../strimzi/failback"})
     void eachKustomizationRendersAndPassesTheKubernetesSchemas(String kustomization) throws Exception {
         Path rendered = render(kustomization);
         Result schema = node("schema.mjs", rendered);
@@ -88,13 +92,15 @@ class KubernetesManifestsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"overlays/production", "overlays/dev", "../strimzi"})
+    @ValueSource(strings = {"overlays/production", "overlays/dev", "../strimzi", "overlays/failback",
+            "../strimzi/failback"})
     void thePolicyScanFindsNothingUnjustified(String overlay) throws Exception {
-        // the failover Job is applied next to the production instances (its namespace): scanned with them, its
-        // references to their ConfigMap, Secret and ServiceAccount resolve
+        // the failover and cutover Jobs are applied next to the production instances (their namespace): scanned
+        // with them, their references to the instances' ConfigMap, Secret and ServiceAccount resolve
         Path rendered = render(overlay);
         if (overlay.endsWith("production")) {
-            Files.writeString(rendered, Files.readString(rendered) + "---\n" + Files.readString(render("failover")));
+            Files.writeString(rendered, Files.readString(rendered) + "---\n" + Files.readString(render("failover"))
+                    + "---\n" + Files.readString(render("cutover")));
         }
         Result policy = node("policy.mjs", rendered);
         assertEquals(0, policy.exit(), policy.output());
@@ -167,19 +173,24 @@ class KubernetesManifestsTest {
         assertTrue(schema.output().contains("2 objects, 0 problems"), schema.output());
     }
 
-    @Test
-    void strimziCarriesTheKafkaUsersAndMountsTheSecretFilesItsConfigurationReads() throws Exception {
-        List<JsonNode> objects = objects(render("../strimzi"));
-        Path strimzi = DeployTools.DEPLOY.resolve("strimzi");
-        String properties = Files.readString(strimzi.resolve("sextant.properties"));
+    /** The forward Strimzi overlay and the failback one (its own KafkaUsers, their Secrets, its configuration). */
+    @ParameterizedTest
+    @CsvSource({"../strimzi, strimzi, sextant.properties, sextant",
+            "../strimzi/failback, strimzi/failback, failback.properties, sextant-failback"})
+    void strimziCarriesTheKafkaUsersAndMountsTheSecretFilesItsConfigurationReads(String overlay, String directory,
+            String configuration, String configMapName) throws Exception {
+        List<JsonNode> objects = objects(render(overlay));
+        Path strimzi = DeployTools.DEPLOY.resolve(directory);
+        String properties = Files.readString(strimzi.resolve(configuration));
         String namespace = only(objects, "StatefulSet").at("/metadata/namespace").asText();
         // the KafkaUsers as generated, in the namespace of the overlay
         List<JsonNode> users = objects.stream().filter(o -> o.path("kind").asText().equals("KafkaUser")).toList();
-        List<JsonNode> generated = objects(strimzi.resolve("kafkausers.yaml"));
+        List<JsonNode> generated = new ArrayList<>(objects(strimzi.resolve("kafkausers.yaml")));
         generated.forEach(u -> ((ObjectNode) u.path("metadata")).put("namespace", namespace));
+        generated.sort(Comparator.comparing(u -> u.at("/metadata/name").asText())); // Kustomize's order
         assertEquals(generated, users);
         // the configuration is the file, and the Secret no longer overrides its clusters' settings
-        JsonNode configMap = only(objects, "ConfigMap", "sextant");
+        JsonNode configMap = only(objects, "ConfigMap", configMapName);
         assertEquals(properties, configMap.at("/data/sextant.properties").asText());
         assertEquals(List.of("SEXTANT_QUERY_AUTH_TOKEN"), fieldNames(only(objects, "Secret").path("stringData")));
 

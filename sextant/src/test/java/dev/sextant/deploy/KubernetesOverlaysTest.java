@@ -57,7 +57,10 @@ class KubernetesOverlaysTest {
      */
     @ParameterizedTest
     @CsvSource({"overlays/production, failover", "overlays/dev, overlays/dev/failover",
-            "../strimzi, ../strimzi/failover"})
+            "../strimzi, ../strimzi/failover", "overlays/production, cutover", "overlays/dev, overlays/dev/cutover",
+            "../strimzi, ../strimzi/cutover", "overlays/failback, overlays/failback/cutover",
+            "overlays/failback, overlays/failback/failover", "../strimzi/failback, ../strimzi/failback/cutover",
+            "../strimzi/failback, ../strimzi/failback/failover"})
     void eachOverlaysFailoverJobRunsBesideItsInstancesAndPassesTheChecks(String overlay, String failover)
             throws Exception {
         Path instances = render(overlay);
@@ -85,13 +88,18 @@ class KubernetesOverlaysTest {
      */
     @ParameterizedTest
     @CsvSource({"overlays/production, failover", "overlays/dev, overlays/dev/failover",
-            "../strimzi, ../strimzi/failover"})
+            "../strimzi, ../strimzi/failover", "overlays/production, cutover", "overlays/dev, overlays/dev/cutover",
+            "../strimzi, ../strimzi/cutover", "overlays/failback, overlays/failback/cutover",
+            "overlays/failback, overlays/failback/failover", "../strimzi/failback, ../strimzi/failback/cutover",
+            "../strimzi/failback, ../strimzi/failback/failover"})
     void eachOverlaysFailoverJobMountsAndSetsWhatItsConfigurationReads(String overlay, String failover)
             throws Exception {
         List<JsonNode> instances = objects(render(overlay));
         JsonNode statefulSet = only(instances, "StatefulSet");
         JsonNode job = only(objects(render(failover)), "Job");
-        String properties = only(instances, "ConfigMap", "sextant").at("/data/sextant.properties").asText();
+        String configMap = volume(statefulSet.at("/spec/template/spec"), "config").at("/configMap/name").asText();
+        assertEquals(configMap, volume(job.at("/spec/template/spec"), "config").at("/configMap/name").asText());
+        String properties = only(instances, "ConfigMap", configMap).at("/data/sextant.properties").asText();
         assertEquals(List.of(), notReadable(properties, statefulSet, instances), "the StatefulSet");
         assertEquals(List.of(), notReadable(properties, job, instances), "the failover Job of " + overlay);
         assertEquals(configurationVariables(statefulSet), configurationVariables(job),
@@ -123,7 +131,8 @@ class KubernetesOverlaysTest {
      * (mounted or as variables), and docs/security.md says which credentials need a roll and which do not.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"overlays/production", "overlays/dev", "../strimzi"})
+    @ValueSource(strings = {"overlays/production", "overlays/dev", "../strimzi", "overlays/failback",
+            "../strimzi/failback"})
     void reloaderRollsThePodsWhenTheConfigurationOrAKafkaCredentialChanges(String overlay) throws Exception {
         JsonNode statefulSet = only(objects(render(overlay)), "StatefulSet");
         JsonNode pod = statefulSet.at("/spec/template/spec");
@@ -170,13 +179,23 @@ class KubernetesOverlaysTest {
     @Test
     void theKafkaMirrorMaker2ExampleMatchesTheStrimziConfiguration() throws Exception {
         Path strimzi = DeployTools.DEPLOY.resolve("strimzi");
-        Path example = strimzi.resolve("kafkamirrormaker2.yaml");
+        assertMirrorMaker2Matches(strimzi.resolve("kafkamirrormaker2.yaml"), strimzi.resolve("sextant.properties"),
+                strimzi.resolve("kustomization.yaml"));
+    }
+
+    /**
+     * {@code example}, a KafkaMirrorMaker2, passes Strimzi's schema and is the flow the configuration
+     * {@code configuration} expects; every topic of the {@code --mirrored-topics} that {@code kustomization}'s
+     * command names is mirrored by it, but those that are themselves mirrors of the destination's topics (which a
+     * failback Sextant translates home, and MirrorMaker 2 never sends back).
+     */
+    static void assertMirrorMaker2Matches(Path example, Path configuration, Path kustomization) throws Exception {
         Result schema = node("schema.mjs", example);
         assertEquals(0, schema.exit(), schema.output());
         assertTrue(schema.output().contains("1 objects, 0 problems"), schema.output());
 
-        SextantConfig config = SextantConfigLoader.loadWithoutSecrets(strimzi.resolve("sextant.properties"), Map.of());
-        Properties properties = properties(Files.readString(strimzi.resolve("sextant.properties")));
+        SextantConfig config = SextantConfigLoader.loadWithoutSecrets(configuration, Map.of());
+        Properties properties = properties(Files.readString(configuration));
         JsonNode spec = only(objects(example), "KafkaMirrorMaker2").path("spec");
         assertEquals(1, spec.path("mirrors").size());
         JsonNode mirror = spec.at("/mirrors/0");
@@ -213,11 +232,13 @@ class KubernetesOverlaysTest {
                 "Sextant reads the offset syncs on the source");
         assertEquals("true", connector.getOrDefault("emit.offset-syncs.enabled", "true"));
 
-        Matcher mirrored = Pattern.compile("--mirrored-topics (\\S+)").matcher(Files.readString(
-                strimzi.resolve("kustomization.yaml")));
+        Matcher mirrored = Pattern.compile("--mirrored-topics (\\S+)").matcher(Files.readString(kustomization));
         assertTrue(mirrored.find());
         Pattern topics = Pattern.compile(mirror.path("topicsPattern").asText());
         for (String topic : mirrored.group(1).split(",")) {
+            if (config.destinationAlias().equals(policy.topicSource(topic.replace("*", "x")))) {
+                continue; // a mirror of the destination's topic: translated home, not mirrored back
+            }
             assertTrue(topics.matcher(topic).matches(), topic + " is mirrored");
             assertEquals(config.replicationPolicy().formatRemoteTopic(config.sourceAlias(), topic),
                     policy.formatRemoteTopic(config.sourceAlias(), topic));
