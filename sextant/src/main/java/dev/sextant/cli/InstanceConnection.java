@@ -74,12 +74,13 @@ final class InstanceConnection {
         try (Socket socket = new Socket()) {
             socket.connect(new InetSocketAddress(uri.getHost(), port), (int) PROBE.toMillis());
         } catch (UnknownHostException e) {
-            throw new IllegalStateException("cannot resolve the host of " + url + ": give a Sextant instance's "
-                    + "address with --url (default: query.advertised of the -c file)", e);
+            throw new IllegalStateException("no answer from Sextant at " + url + ": its host does not resolve "
+                    + "(not retried): give a running instance's address with --url (default: query.advertised of "
+                    + "the -c file)", e);
         } catch (ConnectException e) {
-            throw new IllegalStateException("no Sextant instance listens at " + url + " (connection refused): start "
-                    + "Sextant there, or give a running instance's address with --url (default: query.advertised "
-                    + "of the -c file)", e);
+            throw new IllegalStateException("no answer from Sextant at " + url + ": connection refused, nothing "
+                    + "listens there (not retried): start Sextant there, or give a running instance's address with "
+                    + "--url (default: query.advertised of the -c file)", e);
         } catch (IOException e) {
             commandLine.getErr().println("sextant: " + url + " did not answer within " + PROBE.toSeconds() + " s ("
                     + e.getMessage() + "); retrying until --timeout " + deadline.toSeconds() + "s runs out");
