@@ -13,7 +13,10 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code sextant adopt -c FILE (--groups REGEX | --group G... | --all) [--apply]}: take over MirrorMaker 2's group-synced offsets, once. */
+/**
+ * {@code sextant adopt -c FILE (--groups REGEX | --group G... | --all) [--apply]}: take over MirrorMaker 2's
+ * group-synced offsets, once.
+ */
 @Command(name = "adopt", mixinStandardHelpOptions = true,
         description = {"Take over consumer groups whose destination offsets Sextant did not write (MirrorMaker 2's "
                 + "group sync), group by group: a dry run by default.",

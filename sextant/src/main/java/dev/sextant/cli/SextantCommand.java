@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
  * 0 success, 1 runtime failure, 2 bad usage or configuration, 3 not authorized. {@code sextant} without a command is
  * bad usage, as with Kafka's tools: the usage on stderr, exit 2; any other usage error is one line
  * ({@link UsageErrorLine}). A command that fails with a document asked for ({@code -o json}) prints an
- * {@link ErrorDocument} on stdout too. Kafka's clients log only errors but under {@code run} ({@link KafkaClientLogging}).
+ * {@link ErrorDocument} on stdout too. Kafka's clients log only errors but under {@code run}
+ * ({@link KafkaClientLogging}).
  */
 @Command(name = "sextant",
         mixinStandardHelpOptions = true,

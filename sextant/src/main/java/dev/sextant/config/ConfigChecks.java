@@ -91,7 +91,8 @@ final class ConfigChecks {
         RESOLVED,
         /** The references in secrets' values ({@link SecretMasking#isSecret}) kept as written, the rest resolved. */
         SECRETS_KEPT,
-        /** None resolved, no provider opened: {@link OfflineReferences} checks them ({@code config check --offline}). */
+        /** None resolved, no provider opened: {@link OfflineReferences} checks them ({@code config check --offline}).
+         */
         OFFLINE
     }
 

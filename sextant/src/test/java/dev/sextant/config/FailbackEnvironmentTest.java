@@ -53,7 +53,8 @@ class FailbackEnvironmentTest {
     @Test
     void theReverseKeyOfAClientSettingIsTheOtherSide() {
         assertEquals("destination.sasl.mechanism", FailbackConfig.reverseKey("source.sasl.mechanism"));
-        assertEquals("source.ssl.truststore.location", FailbackConfig.reverseKey("destination.ssl.truststore.location"));
+        assertEquals("source.ssl.truststore.location",
+                FailbackConfig.reverseKey("destination.ssl.truststore.location"));
         assertEquals("source.num.stream.threads", FailbackConfig.reverseKey("source.num.stream.threads"),
                 "Kafka Streams' own stays with the application");
         assertEquals("groups.include", FailbackConfig.reverseKey("groups.include"));
