@@ -29,7 +29,7 @@ final class GroupSelection {
                     + "kafka-consumer-groups.")
     boolean all;
 
-    /** The groups named by {@code --group}, in order, each once; empty with {@code --groups} or {@code --all}. */
+    /** The groups named by {@code --group}, sorted, each once; empty with {@code --groups} or {@code --all}. */
     Set<String> named(CommandLine commandLine) {
         if (group == null) {
             return Set.of();
