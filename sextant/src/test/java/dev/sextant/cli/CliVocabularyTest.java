@@ -62,7 +62,8 @@ class CliVocabularyTest {
         List<List<String>> commands = List.of(List.of("failover", "-c", "f.properties", "--all"),
                 List.of("cutover", "-c", "f.properties", "--all"), List.of("adopt", "-c", "f.properties", "--all"),
                 List.of("rebaseline", "-c", "f.properties"), List.of("status"), List.of("offsets", "--group", "g"),
-                List.of("translate", "--topic", "t", "--partition", "0", "--offset", "1"), List.of("conflicts"));
+                List.of("translate", "--topic", "t", "--partition", "0", "--offset", "1"),
+                List.of("conflicts", "-c", "f.properties"));
         for (List<String> command : commands) {
             for (String value : List.of("45", "45s", "PT45S")) {
                 assertEquals(Duration.ofSeconds(45), parsed(command, "--timeout", value), command + " " + value);
