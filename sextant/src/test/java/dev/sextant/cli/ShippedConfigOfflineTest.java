@@ -172,7 +172,7 @@ class ShippedConfigOfflineTest {
                     documents.add(document);
                 }
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             // not YAML Jackson reads (a kustomize patch list is, a template is not): it holds no ConfigMap
         }
         return documents;
