@@ -30,9 +30,8 @@ class FailbackConfigCommandTest {
         CommandLine cli = SextantCommand.commandLine();
         cli.setOut(new PrintWriter(out));
         cli.setErr(new PrintWriter(err));
-        CommandLine command = cli.getSubcommands().get("failback-config");
-        command.parseArgs("-c", file.toString());
-        return ((FailbackConfigCommand) command.getCommand()).derive(environment);
+        CommandLine.ParseResult parsed = cli.parseArgs("failback-config", "-c", file.toString());
+        return ((FailbackConfigCommand) parsed.subcommand().commandSpec().userObject()).derive(environment);
     }
 
     /** It used to drop every SEXTANT_* variable without a word: the base keeps the Kafka credentials there. */
