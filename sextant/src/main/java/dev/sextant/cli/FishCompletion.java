@@ -41,8 +41,8 @@ final class FishCompletion {
             }
         });
         String typed = typed(path);
-        String noSubcommandYet = (path.isEmpty() ? "__fish_use_subcommand" : typed + "; and not "
-                + "__fish_seen_subcommand_from " + String.join(" ", subcommands));
+        String noSubcommandYet = path.isEmpty() ? "__fish_use_subcommand" : typed + "; and not "
+                + "__fish_seen_subcommand_from " + String.join(" ", subcommands);
         for (String sub : subcommands) {
             out.append("complete -c ").append(name).append(" -n ").append(quote(noSubcommandYet)).append(" -a ")
                     .append(quote(sub)).append(" -d ")
