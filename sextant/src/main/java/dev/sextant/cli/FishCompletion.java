@@ -4,7 +4,6 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
@@ -102,7 +101,8 @@ final class FishCompletion {
 
     /** The first sentence of the help, at most one line. */
     private static String description(String[] lines) {
-        String text = lines.length == 0 ? "" : lines[0].strip();
+        // picocli's line separators (%n) are formatted only when it prints help
+        String text = lines.length == 0 ? "" : lines[0].replace("%n", " ").strip();
         int end = text.indexOf(". ");
         if (end > 0) {
             text = text.substring(0, end);
@@ -113,7 +113,7 @@ final class FishCompletion {
         if (text.length() > DESCRIPTION_WIDTH) {
             text = text.substring(0, DESCRIPTION_WIDTH - 3).strip() + "...";
         }
-        return text.isEmpty() ? text : text.substring(0, 1).toUpperCase(Locale.ROOT) + text.substring(1);
+        return text;
     }
 
     /** A fish single-quoted string: only a backslash and a single quote are escaped there. */
