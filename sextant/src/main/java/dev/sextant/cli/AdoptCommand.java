@@ -8,13 +8,15 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
+import java.util.function.Predicate;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code sextant adopt -c FILE --groups REGEX [--apply]}: take over MirrorMaker 2's group-synced offsets, once. */
+/**
+ * {@code sextant adopt -c FILE (--groups REGEX | --group G... | --all) [--apply]}: take over MirrorMaker 2's
+ * group-synced offsets, once.
+ */
 @Command(name = "adopt", mixinStandardHelpOptions = true,
         description = {"Take over consumer groups whose destination offsets Sextant did not write (MirrorMaker 2's "
                 + "group sync), group by group: a dry run by default.",
@@ -29,9 +31,9 @@ final class AdoptCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ConfigOption config;
 
-    @Option(names = "--groups", required = true, paramLabel = "REGEX",
-            description = "The groups, a regular expression over the whole name.")
-    String groups;
+    /** {@code --groups REGEX} as before; {@code --group} (repeated) and {@code --all} as the other commands take. */
+    @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+    GroupSelection selection;
 
     @Option(names = {"--apply", "--execute"}, description = "Write the take-over (default: only show it).")
     boolean apply;
@@ -45,9 +47,10 @@ final class AdoptCommand implements Callable<Integer> {
     @Option(names = "--url", paramLabel = "URL", description = "The Sextant instance that holds the translations.")
     String url;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "How long the destination may take to answer (default ${DEFAULT-VALUE}).")
-    long timeoutSeconds;
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long the destination may take to answer (default ${DEFAULT-VALUE}; "
+                    + DurationConverter.ACCEPTS + ").")
+    Duration timeout;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -57,23 +60,18 @@ final class AdoptCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Pattern pattern;
-        try {
-            pattern = Pattern.compile(groups);
-        } catch (PatternSyntaxException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--groups: not a regular expression: "
-                    + e.getDescription());
-        }
+        Predicate<String> selected = selection.predicate(spec.commandLine());
+        DurationConverter.requireAtLeastOneSecond(spec.commandLine(), "--timeout", timeout);
         apply = dryRun.apply(spec.commandLine(), apply);
         OutputFormat format = output.format(spec.commandLine());
         SextantConfig loaded = config.load();
         String target = url != null ? url : InstanceConnection.advertisedUrl(loaded).orElseThrow(() ->
                 new CommandLine.ParameterException(spec.commandLine(), "query.advertised has port 0: pass --url"));
         SextantClient instance = InstanceConnection.connect(spec.commandLine(), target, loaded,
-                Duration.ofSeconds(Math.min(10, timeoutSeconds)));
+                timeout.compareTo(Duration.ofSeconds(10)) < 0 ? timeout : Duration.ofSeconds(10));
         List<GroupAdoption.Group> result;
-        try (CommandContext context = CommandContext.of(loaded, Duration.ofSeconds(timeoutSeconds))) {
-            result = new GroupAdoption(context).run(g -> pattern.matcher(g).matches(), instance, apply);
+        try (CommandContext context = CommandContext.of(loaded, timeout)) {
+            result = new GroupAdoption(context).run(selected, instance, apply);
         }
         PrintWriter out = spec.commandLine().getOut();
         if (format.structured()) {

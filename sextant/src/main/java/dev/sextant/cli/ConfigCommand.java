@@ -42,11 +42,22 @@ final class ConfigCommand implements Callable<Integer> {
                             + "key, what it accepts, the closest valid key (or, for a MirrorMaker 2 key, Sextant's). "
                             + "With -o json (--json) the verdict is a JSON document on stdout (-o yaml: the same in "
                             + "YAML), {\"valid\":true,...,\"warnings\"} or {\"valid\":false,\"key\",\"message\","
-                            + "\"problems\":[{\"key\",\"message\"}]}, with the same exit codes."})
+                            + "\"problems\":[{\"key\",\"message\"}]}, with the same exit codes.",
+                    // $${ is picocli's escape of a literal ${
+                    "--offline: for CI, where neither the secrets nor the paths they are mounted at exist: no config "
+                            + "provider is opened and no $${provider:path:key} reference resolved; each is checked "
+                            + "instead (well formed, its provider listed in config.providers with a class, its path "
+                            + "under the provider's allowed.paths), and the files the configuration names (TLS "
+                            + "stores) are not looked for. A class not on this classpath (a plugin's) is a warning. "
+                            + "Every key and every other value is checked as without it."})
     static final class Check implements Callable<Integer> {
 
         @CommandLine.Mixin
         ConfigOption config;
+
+        @CommandLine.Option(names = "--offline", description = "Check without reading secrets or files: config-"
+                + "provider references are checked, not resolved (for CI).")
+        boolean offline;
 
         @CommandLine.Mixin
         OutputOption output;
@@ -83,15 +94,16 @@ final class ConfigCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             OutputFormat format = output.format(spec.commandLine());
             if (!format.structured()) {
-                SextantConfig loaded = config.load(); // throws InvalidConfigurationException: exit 2, as 'run'
-                out.printf("%s: valid (application.id %s, %s -> %s, translation %s)%n",
-                        config.file, loaded.applicationId(), loaded.sourceAlias(), loaded.destinationAlias(),
+                SextantConfig loaded = load(); // throws InvalidConfigurationException: exit 2, as 'run'
+                out.printf("%s: valid%s (application.id %s, %s -> %s, translation %s)%n",
+                        config.file, offline ? " offline, config-provider references not resolved" : "",
+                        loaded.applicationId(), loaded.sourceAlias(), loaded.destinationAlias(),
                         loaded.translation().configValue());
                 return ExitCodes.OK;
             }
             String file = config.file.toString();
             try {
-                out.println(format.write(VerdictJson.valid(file, config.load())));
+                out.println(format.write(VerdictJson.valid(file, load())));
                 return ExitCodes.OK;
             } catch (InvalidConfigurationException e) {
                 out.println(format.write(VerdictJson.invalid(file, e)));
@@ -99,6 +111,10 @@ final class ConfigCommand implements Callable<Integer> {
             } finally {
                 out.flush();
             }
+        }
+
+        private SextantConfig load() {
+            return offline ? config.loadOffline() : config.load();
         }
     }
 
@@ -220,7 +236,7 @@ final class ConfigCommand implements Callable<Integer> {
                         destinationPrincipal)));
                 case STRIMZI -> out.print(StrimziKafkaUsers.yaml(loaded, reads, users,
                         apiVersion == null ? StrimziKafkaUsers.ApiVersion.V1BETA2 : apiVersion));
-                default -> out.print(commands(loaded, reads, sourcePrincipal, destinationPrincipal));
+                default -> out.print(AclScript.of(loaded, reads, sourcePrincipal, destinationPrincipal));
             }
             out.flush();
             spec.commandLine().getErr().flush();
@@ -306,25 +322,6 @@ final class ConfigCommand implements Callable<Integer> {
                     + "scram-sha-512 or tls; scram-sha-512 assumed (--authentication to choose)");
         }
 
-        static String commands(SextantConfig loaded, SourceTopicReads reads, String sourcePrincipal,
-                               String destinationPrincipal) {
-            StringBuilder out = new StringBuilder();
-            for (RequiredAcl.Cluster cluster : RequiredAcl.Cluster.values()) {
-                String principal = cluster == RequiredAcl.Cluster.SOURCE ? sourcePrincipal
-                        : destinationPrincipal;
-                out.append("# ").append(cluster.label()).append(" cluster: $").append(bootstrapVariable(cluster))
-                        .append(", with an admin's client settings in $").append(adminConfigVariable(cluster))
-                        .append('\n');
-                for (RequiredAcl acl : RequiredAcls.of(loaded, reads, cluster)) {
-                    out.append("# ").append(acl.why()).append('\n').append(acl.command(principal)).append('\n');
-                }
-                SourceTopicReadOptions.notes(loaded, reads, cluster)
-                        .forEach(note -> out.append("# note: ").append(note).append('\n'));
-                out.append('\n');
-            }
-            return out.toString();
-        }
-
         static AclsJson acls(SextantConfig loaded, SourceTopicReads reads, String sourcePrincipal,
                              String destinationPrincipal) {
             List<ClusterJson> clusters = new ArrayList<>();
@@ -342,11 +339,11 @@ final class ConfigCommand implements Callable<Integer> {
         }
 
         private static String bootstrapVariable(RequiredAcl.Cluster cluster) {
-            return cluster.name() + "_BOOTSTRAP";
+            return AclScript.bootstrapVariable(cluster);
         }
 
         private static String adminConfigVariable(RequiredAcl.Cluster cluster) {
-            return cluster.name() + "_ADMIN_CONFIG";
+            return AclScript.adminConfigVariable(cluster);
         }
     }
 

@@ -21,4 +21,9 @@ final class ConfigOption {
     SextantConfig loadWithoutSecrets() {
         return SextantConfigLoader.loadWithoutSecrets(file, System.getenv());
     }
+
+    /** The configuration checked offline: no config provider opened, no file it names looked for. */
+    SextantConfig loadOffline() {
+        return SextantConfigLoader.loadOffline(file, System.getenv());
+    }
 }

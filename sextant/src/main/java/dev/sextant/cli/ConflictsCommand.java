@@ -24,8 +24,13 @@ final class ConflictsCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ConfigOption config;
 
-    @Option(names = "--group", description = "Only records of this group.")
-    String group;
+    @Option(names = "--group", paramLabel = "GROUP", description = "Only records of this group; repeat it for more.")
+    List<String> group;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long the cluster may take to answer, and the reading of the topic to its end "
+                    + "(default ${DEFAULT-VALUE}; " + DurationConverter.ACCEPTS + ").")
+    Duration timeout;
 
     @Option(names = "--limit", defaultValue = "50",
             description = "At most this many records, newest last (default ${DEFAULT-VALUE}).")
@@ -49,12 +54,13 @@ final class ConflictsCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--limit must be at least 1");
         }
         format = output.format(spec.commandLine());
+        DurationConverter.requireAtLeastOneSecond(spec.commandLine(), "--timeout", timeout);
         SextantConfig loaded = config.load();
         PrintWriter out = spec.commandLine().getOut();
-        try (CommandContext context = CommandContext.of(loaded, Duration.ofSeconds(30))) {
+        try (CommandContext context = CommandContext.of(loaded, timeout)) {
             DeadLetterReader reader = context.deadLetters();
             Deque<DeadLetterRecord> recent = new ArrayDeque<>();
-            for (DeadLetterRecord r : reader.readToEnd(Duration.ofSeconds(30))) {
+            for (DeadLetterRecord r : reader.readToEnd(timeout)) {
                 if (matches(r)) {
                     recent.addLast(r);
                     if (recent.size() > limit) {
@@ -84,7 +90,7 @@ final class ConflictsCommand implements Callable<Integer> {
     }
 
     private boolean matches(DeadLetterRecord r) {
-        return group == null || group.equals(r.group());
+        return group == null || group.contains(r.group());
     }
 
     private void print(PrintWriter out, DeadLetterRecord r) {

@@ -11,6 +11,7 @@ import dev.sextant.cutover.PlannedCutover;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -42,7 +43,7 @@ final class CutoverCommand implements Callable<Integer> {
     ConfigOption config;
 
     @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
-    FailoverCommand.Selection selection;
+    GroupSelection selection;
 
     @Option(names = {"--apply", "--execute"},
             description = "Record the cutover (default: only show what would happen).")
@@ -54,12 +55,12 @@ final class CutoverCommand implements Callable<Integer> {
     @Option(names = "--fence-check", paramLabel = "DURATION", defaultValue = "30s",
             converter = DurationConverter.class,
             description = "How long the source is watched for commits of the groups before they are cut over: "
-                    + "500ms, 30s, 2m or PT30S (default ${DEFAULT-VALUE}).")
+                    + DurationConverter.ACCEPTS + " (default ${DEFAULT-VALUE}).")
     Duration fenceCheck;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "60s", converter = DurationConverter.class,
             description = "How long the sync may take to write the groups' last commits, and each cluster to answer "
-                    + "(default ${DEFAULT-VALUE}).")
+                    + "(default ${DEFAULT-VALUE}; " + DurationConverter.ACCEPTS + ").")
     Duration timeout;
 
     @CommandLine.Mixin
@@ -82,9 +83,7 @@ final class CutoverCommand implements Callable<Integer> {
     public Integer call() {
         OutputFormat format = output.format(spec.commandLine());
         apply = dryRun.apply(spec.commandLine(), apply);
-        if (timeout.toMillis() < 1_000) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be at least 1s");
-        }
+        DurationConverter.requireAtLeastOneSecond(spec.commandLine(), "--timeout", timeout);
         Predicate<String> selected = selection.predicate(spec.commandLine());
         SextantConfig loaded = config.load();
         SextantClient instance = instance(loaded);
@@ -100,17 +99,18 @@ final class CutoverCommand implements Callable<Integer> {
                     err.flush();
                 }
             });
-            report = undo ? cutover.undo(selected, selection.group, apply, timeout)
-                    : cutover.cutOver(selected, selection.group, new PlannedCutover.Options(apply, fenceCheck,
+            Set<String> named = selection.named(spec.commandLine());
+            report = undo ? cutover.undo(selected, named, apply, timeout)
+                    : cutover.cutOver(selected, named, new PlannedCutover.Options(apply, fenceCheck,
                             timeout));
         } catch (AuthorizationException e) {
             throw new NotAuthorizedException(e.getMessage() + ": the cutover reads the source's groups and "
                     + "__consumer_offsets, and writes Sextant's cutovers topic there ('sextant config acls' lists "
                     + "them)", e);
         } catch (SextantClientException e) {
-            err.println("sextant: the Sextant instance did not answer (" + e.getMessage() + "): the cutover needs "
-                    + "a running Sextant (--url)");
-            return ExitCodes.FAILURE;
+            // a failure as any other: one line on stderr, and the error document under -o json
+            throw new IllegalStateException("the Sextant instance did not answer (" + e.getMessage() + "): the "
+                    + "cutover needs a running Sextant (--url)", e);
         } catch (RuntimeException e) {
             throw step == null ? e : step.named(e); // Kafka's sentence alone names no cluster and no step
         }

@@ -1,7 +1,9 @@
 package dev.sextant.cli;
 
 import dev.sextant.config.FailbackConfig;
+import dev.sextant.config.FailbackEnvironment;
 import dev.sextant.config.SextantConfig;
+import dev.sextant.config.SextantConfigLoader;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
@@ -16,17 +18,29 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code sextant failback-config -c FORWARD_FILE}: prints the properties of the Sextant that runs the other way, for
- * failback ({@link FailbackConfig}).
+ * failback ({@link FailbackConfig}), with the keys its {@code SEXTANT_*} environment sets carried over or named on
+ * stderr ({@link FailbackEnvironment}).
  */
 @Command(name = "failback-config", mixinStandardHelpOptions = true,
         description = {"Print the configuration of the Sextant that runs the other way, for failback.",
-                "From the forward configuration (-c): the destination as its source and the source as its "
-                + "destination, every client setting and alias swapped, application.id <forward>-failback, "
-                + "failback.history.topic naming the forward Sextant's offset-sync history (the destination's "
-                + "mirrors of the source's topics are translated back to their originals through it, never skipping "
-                + "a record; the destination's own topics through the reverse MirrorMaker 2 flow's syncs), and "
-                + "sync.foreign.offsets=adopt-forward (the groups' old offsets on the source were their consumers' "
-                + "own). Secrets and ${provider:...} references are copied as written.",
+                "From the forward configuration (-c) and its SEXTANT_* environment: the destination as its source and "
+                + "the source as its destination, every client setting and alias swapped, application.id "
+                + "<forward>-failback, failback.history.topic naming the forward Sextant's offset-sync history (the "
+                + "destination's mirrors of the source's topics are translated back to their originals through it, "
+                + "never skipping a record; the destination's own topics through the reverse MirrorMaker 2 flow's "
+                + "syncs), and sync.foreign.offsets=adopt-forward (the groups' old offsets on the source were their "
+                + "consumers' own). Secrets and $${provider:path:key} references in the file are copied as written.",
+                // $${ is picocli's escape of a literal ${
+                "SEXTANT_* variables that set a key are applied as 'run' applies them (over the file) and written "
+                + "swapped (SEXTANT_SOURCE_SECURITY_PROTOCOL as destination.security.protocol), each named in a "
+                + "comment; a secret's value is never written, and one instance's own (query.listen, "
+                + "query.advertised, group.instance.id) is not carried: stderr names each of those and what to do. "
+                + "Run the failback Sextant without the forward one's SEXTANT_* variables: they would win over its "
+                + "file, on the wrong side.",
+                "replication.policy=identity with translation=offset-syncs exits 2: under MirrorMaker 2's "
+                + "IdentityReplicationPolicy a mirror cannot be told from a topic of the destination's own, which "
+                + "the way home depends on (the message says what to do instead); with translation=identity (a "
+                + "mirror that keeps offsets) the failback is derived.",
                 "'sextant failback-config -c forward.properties > failback.properties', append what differs (e.g. "
                 + "query.listen), then 'sextant run -c failback.properties' with a reverse MirrorMaker 2 flow "
                 + "running, and 'sextant cutover -c failback.properties' moves the groups home (docs/failover.md)."})
@@ -40,13 +54,22 @@ final class FailbackConfigCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        SextantConfig forward = config.loadWithoutSecrets(); // validated: a broken forward file is not turned round
+        return derive(System.getenv());
+    }
+
+    /** The command with {@code environment} as the process environment (the tests give their own). */
+    int derive(Map<String, String> environment) throws IOException {
+        // validated: a broken forward file is not turned round
+        SextantConfig forward = SextantConfigLoader.loadWithoutSecrets(config.file, environment);
+        FailbackConfig.requireDerivable(forward);
         Properties raw = new Properties();
         try (Reader reader = Files.newBufferedReader(config.file, StandardCharsets.UTF_8)) {
             raw.load(reader);
         }
         Map<String, String> written = new TreeMap<>();
         raw.stringPropertyNames().forEach(k -> written.put(k, raw.getProperty(k)));
+        FailbackEnvironment.Carried carried = FailbackEnvironment.of(environment);
+        written.putAll(carried.keys()); // as the loader: the environment wins over the file
         FailbackConfig.Derived derived = FailbackConfig.derive(written, forward.sourceAlias(),
                 forward.destinationAlias(), forward.applicationId());
         PrintWriter out = spec.commandLine().getOut();
@@ -55,8 +78,21 @@ final class FailbackConfigCommand implements Callable<Integer> {
         for (String note : derived.notes()) {
             out.println("# " + note);
         }
+        for (String variable : carried.carried()) {
+            out.println("# from the environment: " + variable);
+        }
         derived.reverse().forEach((key, value) -> out.println(key + "=" + escape(value)));
         out.flush();
+        PrintWriter err = spec.commandLine().getErr();
+        for (String variable : carried.notCarried()) {
+            err.println("failback-config: not carried: " + variable);
+        }
+        if (carried.any()) {
+            err.println("failback-config: run the failback Sextant without the forward Sextant's SEXTANT_* "
+                    + "variables: they win over its file, and SEXTANT_SOURCE_* would set its source, which is the "
+                    + "forward destination");
+        }
+        err.flush();
         return ExitCodes.OK;
     }
 

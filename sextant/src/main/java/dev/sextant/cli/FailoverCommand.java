@@ -15,8 +15,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Predicate;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -61,39 +59,8 @@ final class FailoverCommand implements Callable<Integer> {
     @CommandLine.Mixin
     ConfigOption config;
 
-    static final class Selection {
-        @Option(names = "--group", description = "One group.")
-        String group;
-
-        @Option(names = "--groups", paramLabel = "REGEX", description = "Every group whose whole name matches.")
-        String groups;
-
-        @Option(names = "--all", description = "Every group (of those the configuration's group filters sync).")
-        boolean all;
-
-        /** The groups {@code --group} or {@code --groups} selects; every group with {@code --all}. */
-        Predicate<String> predicate(CommandLine commandLine) {
-            if (group != null) {
-                if (group.isEmpty()) {
-                    throw new CommandLine.ParameterException(commandLine, "--group must not be empty");
-                }
-                return group::equals;
-            }
-            if (groups != null) {
-                try {
-                    Pattern pattern = Pattern.compile(groups);
-                    return g -> pattern.matcher(g).matches();
-                } catch (PatternSyntaxException e) {
-                    throw new CommandLine.ParameterException(commandLine, "--groups: not a regular expression: "
-                            + e.getDescription());
-                }
-            }
-            return g -> true;
-        }
-    }
-
     @CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
-    Selection selection;
+    GroupSelection selection;
 
     @Option(names = {"--apply", "--execute"},
             description = "Write what is not on the destination yet (default: only show it).")
@@ -131,9 +98,10 @@ final class FailoverCommand implements Callable<Integer> {
     @Option(names = "--no-instance", description = "Do not ask a Sextant instance: only what the destination holds.")
     boolean noInstance;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "How long the destination may take to answer (default ${DEFAULT-VALUE}).")
-    long timeoutSeconds;
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long the destination may take to answer (default ${DEFAULT-VALUE}; "
+                    + DurationConverter.ACCEPTS + ").")
+    Duration timeout;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -155,16 +123,15 @@ final class FailoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (timeoutSeconds < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--timeout must be at least 1 second");
-        }
+        DurationConverter.requireAtLeastOneSecond(spec.commandLine(), "--timeout", timeout);
         apply = dryRun.apply(spec.commandLine(), apply);
         chosen = chosenFormat();
         if (fromSource) {
-            if (selection.group == null) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--from-source works with --group only");
+            if (selection.single() == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--from-source works with one --group "
+                        + "only");
             }
-            group = selection.group;
+            group = selection.single();
             return fromSource();
         }
         Predicate<String> selected = selected();
@@ -174,7 +141,7 @@ final class FailoverCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         boolean terminal = System.console() != null && chosen == OutputFormat.TEXT;
         FailoverReport.Report report;
-        try (CommandContext context = CommandContext.of(loaded, Duration.ofSeconds(timeoutSeconds))) {
+        try (CommandContext context = CommandContext.of(loaded, timeout)) {
             report = new DestinationFailover(context, Clock.systemUTC()).run(selected, instance, apply, line -> {
                 if (terminal) {
                     err.println("... " + line);
@@ -187,7 +154,8 @@ final class FailoverCommand implements Callable<Integer> {
         }
         int exit = report.clean() ? ExitCodes.OK : ExitCodes.FAILURE;
         if (chosen == OutputFormat.CSV) {
-            exit = selection.group != null ? ResetPlanOutput.printOne(selection.group, report, out, err)
+            // one group: Kafka's three columns, for --from-file with --group; more: the four with the group
+            exit = selection.single() != null ? ResetPlanOutput.printOne(selection.single(), report, out, err)
                     : ResetPlanOutput.printBulk(report, out, err);
         } else if (chosen.structured()) {
             out.println(chosen.write(new ReportJson(apply, report.clean(), report.groups().size(),
@@ -232,7 +200,7 @@ final class FailoverCommand implements Callable<Integer> {
         instanceUrl = target;
         // short: on the day of a failover a dead instance must not hold the command up
         return Optional.of(InstanceConnection.connect(spec.commandLine(), target, loaded,
-                Duration.ofSeconds(Math.min(5, timeoutSeconds))));
+                timeout.compareTo(Duration.ofSeconds(5)) < 0 ? timeout : Duration.ofSeconds(5)));
     }
 
     private static void printReport(PrintWriter out, FailoverReport.Report report) {
@@ -274,7 +242,7 @@ final class FailoverCommand implements Callable<Integer> {
         SextantConfig loaded = config.load();
         ManualFailover.Plan plan;
         ManualFailover.Result result;
-        try (CommandContext context = CommandContext.of(loaded, Duration.ofSeconds(timeoutSeconds))) {
+        try (CommandContext context = CommandContext.of(loaded, timeout)) {
             ManualFailover failover = new ManualFailover(context);
             plan = failover.plan(group);
             result = apply ? failover.apply(plan) : null;

@@ -24,17 +24,18 @@ final class QueryTarget {
                     + "SEXTANT_QUERY_AUTH_TOKEN).")
     Path config;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "How long to keep retrying while Sextant rebalances or restores (default ${DEFAULT-VALUE}).")
-    long timeoutSeconds;
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long to keep retrying while Sextant rebalances or restores (default ${DEFAULT-VALUE}; "
+                    + DurationConverter.ACCEPTS + ").")
+    Duration timeout;
 
     SextantClient client(CommandLine commandLine) {
-        if (timeoutSeconds < 1) {
-            throw new CommandLine.ParameterException(commandLine, "--timeout must be at least 1 second");
-        }
+        DurationConverter.requireAtLeastOneSecond(commandLine, "--timeout", timeout);
         SextantConfig loaded = config == null ? null : SextantConfigLoader.load(config, System.getenv());
         String target = url != null ? url : loaded != null ? fromConfig(commandLine, loaded) : DEFAULT_URL;
-        return InstanceConnection.connect(commandLine, target, loaded, Duration.ofSeconds(timeoutSeconds));
+        SextantClient client = InstanceConnection.connect(commandLine, target, loaded, timeout);
+        InstanceConnection.requireListening(commandLine, target, timeout);
+        return client;
     }
 
     private String fromConfig(CommandLine commandLine, SextantConfig loaded) {

@@ -52,9 +52,10 @@ final class RebaselineCommand implements Callable<Integer> {
 
     private OutputFormat format;
 
-    @Option(names = "--timeout", paramLabel = "SECONDS", defaultValue = "30",
-            description = "How long each cluster may take to answer (default ${DEFAULT-VALUE}).")
-    long timeoutSeconds;
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "How long each cluster may take to answer (default ${DEFAULT-VALUE}; "
+                    + DurationConverter.ACCEPTS + ").")
+    Duration timeout;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -70,11 +71,12 @@ final class RebaselineCommand implements Callable<Integer> {
     public Integer call() {
         apply = dryRun.apply(spec.commandLine(), apply);
         format = output.format(spec.commandLine());
+        DurationConverter.requireAtLeastOneSecond(spec.commandLine(), "--timeout", timeout);
         if (source) {
             return source();
         }
         DestinationRebaseline.Result result;
-        try (CommandContext context = CommandContext.of(config.load(), Duration.ofSeconds(timeoutSeconds))) {
+        try (CommandContext context = CommandContext.of(config.load(), timeout)) {
             result = new DestinationRebaseline(context).run(apply);
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -100,7 +102,7 @@ final class RebaselineCommand implements Callable<Integer> {
 
     private int source() {
         SourceRebaseline.Result result;
-        try (CommandContext context = CommandContext.of(config.load(), Duration.ofSeconds(timeoutSeconds))) {
+        try (CommandContext context = CommandContext.of(config.load(), timeout)) {
             result = new SourceRebaseline(context).run(apply);
         }
         PrintWriter out = spec.commandLine().getOut();

@@ -12,7 +12,9 @@ import picocli.CommandLine.Command;
  * root's {@code exitCodeList}, given to each subcommand by {@link #commandLine()}; the values in {@link ExitCodes}):
  * 0 success, 1 runtime failure, 2 bad usage or configuration, 3 not authorized. {@code sextant} without a command is
  * bad usage, as with Kafka's tools: the usage on stderr, exit 2; any other usage error is one line
- * ({@link UsageErrorLine}). Kafka's clients log only errors but under {@code run} ({@link KafkaClientLogging}).
+ * ({@link UsageErrorLine}). A command that fails with a document asked for ({@code -o json}) prints an
+ * {@link ErrorDocument} on stdout too. Kafka's clients log only errors but under {@code run}
+ * ({@link KafkaClientLogging}).
  */
 @Command(name = "sextant",
         mixinStandardHelpOptions = true,
@@ -65,18 +67,26 @@ public final class SextantCommand implements Callable<Integer> {
             }
         });
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            if (e instanceof InvalidConfigurationException) {
+            String[] args = parseResult.originalArgs().toArray(String[]::new);
+            String command = commandLine.getCommandSpec().qualifiedName();
+            if (e instanceof InvalidConfigurationException invalid) {
                 commandLine.getErr().println("Invalid configuration: " + e.getMessage());
+                new ErrorDocument(e.getMessage(), command, ExitCodes.USAGE, ErrorDocument.CONFIGURATION,
+                        invalid.key()).printIfAsked(commandLine, args);
                 return ExitCodes.USAGE;
             }
             if (e instanceof NotAuthorizedException) {
                 commandLine.getErr().println("Not authorized: " + e.getMessage());
+                new ErrorDocument(e.getMessage(), command, ExitCodes.NOT_AUTHORIZED, ErrorDocument.NOT_AUTHORIZED,
+                        null).printIfAsked(commandLine, args);
                 return ExitCodes.NOT_AUTHORIZED;
             }
             commandLine.getErr().println("sextant: " + e.getMessage());
             if (System.getenv("SEXTANT_DEBUG") != null) {
                 e.printStackTrace(commandLine.getErr());
             }
+            new ErrorDocument(String.valueOf(e.getMessage()), command, ExitCodes.FAILURE, ErrorDocument.FAILURE,
+                    null).printIfAsked(commandLine, args);
             return ExitCodes.FAILURE;
         });
         return cli;

@@ -7,7 +7,8 @@ import picocli.CommandLine;
  * A usage error (an unknown option, a missing or bad value) as one line on stderr and where to read more, as git and
  * kubectl print it, instead of picocli's full usage, which buries the one line that matters:
  * {@code sextant failover: unknown option '--grup' (did you mean --group?). See 'sextant failover --help'.}
- * The exit code stays the usage error's, {@link ExitCodes#USAGE}.
+ * The exit code stays the usage error's, {@link ExitCodes#USAGE}; with {@code -o json} an {@link ErrorDocument} is
+ * printed on stdout as well.
  */
 final class UsageErrorLine implements CommandLine.IParameterExceptionHandler {
 
@@ -17,6 +18,7 @@ final class UsageErrorLine implements CommandLine.IParameterExceptionHandler {
         String name = command.getCommandSpec().qualifiedName();
         command.getErr().println(line(name, e));
         command.getErr().flush();
+        new ErrorDocument(message(e), name, ExitCodes.USAGE, ErrorDocument.USAGE, null).printIfAsked(command, args);
         return ExitCodes.USAGE;
     }
 

@@ -63,10 +63,10 @@ final class ConfigChecks {
                     + "topic. and client.tag.");
 
     /**
-     * A configuration that passed: the map to hand to {@link org.apache.kafka.common.config.AbstractConfig}, and
-     * what is doubtful in it.
+     * A configuration that passed: the map to hand to {@link org.apache.kafka.common.config.AbstractConfig}, what is
+     * doubtful in it, and whether it was checked offline (then the files it names are not looked for).
      */
-    record Checked(Map<String, Object> props, List<String> warnings) {
+    record Checked(Map<String, Object> props, List<String> warnings, boolean offline) {
     }
 
     /** What the checks found so far. */
@@ -85,29 +85,49 @@ final class ConfigChecks {
     private ConfigChecks() {
     }
 
+    /** What is done with config-provider references before the checks. */
+    enum References {
+        /** Every reference resolved, as {@code run} does. */
+        RESOLVED,
+        /** The references in secrets' values ({@link SecretMasking#isSecret}) kept as written, the rest resolved. */
+        SECRETS_KEPT,
+        /** None resolved, no provider opened: {@link OfflineReferences} checks them ({@code config check --offline}).
+         */
+        OFFLINE
+    }
+
     /**
      * Resolves config providers, checks every key and value, and returns the map to hand to
      * {@link org.apache.kafka.common.config.AbstractConfig} with the warnings: a null value is dropped, and so is an
      * empty value for a key whose default is derived (offset.syncs.topic, query.advertised), which means "derive it".
-     * With {@code resolveSecrets} false, the references in secrets' values ({@link SecretMasking#isSecret}) stay as
-     * written, unresolved.
      *
-     * @param origins where each key came from, for the messages
+     * @param references what is done with config-provider references
+     * @param origins    where each key came from, for the messages
      * @throws InvalidConfigurationException for every problem found
      */
-    static Checked validate(Map<String, ?> raw, Map<String, String> origins, boolean resolveSecrets) {
-        Map<String, Object> props = withoutUnset(ConfigProviders.resolve(raw,
-                key -> !resolveSecrets && SecretMasking.isSecret(key)));
+    static Checked validate(Map<String, ?> raw, Map<String, String> origins, References references) {
         Findings findings = new Findings();
+        boolean offline = references == References.OFFLINE;
+        Map<String, Object> resolved;
+        if (offline) {
+            OfflineReferences.Result checked = OfflineReferences.check(raw);
+            checked.errors().forEach(findings::error);
+            findings.warnings().addAll(checked.warnings());
+            resolved = checked.props();
+        } else {
+            resolved = ConfigProviders.resolve(raw, key -> references == References.SECRETS_KEPT
+                    && SecretMasking.isSecret(key));
+        }
+        Map<String, Object> props = withoutUnset(resolved);
         checkNoForbiddenStreamsKey(props, origins, findings);
         checkNoUnknownKey(props, origins, findings);
         checkDefinedValues(props, origins, findings);
-        checkPassThroughValues(props, origins, findings);
+        checkPassThroughValues(props, origins, findings, offline);
         if (!findings.errors().isEmpty()) {
             throw InvalidConfigurationException.of(findings.errors());
         }
         findings.warnings().forEach(LOG::warn);
-        return new Checked(props, List.copyOf(findings.warnings()));
+        return new Checked(props, List.copyOf(findings.warnings()), offline);
     }
 
     private static Map<String, Object> withoutUnset(Map<String, Object> props) {
@@ -185,12 +205,20 @@ final class ConfigChecks {
         }
     }
 
-    /** A pass-through value is checked against Kafka's definition of the key, when Kafka defines it. */
+    /**
+     * A pass-through value is checked against Kafka's definition of the key, when Kafka defines it; offline, a class
+     * not on this classpath (a plugin's, in plugins/ where Sextant runs) is a warning.
+     */
     private static void checkPassThroughValues(Map<String, Object> props, Map<String, String> origins,
-                                               Findings findings) {
+                                               Findings findings, boolean offline) {
         for (Map.Entry<String, Object> e : props.entrySet()) {
             String key = e.getKey();
             if (ConfigDefinitions.key(key) != null || findings.faulty().contains(key)) {
+                continue;
+            }
+            if (offline && OfflineReferences.namesAbsentClass(key, e.getValue())) {
+                findings.warnings().add("'" + key + "=" + e.getValue() + "' names a class not on this classpath, so "
+                        + "not checked offline: put its jar in plugins/ (or SEXTANT_CLASSPATH) where Sextant runs");
                 continue;
             }
             PassThroughKeys.lookup(key).filter(known -> known.definition() != null)

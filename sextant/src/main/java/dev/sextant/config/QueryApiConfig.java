@@ -66,11 +66,12 @@ final class QueryApiConfig {
      *
      * @param values  every key's parsed value, as {@link org.apache.kafka.common.config.ConfigDef#parse} gives them
      * @param origins where each key came from, for the messages
+     * @param files   false to leave the store files unchecked (checked offline, where they need not exist)
      * @throws InvalidConfigurationException for every TLS key at fault
      */
-    static QueryApiConfig of(Map<String, Object> values, Map<String, String> origins) {
+    static QueryApiConfig of(Map<String, Object> values, Map<String, String> origins, boolean files) {
         QueryApiConfig query = new QueryApiConfig(values);
-        checkTls(query, values, origins);
+        checkTls(query, values, origins, files);
         return query;
     }
 
@@ -136,7 +137,8 @@ final class QueryApiConfig {
     // ------------------------------------------------------------------------------------------------ TLS checks
 
     /** The keys of the HTTP API's TLS that only make sense together, and the files they name. */
-    private static void checkTls(QueryApiConfig query, Map<String, Object> values, Map<String, String> origins) {
+    private static void checkTls(QueryApiConfig query, Map<String, Object> values, Map<String, String> origins,
+                                 boolean files) {
         List<InvalidConfigurationException> problems = new ArrayList<>();
         String clientAuth = query.tlsClientAuth();
         if (!clientAuth.equals("none")) {
@@ -144,7 +146,7 @@ final class QueryApiConfig {
         }
         for (String key : List.of(QUERY_TLS_KEYSTORE_LOCATION_CONFIG, QUERY_TLS_TRUSTSTORE_LOCATION_CONFIG)) {
             String location = (String) values.get(key);
-            if (location != null && !new File(location).canRead()) {
+            if (files && location != null && !new File(location).canRead()) {
                 problems.add(new InvalidConfigurationException(key, location, "'" + key + "=" + location + "'"
                         + origin(key, origins) + ": " + (new File(location).exists() ? "the file cannot be read"
                         : "no such file") + ". Fix: point '" + key + "' at the store's file (readable by Sextant's "

@@ -76,12 +76,12 @@ public class SextantConfig extends AbstractConfig {
      *                error messages
      */
     SextantConfig(Map<String, ?> props, Map<String, String> origins) {
-        this(props, origins, true);
+        this(props, origins, ConfigChecks.References.RESOLVED);
     }
 
-    /** @param resolveSecrets false to leave the config-provider references in secrets' values unresolved */
-    SextantConfig(Map<String, ?> props, Map<String, String> origins, boolean resolveSecrets) {
-        this(ConfigChecks.validate(props, origins, resolveSecrets), origins);
+    /** @param references what is done with config-provider references before the checks */
+    SextantConfig(Map<String, ?> props, Map<String, String> origins, ConfigChecks.References references) {
+        this(ConfigChecks.validate(props, origins, references), origins);
     }
 
     private SextantConfig(ConfigChecks.Checked checked, Map<String, String> origins) {
@@ -97,7 +97,7 @@ public class SextantConfig extends AbstractConfig {
         this.offsetSyncsTopic = configuredTopic != null ? configuredTopic : ReplicationPolicies.offsetSyncsTopic(
                 replicationPolicy, (String) values.get(DESTINATION_ALIAS_CONFIG), origins);
         this.filters = SyncFilters.of(values);
-        this.query = QueryApiConfig.of(values, origins);
+        this.query = QueryApiConfig.of(values, origins, !checked.offline());
         this.passThrough = new PassThroughConfigs(checked.props());
     }
 

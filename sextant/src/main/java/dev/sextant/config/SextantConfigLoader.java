@@ -76,7 +76,7 @@ public final class SextantConfigLoader {
      * @throws InvalidConfigurationException when the file cannot be read or the configuration is invalid
      */
     public static SextantConfig load(Path file, Map<String, ?> props, Map<String, String> environment) {
-        return load(file, props, environment, true);
+        return load(file, props, environment, ConfigChecks.References.RESOLVED);
     }
 
     /**
@@ -85,11 +85,21 @@ public final class SextantConfigLoader {
      * exist yet, such as {@code config acls} printing the KafkaUsers from which Strimzi creates them.
      */
     public static SextantConfig loadWithoutSecrets(Path file, Map<String, String> environment) {
-        return load(file, Map.of(), environment, false);
+        return load(file, Map.of(), environment, ConfigChecks.References.SECRETS_KEPT);
+    }
+
+    /**
+     * Loads {@code file}, then {@code environment}, checked as {@link #load} checks them but offline: no config
+     * provider is opened and no reference resolved (their syntax, provider and allowed path are checked,
+     * {@link OfflineReferences}), and the files the configuration names are not looked for. For a configuration
+     * checked where it does not run ({@code config check --offline} in CI); never for running.
+     */
+    public static SextantConfig loadOffline(Path file, Map<String, String> environment) {
+        return load(file, Map.of(), environment, ConfigChecks.References.OFFLINE);
     }
 
     private static SextantConfig load(Path file, Map<String, ?> props, Map<String, String> environment,
-                                      boolean resolveSecrets) {
+                                      ConfigChecks.References references) {
         Map<String, Object> merged = new LinkedHashMap<>();
         Map<String, String> origins = new LinkedHashMap<>();
         if (file != null) {
@@ -107,7 +117,7 @@ public final class SextantConfigLoader {
             merged.put(e.getKey(), e.getValue());
             origins.put(e.getKey(), "environment variable " + environmentVariable(e.getKey()));
         }
-        return new SextantConfig(merged, origins, resolveSecrets);
+        return new SextantConfig(merged, origins, references);
     }
 
     /**

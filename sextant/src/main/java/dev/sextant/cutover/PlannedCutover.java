@@ -90,10 +90,10 @@ public final class PlannedCutover {
     /**
      * Cuts the selected groups over.
      *
-     * @param named a group named on the command line ({@code --group}), reported even when Sextant does not know it;
-     *              null with a pattern
+     * @param named the groups named on the command line ({@code --group}, repeated), each reported even when Sextant
+     *              does not know it; empty with a pattern
      */
-    public CutoverReport cutOver(Predicate<String> selected, String named, Options options) {
+    public CutoverReport cutOver(Predicate<String> selected, Set<String> named, Options options) {
         long started = clock.millis();
         Map<String, CutoverReport.GroupResult> results = new TreeMap<>();
         CutoverLedger ledger = context.cutovers();
@@ -103,11 +103,9 @@ public final class PlannedCutover {
         Map<String, CutoverRecord> cut = ledger.read();
         Map<String, String> known = knownGroups(selected, named);
         Set<String> candidates = new TreeSet<>(known.keySet());
-        cut.keySet().stream().filter(g -> named == null ? selected.test(g) : g.equals(named))
+        cut.keySet().stream().filter(g -> named.isEmpty() ? selected.test(g) : named.contains(g))
                 .forEach(candidates::add);
-        if (named != null) {
-            candidates.add(named);
-        }
+        candidates.addAll(named);
         Set<String> remaining = new TreeSet<>();
         for (String group : candidates) {
             if (cut.containsKey(group)) {
@@ -130,17 +128,16 @@ public final class PlannedCutover {
     }
 
     /** Gives the selected groups back to the sync ({@code --undo}). */
-    public CutoverReport undo(Predicate<String> selected, String named, boolean apply, Duration timeout) {
+    public CutoverReport undo(Predicate<String> selected, Set<String> named, boolean apply, Duration timeout) {
         long started = clock.millis();
         Map<String, CutoverReport.GroupResult> results = new TreeMap<>();
         CutoverLedger ledger = context.cutovers();
         step.reading(Cluster.SOURCE, "read the groups cut over so far (" + context.topics().cutovers() + ")");
         Map<String, CutoverRecord> cut = ledger.read();
         Set<String> groups = new TreeSet<>();
-        cut.keySet().stream().filter(g -> named == null ? selected.test(g) : g.equals(named)).forEach(groups::add);
-        if (named != null) {
-            groups.add(named);
-        }
+        cut.keySet().stream().filter(g -> named.isEmpty() ? selected.test(g) : named.contains(g))
+                .forEach(groups::add);
+        groups.addAll(named);
         for (String group : groups) {
             CutoverRecord record = cut.get(group);
             if (record == null) {
@@ -283,10 +280,10 @@ public final class PlannedCutover {
     }
 
     /** The groups the running Sextant knows, with their types, of those selected. */
-    private Map<String, String> knownGroups(Predicate<String> selected, String named) {
+    private Map<String, String> knownGroups(Predicate<String> selected, Set<String> named) {
         Map<String, String> known = new TreeMap<>();
         for (SextantClient.GroupSummary summary : instance.groups()) {
-            if (named == null ? selected.test(summary.group()) : summary.group().equals(named)) {
+            if (named.isEmpty() ? selected.test(summary.group()) : named.contains(summary.group())) {
                 known.put(summary.group(), summary.groupType());
             }
         }

@@ -72,6 +72,8 @@ class CliJsonShapesTest {
                     "source", "User:sextant", "SOURCE_BOOTSTRAP", "SOURCE_ADMIN_CONFIG", List.of(
                     new ConfigCommand.Acls.AclJson("GROUP", "*", "LITERAL", List.of("DESCRIBE"), "why",
                             "kafka-acls ...")), List.of()))));
+            documents.put("error", new ErrorDocument("Cannot read configuration file 'sextant.properties'",
+                    "sextant failover", 2, ErrorDocument.CONFIGURATION, null));
         }
     }
 

@@ -187,6 +187,6 @@ class ConfigCommandTest {
         assertEquals(0, run("completion", "bash"));
         assertTrue(out.toString().contains("complete -F"), out.toString().substring(0, 200));
         assertTrue(out.toString().contains("failover"), "knows the subcommands");
-        assertEquals(2, run("completion", "fish"));
+        assertEquals(2, run("completion", "tcsh"));
     }
 }
