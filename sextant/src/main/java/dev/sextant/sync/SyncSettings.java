@@ -202,6 +202,11 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
         return topics.cutoversTopic();
     }
 
+    /** See {@link Topics#commitsFromAdmin}. */
+    public boolean commitsFromAdmin() {
+        return topics.commitsFromAdmin();
+    }
+
     /** See {@link Topics#commitsTopic}. */
     public String commitsTopic() {
         return topics.commitsTopic();

@@ -38,7 +38,9 @@ class AdminCommitsTopologyTest extends GroupSyncFixture {
         flush();
 
         assertEquals(190L, destination.committed("billing", "source.orders", 0));
-        assertTrue(destination.metadata("billing", "source.orders", 0).startsWith("sextant/" + APP));
+        String mark = destination.metadata("billing", "source.orders", 0);
+        assertTrue(mark.startsWith("sextant/" + APP), mark);
+        assertTrue(mark.contains(" o=-1 "), "no place in __consumer_offsets: ordered by time, " + mark);
         assertEquals(Precision.EXACT, position("billing", "orders", 0).precision());
         assertEquals(PositionStatus.UNTRANSLATABLE, position("billing", "orders", 1).status());
 
