@@ -118,7 +118,9 @@ public final class AdminCommitPoller implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (RuntimeException | ExecutionException | TimeoutException e) {
             long now = clock.millis();
-            if (now - lastWarnAt >= WARN_EVERY_MS) {
+            if (Thread.currentThread().isInterrupted()) {
+                log.debug("Admin API poll of committed offsets ended by the stop", e);
+            } else if (now - lastWarnAt >= WARN_EVERY_MS) {
                 lastWarnAt = now;
                 log.warn("Cannot read the source's committed offsets through the Admin API now "
                         + "(source.offsets.read=admin; Sextant needs Describe on the groups it syncs); next poll in "
