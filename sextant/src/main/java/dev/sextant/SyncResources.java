@@ -74,11 +74,7 @@ final class SyncResources implements AutoCloseable {
             throw refused;
         }
         topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
-        SourceOffsetsReading reading = SourceOffsetsReading.of(config);
-        // read through the Admin API, commits are only ever the coordinator's committed ones: nothing to look past
-        openTransactions = reading.fromLog() ? new OpenTransactionWatch(source,
-                new KafkaUncommittedRecords(config.sourceClientConfig()), metrics, settings.clock())
-                : OpenTransactionWatch.none();
+        openTransactions = openTransactions(config, settings, metrics);
         openTransactions.start();
         Interpolation interpolation = settings.identityTranslation() ? Interpolation.OFF : config.interpolation();
         proofs = interpolation == Interpolation.VERIFIED
@@ -100,12 +96,33 @@ final class SyncResources implements AutoCloseable {
                 overwrites, denials);
         runtime = new SyncRuntime(view, consumers, new ShareGroupApplier(destination, overwrites, denials), source,
                 topicNames, metrics, checkpoints, catchUp, openTransactions, catchingUp, evidence, cutovers, returned);
-        commitPoller = reading.fromLog() ? null : new AdminCommitPoller(config.sourceClientConfig(),
-                settings.commitsTopic(), settings.includeGroup(), ownedCommitPartitions, reading.pollIntervalMs(),
-                settings.clock());
-        if (commitPoller != null) {
-            commitPoller.start();
+        commitPoller = commitPoller(config, settings, ownedCommitPartitions);
+    }
+
+    /**
+     * The read past other applications' open transactions on {@code __consumer_offsets}; none when the commits come
+     * through the Admin API, which answers only committed offsets: nothing to look past.
+     */
+    private OpenTransactionWatch openTransactions(SextantConfig config, SyncSettings settings,
+                                                  SextantMetrics metrics) {
+        if (!SourceOffsetsReading.of(config).fromLog()) {
+            return OpenTransactionWatch.none();
         }
+        return new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()), metrics,
+                settings.clock());
+    }
+
+    /** With {@code source.offsets.read=admin}, the poll of the groups' committed offsets, started; else null. */
+    private static AdminCommitPoller commitPoller(SextantConfig config, SyncSettings settings,
+                                                  Supplier<Set<Integer>> ownedCommitPartitions) {
+        SourceOffsetsReading reading = SourceOffsetsReading.of(config);
+        if (reading.fromLog()) {
+            return null;
+        }
+        AdminCommitPoller poller = new AdminCommitPoller(config.sourceClientConfig(), settings.commitsTopic(),
+                settings.includeGroup(), ownedCommitPartitions, reading.pollIntervalMs(), settings.clock());
+        poller.start();
+        return poller;
     }
 
     /**

@@ -96,10 +96,7 @@ abstract class GroupSyncFixture {
                 new OffsetRules(identity, followRewinds, untranslatableEarliest),
                 clock, twoWay ? "destination" : null);
         if (adminCommits) {
-            SyncSettings.Topics t = settings.topics();
-            settings = new SyncSettings(new SyncSettings.Topics(t.applicationId(), t.sourceAlias(),
-                    t.replicationPolicy(), t.offsetSyncsTopic(), t.dlqTopic(), t.destinationAlias(), t.translateHome(),
-                    true), settings.scope(), settings.timing(), settings.offsets(), settings.instance(), clock);
+            settings = TestSettings.withAdminCommits(settings);
         }
         view = new DestinationView(destination);
         view.refreshNow();
