@@ -89,6 +89,16 @@ class AdminOffsetsReadIT {
         assertTrue(granted.stream().noneMatch(acl -> acl.name().equals("__consumer_offsets")), granted.toString());
         acls.grant(granted);
 
+        // the group commits first: __consumer_offsets exists, so the check at start can see what it lacks there
+        Map<Integer, Long> first = new HashMap<>();
+        for (int partition : List.of(0, 1)) {
+            long oldest = Await.value(Duration.ofSeconds(60), "a MirrorMaker 2 sync of " + TOPIC + "-" + partition,
+                    () -> Clients.mirrorMakerSyncs(clusters.source(), TOPIC, partition).stream()
+                            .min(Long::compare).orElse(null));
+            first.put(partition, Math.max(200L + partition, oldest + 1));
+        }
+        Clients.commit(clusters.source(), GROUP, TOPIC, first);
+
         // reading __consumer_offsets: refused at the start, naming the ACL and the key that needs none
         SextantConfig log = SextantConfigLoader.load(config("sextant-managed", Map.of()), Map.of());
         try (SextantApplication app = new SextantApplication(log, new SimpleMeterRegistry())) {
@@ -97,27 +107,17 @@ class AdminOffsetsReadIT {
             assertTrue(refused.getMessage().contains("source.offsets.read=admin"), refused.getMessage());
         }
 
-        // through the Admin API: the group's commits, past MirrorMaker 2's oldest syncs, reach the destination
-        Map<Integer, Long> commit = new HashMap<>();
-        for (int partition : List.of(0, 1)) {
-            long oldest = Await.value(Duration.ofSeconds(60), "a MirrorMaker 2 sync of " + TOPIC + "-" + partition,
-                    () -> Clients.mirrorMakerSyncs(clusters.source(), TOPIC, partition).stream()
-                            .min(Long::compare).orElse(null));
-            commit.put(partition, Math.max(300L + partition, oldest + 1));
-        }
+        // through the Admin API: the group's commits reach the destination, the first at the start, then a new one
         String mirrored = "source." + TOPIC;
         try (SextantInstance instance = SextantInstance.start(admin, dir.resolve("state-sextant-managed"))) {
+            awaitOnDestination(mirrored, first);
+            Map<Integer, Long> commit = Map.of(0, first.get(0) + 100, 1, first.get(1) + 100);
             long committedAt = System.nanoTime();
             Clients.commit(clusters.source(), GROUP, TOPIC, commit);
-            Map<Integer, OffsetAndMetadata> there = Await.value(Duration.ofSeconds(60), GROUP + " on the destination",
-                    () -> {
-                        Map<Integer, OffsetAndMetadata> offsets = Clients.committed(clusters, clusters.destination(),
-                                GROUP, mirrored);
-                        return offsets.size() == 2 ? offsets : null;
-                    });
-            System.out.printf("source.offsets.read=admin: %s committed %s, on the destination %d ms later: %s%n",
-                    GROUP, commit, (System.nanoTime() - committedAt) / 1_000_000, there);
-            there.values().forEach(om -> assertTrue(om.metadata().startsWith("sextant/"), om.toString()));
+            Map<Integer, OffsetAndMetadata> there = awaitOnDestination(mirrored, commit);
+            System.out.printf("source.offsets.read=admin (poll every 500 ms, sync.interval.ms=100): %s committed %s, "
+                    + "on the destination %d ms later: %s%n", GROUP, commit,
+                    (System.nanoTime() - committedAt) / 1_000_000, there);
             // the consumer resumed on the mirror reads every record from its commit on: none skipped
             Map<Integer, List<Integer>> read = Clients.resumeAndReadToEnd(clusters.destination(), GROUP, mirrored,
                     Map.of(0, (long) RECORDS, 1, (long) RECORDS));
@@ -128,5 +128,17 @@ class AdminOffsetsReadIT {
             }
         }
         acls.revoke(granted);
+    }
+
+    /** The group's offsets on the destination, once Sextant wrote those of the source commit {@code commit}. */
+    private static Map<Integer, OffsetAndMetadata> awaitOnDestination(String mirrored, Map<Integer, Long> commit) {
+        return Await.value(Duration.ofSeconds(60), GROUP + " at " + commit + " on the destination", () -> {
+            Map<Integer, OffsetAndMetadata> offsets = Clients.committed(clusters, clusters.destination(), GROUP,
+                    mirrored);
+            boolean written = offsets.size() == commit.size() && commit.entrySet().stream().allMatch(e ->
+                    offsets.get(e.getKey()).metadata().startsWith("sextant/")
+                            && offsets.get(e.getKey()).metadata().endsWith(" src=" + e.getValue()));
+            return written ? offsets : null;
+        });
     }
 }
