@@ -42,7 +42,9 @@ final class InstanceQueryApi implements AutoCloseable {
                      CatchingUpPartitions catchingUp, Cutovers cutovers, IntervalEvidence evidence,
                      SourceClusterChange sourceChange) {
         sourceInputs = new AdminSourceInputs(config.sourceClientConfig())
-                .input(Topic.GROUP_METADATA_TOPIC_NAME, "consumer-group offset commits", true)
+                .input(settings.commitsTopic(), settings.commitsTopic().equals(Topic.GROUP_METADATA_TOPIC_NAME)
+                        ? "consumer-group offset commits" : "consumer-group offset commits, as the Admin API answered "
+                        + "them (source.offsets.read=admin)", true)
                 .input(config.dlqTopic(), "Sextant's dead-letter topic", true);
         if (!settings.identityTranslation()) {
             sourceInputs.input(config.offsetSyncsTopic(), "MirrorMaker 2's offset syncs (appears once MirrorMaker 2 "
@@ -55,7 +57,7 @@ final class InstanceQueryApi implements AutoCloseable {
         }
         conflicts = new DeadLetterTail(config.sourceClientConfig(), config.dlqTopic(), QueryApi.MAX_CONFLICTS_LIMIT);
         api = new QueryApi(
-                new StreamsGroupRouter(streams, advertised),
+                new StreamsGroupRouter(streams, advertised, settings.commitsTopic()),
                 new StreamsLocalStores(streams, settings::destinationTopic, settings.identityTranslation(),
                         catchingUp, cutovers, evidence, view::logRange),
                 new Forwarder(advertised, FORWARD_TIMEOUT, server.tls(), server.token()),

@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.internals.Topic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,11 +21,14 @@ import org.slf4j.LoggerFactory;
  * auto-creation off, and a global store whose topic is missing stops the Kafka Streams client): the dead-letter
  * topic; the offset-sync history and the cutovers (one compacted partition each: every instance reads all of it);
  * the share positions, partitioned like {@code __consumer_offsets} so a share position reaches the task that owns
- * its group.
+ * its group; with {@code source.offsets.read=admin}, the commits read through the Admin API (compacted, partitioned
+ * the same way).
  */
 final class OwnTopics {
 
     private static final Logger log = LoggerFactory.getLogger(OwnTopics.class);
+    /** Kafka's default {@code offsets.topic.num.partitions}. */
+    static final int DEFAULT_OFFSETS_PARTITIONS = 50;
 
     private OwnTopics() {
     }
@@ -46,13 +50,19 @@ final class OwnTopics {
             wanted.add(new NewTopic(settings.sharePositionsTopic(), Optional.of(consumerOffsetsPartitions),
                     replication));
         }
+        if (!settings.commitsTopic().equals(Topic.GROUP_METADATA_TOPIC_NAME)) {
+            // source.offsets.read=admin: the commits as __consumer_offsets holds them, compacted as it is
+            wanted.add(new NewTopic(settings.commitsTopic(), Optional.of(consumerOffsetsPartitions), replication)
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT)));
+        }
         return wanted;
     }
 
     /** Creates those that are missing, then checks those that existed: a wrong one stops the start (exit 2). */
     static void create(SextantConfig config, SyncSettings settings) {
         try (SourceTopicCreator creator = new SourceTopicCreator(config.sourceClientConfig())) {
-            int partitions = settings.syncShareGroups() ? creator.consumerOffsetsPartitions() : 0;
+            int partitions = settings.syncShareGroups() ? creator.consumerOffsetsPartitions()
+                    : settings.commitsTopic().equals(Topic.GROUP_METADATA_TOPIC_NAME) ? 0 : commitsPartitions(creator);
             List<NewTopic> wanted = wanted(config, settings, partitions);
             creator.createMissing(wanted);
             Map<String, SourceTopicCreator.Existing> existing = creator.describe(
@@ -62,6 +72,21 @@ final class OwnTopics {
                         config.applicationId(), problem);
             });
             tombstonesExpire(settings, existing).ifPresent(warning -> log.warn("{}", warning));
+        }
+    }
+
+    /**
+     * With {@code source.offsets.read=admin}, as many partitions for the commits topic as {@code __consumer_offsets}
+     * has (a task then holds the groups it would hold reading the log), or Kafka's default of
+     * {@value #DEFAULT_OFFSETS_PARTITIONS} where the source does not let Sextant describe that topic.
+     */
+    private static int commitsPartitions(SourceTopicCreator creator) {
+        try {
+            return creator.consumerOffsetsPartitions();
+        } catch (RuntimeException e) {
+            log.info("Cannot read how many partitions __consumer_offsets has ({}); Sextant's commits topic gets {}",
+                    e.getMessage(), DEFAULT_OFFSETS_PARTITIONS);
+            return DEFAULT_OFFSETS_PARTITIONS;
         }
     }
 

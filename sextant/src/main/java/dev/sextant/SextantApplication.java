@@ -180,7 +180,7 @@ public final class SextantApplication implements AutoCloseable {
                 TimeUnit.MILLISECONDS);
 
         sync = new SyncResources(config, settings, destination, view, denials, metrics, catchingUp, sourceCluster[0],
-                cutovers);
+                cutovers, new LocalCommitPartitions(() -> streams, settings.commitsTopic()));
         metrics.sourceClusterChanged(() -> sync.sourceChange().problem().isPresent());
         Topology topology = SextantTopology.build(settings, sync.runtime());
         log.debug("Topology:\n{}", topology.describe());

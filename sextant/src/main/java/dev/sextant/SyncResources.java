@@ -16,10 +16,12 @@ import dev.sextant.config.ForeignOffsetPolicy;
 import dev.sextant.config.Interpolation;
 import dev.sextant.config.InvalidConfigurationException;
 import dev.sextant.config.SextantConfig;
+import dev.sextant.config.SourceOffsetsReading;
 import dev.sextant.history.IntervalProofs;
 import dev.sextant.history.OffsetSyncCatchUp;
 import dev.sextant.history.ReturnedHistory;
 import dev.sextant.metrics.SextantMetrics;
+import dev.sextant.source.AdminCommitPoller;
 import dev.sextant.source.AdminSourceOffsets;
 import dev.sextant.source.AdminSourceTopicNames;
 import dev.sextant.source.KafkaUncommittedRecords;
@@ -30,6 +32,8 @@ import dev.sextant.sync.SyncRuntime;
 import dev.sextant.sync.SyncSettings;
 import dev.sextant.translate.IntervalEvidence;
 import java.time.Duration;
+import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * What the sync of one instance shares across its tasks and holds open while it runs: the source's readers (offsets,
@@ -44,6 +48,8 @@ final class SyncResources implements AutoCloseable {
     private final AdminSourceOffsets source;
     private final AdminSourceTopicNames topicNames;
     private final OpenTransactionWatch openTransactions;
+    /** The source's commits read through the Admin API; null unless {@code source.offsets.read=admin}. */
+    private final AdminCommitPoller commitPoller;
     /** Interval proofs for interpolation; null unless {@code translation.interpolation=verified}. */
     private final IntervalProofs proofs;
     private final IntervalEvidence evidence;
@@ -53,9 +59,13 @@ final class SyncResources implements AutoCloseable {
     /** Failback: the forward flow's syncs inverted; null unless {@code failback.history.topic} is set. */
     private final ReturnedHistory returned;
 
+    /**
+     * @param ownedCommitPartitions the partitions of the commits topic this instance's tasks read now: the groups the
+     *                              Admin API poll covers here ({@code source.offsets.read=admin})
+     */
     SyncResources(SextantConfig config, SyncSettings settings, DestinationClient destination, DestinationView view,
                   AccessDenials denials, SextantMetrics metrics, CatchingUpPartitions catchingUp,
-                  String sourceCluster, Cutovers cutovers) {
+                  String sourceCluster, Cutovers cutovers, Supplier<Set<Integer>> ownedCommitPartitions) {
         source = new AdminSourceOffsets(config.sourceClientConfig(), settings.includeGroup());
         try {
             returned = settings.translateHome() ? returnedHistory(config, source, sourceCluster) : null;
@@ -64,8 +74,7 @@ final class SyncResources implements AutoCloseable {
             throw refused;
         }
         topicNames = new AdminSourceTopicNames(config.sourceClientConfig());
-        openTransactions = new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()),
-                metrics, settings.clock());
+        openTransactions = openTransactions(config, settings, metrics);
         openTransactions.start();
         Interpolation interpolation = settings.identityTranslation() ? Interpolation.OFF : config.interpolation();
         proofs = interpolation == Interpolation.VERIFIED
@@ -87,6 +96,33 @@ final class SyncResources implements AutoCloseable {
                 overwrites, denials);
         runtime = new SyncRuntime(view, consumers, new ShareGroupApplier(destination, overwrites, denials), source,
                 topicNames, metrics, checkpoints, catchUp, openTransactions, catchingUp, evidence, cutovers, returned);
+        commitPoller = commitPoller(config, settings, ownedCommitPartitions);
+    }
+
+    /**
+     * The read past other applications' open transactions on {@code __consumer_offsets}; none when the commits come
+     * through the Admin API, which answers only committed offsets: nothing to look past.
+     */
+    private OpenTransactionWatch openTransactions(SextantConfig config, SyncSettings settings,
+                                                  SextantMetrics metrics) {
+        if (!SourceOffsetsReading.of(config).fromLog()) {
+            return OpenTransactionWatch.none();
+        }
+        return new OpenTransactionWatch(source, new KafkaUncommittedRecords(config.sourceClientConfig()), metrics,
+                settings.clock());
+    }
+
+    /** With {@code source.offsets.read=admin}, the poll of the groups' committed offsets, started; else null. */
+    private static AdminCommitPoller commitPoller(SextantConfig config, SyncSettings settings,
+                                                  Supplier<Set<Integer>> ownedCommitPartitions) {
+        SourceOffsetsReading reading = SourceOffsetsReading.of(config);
+        if (reading.fromLog()) {
+            return null;
+        }
+        AdminCommitPoller poller = new AdminCommitPoller(config.sourceClientConfig(), settings.commitsTopic(),
+                settings.includeGroup(), ownedCommitPartitions, reading.pollIntervalMs(), settings.clock());
+        poller.start();
+        return poller;
     }
 
     /**
@@ -137,6 +173,9 @@ final class SyncResources implements AutoCloseable {
         }
         if (proofs != null) {
             closer.close(proofs::close);
+        }
+        if (commitPoller != null) {
+            closer.close(commitPoller::close);
         }
         closer.close(openTransactions::close);
         closer.close(source::close);

@@ -9,6 +9,7 @@ import static org.apache.kafka.common.acl.AclOperation.WRITE;
 import dev.sextant.acl.RequiredAcl.Cluster;
 import dev.sextant.config.Interpolation;
 import dev.sextant.config.SextantConfig;
+import dev.sextant.config.SourceOffsetsReading;
 import dev.sextant.config.Translation;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -53,8 +54,10 @@ public final class RequiredAcls {
     public static List<RequiredAcl> of(SextantConfig config, SourceTopicReads reads) {
         List<RequiredAcl> acls = new ArrayList<>();
         String app = config.applicationId();
-        acls.add(source(ResourceType.TOPIC, Topic.GROUP_METADATA_TOPIC_NAME, PatternType.LITERAL,
-                List.of(READ, DESCRIBE), "the consumer-group commits Sextant reads"));
+        if (SourceOffsetsReading.of(config).fromLog()) { // with admin, Describe on the groups (below) is enough
+            acls.add(source(ResourceType.TOPIC, Topic.GROUP_METADATA_TOPIC_NAME, PatternType.LITERAL,
+                    List.of(READ, DESCRIBE), "the consumer-group commits Sextant reads"));
+        }
         if (config.syncShareGroups()) {
             acls.add(source(ResourceType.TOPIC, Topic.SHARE_GROUP_STATE_TOPIC_NAME, PatternType.LITERAL,
                     List.of(READ, DESCRIBE), "the share-group start offsets Sextant reads"));

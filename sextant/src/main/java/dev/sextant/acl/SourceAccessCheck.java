@@ -1,7 +1,10 @@
 package dev.sextant.acl;
 
+import dev.sextant.config.ConfigKeys;
+import dev.sextant.config.SourceOffsetsRead;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +23,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
@@ -79,8 +83,24 @@ public final class SourceAccessCheck {
             message.append("\nGrant them (").append(principal).append(" is Sextant's principal), or see ")
                     .append("docs/security.md; bin/sextant config acls -c <file> prints every ACL Sextant needs.");
             missing.keySet().forEach(acl -> message.append("\n  ").append(acl.command(principal)));
+            alternative(missing.keySet()).ifPresent(message::append);
             throw new NotAuthorizedException(message.toString(), null);
         }
+    }
+
+    /**
+     * When one of {@code refused} is Read on {@code __consumer_offsets}: the other way to run, for a source that lets
+     * no client read that topic (some managed services), in a sentence to append to the refusal; else empty.
+     */
+    static Optional<String> alternative(Collection<RequiredAcl> refused) {
+        boolean offsetsLog = refused.stream().anyMatch(acl -> acl.resourceType() == ResourceType.TOPIC
+                && acl.name().equals(Topic.GROUP_METADATA_TOPIC_NAME));
+        return offsetsLog ? Optional.of("\nWhere the source cluster lets no client read "
+                + Topic.GROUP_METADATA_TOPIC_NAME + " (some managed services: docs/compatibility.md), set "
+                + ConfigKeys.SOURCE_OFFSETS_READ_CONFIG + "=" + SourceOffsetsRead.ADMIN.configValue()
+                + " instead: Sextant then reads the groups' committed offsets through the Admin API every "
+                + ConfigKeys.SOURCE_OFFSETS_POLL_INTERVAL_MS_CONFIG
+                + " and needs Describe on the groups, not this ACL.") : Optional.empty();
     }
 
     private static Optional<String> topic(Admin admin, RequiredAcl acl, String topic, Duration timeout)

@@ -2,6 +2,8 @@ package dev.sextant.acl;
 
 import dev.sextant.config.SextantConfig;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.errors.AuthorizationException;
 
@@ -32,8 +34,10 @@ public final class SourceRefusal {
     /** {@code what} was refused with {@code denied}: the message names the ACL that covers it and how to grant it. */
     public NotAuthorizedException refused(String what, AuthorizationException denied, Throwable cause) {
         String principal = Principals.guess(config.sourceClientConfig());
-        String grant = RequiredAcls.covering(RequiredAcls.withoutProofReads(config), RequiredAcl.Cluster.SOURCE, denied)
-                .map(acl -> ". Grant it:\n  " + acl.command(principal)).orElse(".");
+        Optional<RequiredAcl> covering = RequiredAcls.covering(RequiredAcls.withoutProofReads(config),
+                RequiredAcl.Cluster.SOURCE, denied);
+        String grant = covering.map(acl -> ". Grant it:\n  " + acl.command(principal)
+                + SourceAccessCheck.alternative(List.of(acl)).orElse("")).orElse(".");
         return new NotAuthorizedException(what + ": " + AccessDenials.describe(denied, null) + ": "
                 + denied.getMessage() + grant
                 + "\nbin/sextant config acls -c <file> prints every ACL Sextant needs (docs/security.md).", cause);

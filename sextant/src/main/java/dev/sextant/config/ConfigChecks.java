@@ -123,6 +123,8 @@ final class ConfigChecks {
         checkNoUnknownKey(props, origins, findings);
         checkDefinedValues(props, origins, findings);
         checkPassThroughValues(props, origins, findings, offline);
+        SourceOffsetsRead.conflict(props).ifPresent(problem -> findings.error(new InvalidConfigurationException(
+                ConfigKeys.SYNC_SHARE_GROUPS_CONFIG, "true", problem)));
         if (!findings.errors().isEmpty()) {
             throw InvalidConfigurationException.of(findings.errors());
         }

@@ -43,6 +43,9 @@ public final class ConfigKeys {
     public static final String GROUPS_EXCLUDE_CONFIG = "groups.exclude";
     public static final String TOPICS_INCLUDE_CONFIG = "topics.include";
     public static final String TOPICS_EXCLUDE_CONFIG = "topics.exclude";
+    public static final String SOURCE_OFFSETS_READ_CONFIG = "source.offsets.read";
+    public static final String SOURCE_OFFSETS_POLL_INTERVAL_MS_CONFIG = "source.offsets.poll.interval.ms";
+    public static final long SOURCE_OFFSETS_POLL_INTERVAL_MS_DEFAULT = 5_000L;
     public static final String SYNC_CONSUMER_GROUPS_CONFIG = "sync.consumer.groups";
     public static final String SYNC_SHARE_GROUPS_CONFIG = "sync.share.groups";
     public static final String SYNC_INTERVAL_MS_CONFIG = "sync.interval.ms";

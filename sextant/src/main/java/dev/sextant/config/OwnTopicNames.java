@@ -23,4 +23,13 @@ public record OwnTopicNames(String applicationId) {
     public String sharePositions() {
         return applicationId + "-share-positions";
     }
+
+    /**
+     * With {@code source.offsets.read=admin}: the source's committed offsets as the Admin API answered them, written
+     * as {@code __consumer_offsets} records, partitioned and compacted as that topic is, and read by the sync in its
+     * place.
+     */
+    public String sourceCommits() {
+        return applicationId + "-source-commits";
+    }
 }

@@ -12,6 +12,7 @@ import static dev.sextant.config.ConfigKeys.OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFI
 import static dev.sextant.config.ConfigKeys.OFFSET_SYNCS_TOPIC_CONFIG;
 import static dev.sextant.config.ConfigKeys.REPLICATION_POLICY_SEPARATOR_CONFIG;
 import static dev.sextant.config.ConfigKeys.SOURCE_ALIAS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SOURCE_OFFSETS_READ_CONFIG;
 import static dev.sextant.config.ConfigKeys.STATE_DIR_CONFIG;
 import static dev.sextant.config.ConfigKeys.STATE_MEMORY_BYTES_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_CONSUMER_GROUPS_CONFIG;
@@ -219,9 +220,10 @@ public class SextantConfig extends AbstractConfig {
         return getBoolean(SYNC_CONSUMER_GROUPS_CONFIG);
     }
 
-    /** {@code sync.share.groups}. */
+    /** {@code sync.share.groups}; false with {@code source.offsets.read=admin}, which reads no share-group state. */
     public boolean syncShareGroups() {
-        return getBoolean(SYNC_SHARE_GROUPS_CONFIG);
+        return getBoolean(SYNC_SHARE_GROUPS_CONFIG)
+                && SourceOffsetsRead.fromConfigValue(getString(SOURCE_OFFSETS_READ_CONFIG)) == SourceOffsetsRead.LOG;
     }
 
     /** {@code sync.write.parallelism}. */

@@ -7,6 +7,9 @@ import static dev.sextant.config.ConfigKeys.DLQ_TOPIC_REPLICATION_FACTOR_CONFIG;
 import static dev.sextant.config.ConfigKeys.EMIT_CHECKPOINTS_ENABLED_CONFIG;
 import static dev.sextant.config.ConfigKeys.OFFSET_SYNCS_PRUNE_INTERVAL_MS_CONFIG;
 import static dev.sextant.config.ConfigKeys.OFFSET_SYNCS_PRUNE_INTERVAL_MS_DEFAULT;
+import static dev.sextant.config.ConfigKeys.SOURCE_OFFSETS_POLL_INTERVAL_MS_CONFIG;
+import static dev.sextant.config.ConfigKeys.SOURCE_OFFSETS_POLL_INTERVAL_MS_DEFAULT;
+import static dev.sextant.config.ConfigKeys.SOURCE_OFFSETS_READ_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_CONSUMER_GROUPS_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_FOREIGN_OFFSETS_CONFIG;
 import static dev.sextant.config.ConfigKeys.SYNC_INTERVAL_MS_CONFIG;
@@ -51,6 +54,25 @@ final class SyncKeys {
                         + "Kafka Streams groups (streams protocol, KIP-1071).");
         define(def, SYNC_SHARE_GROUPS_CONFIG, Type.BOOLEAN, true, null, Importance.MEDIUM, GROUP_SYNC,
                 "Whether to sync share groups (their share-partition start offsets).");
+        define(def, SOURCE_OFFSETS_READ_CONFIG, Type.STRING, SourceOffsetsRead.LOG.configValue(),
+                ConfigValidators.oneOf(SourceOffsetsRead.configValues()), Importance.MEDIUM, GROUP_SYNC,
+                "Where Sextant finds the source's committed offsets. 'log' (the default) reads every commit from "
+                        + "__consumer_offsets as the group coordinator writes it: a commit reaches the destination "
+                        + "within about sync.interval.ms. 'admin' is for a source that lets no client read "
+                        + "__consumer_offsets (managed services, docs/compatibility.md): every "
+                        + "source.offsets.poll.interval.ms Sextant lists the groups and reads their committed offsets "
+                        + "through the Admin API (ListGroups and OffsetFetch, as MirrorMaker 2's checkpoint connector "
+                        + "does), and hands each change to the same sync as a commit read from the log. A commit then "
+                        + "reaches the destination within about the poll interval plus sync.interval.ms; commits made "
+                        + "between two polls are seen as the last of them, and the commit time Sextant records is when "
+                        + "the poll saw it. Share groups are not synced in this mode (their state is in "
+                        + "__share_group_state), and the source needs Describe on the groups instead of Read on "
+                        + "__consumer_offsets.");
+        define(def, SOURCE_OFFSETS_POLL_INTERVAL_MS_CONFIG, Type.LONG, SOURCE_OFFSETS_POLL_INTERVAL_MS_DEFAULT,
+                ConfigValidators.atLeast(100), Importance.LOW, GROUP_SYNC,
+                "With source.offsets.read=admin, how often, in milliseconds, the source's groups and their committed "
+                        + "offsets are read through the Admin API: one ListGroups and one OffsetFetch per group "
+                        + "coordinator each time. Ignored with source.offsets.read=log.");
         define(def, SYNC_STREAMS_DESTINATION_KAFKA_VERSION_CONFIG, Type.STRING, "",
                 ConfigValidators.kafkaVersionOrEmpty(), Importance.LOW, GROUP_SYNC,
                 "The destination brokers' Kafka version, needed only when they run 4.2 and a source group is a Kafka "

@@ -10,6 +10,9 @@ import dev.sextant.command.CommandContext;
 import dev.sextant.command.CommandStep;
 import dev.sextant.command.CommandStep.Cluster;
 import dev.sextant.command.CutoverLedger;
+import dev.sextant.config.ConfigKeys;
+import dev.sextant.config.InvalidConfigurationException;
+import dev.sextant.config.SourceOffsetsReading;
 import dev.sextant.config.TopicRoutes;
 import dev.sextant.source.CommitWatch;
 import dev.sextant.source.SourceGroup;
@@ -94,6 +97,13 @@ public final class PlannedCutover {
      *              does not know it; empty with a pattern
      */
     public CutoverReport cutOver(Predicate<String> selected, Set<String> named, Options options) {
+        if (!SourceOffsetsReading.of(context.config()).fromLog()) {
+            throw new InvalidConfigurationException(ConfigKeys.SOURCE_OFFSETS_READ_CONFIG, "admin", "cutover fences "
+                    + "a group by watching its commits arrive in __consumer_offsets, which Sextant does not read with "
+                    + "'" + ConfigKeys.SOURCE_OFFSETS_READ_CONFIG + "=admin'. Fix: stop the group's consumers, wait "
+                    + ConfigKeys.SOURCE_OFFSETS_POLL_INTERVAL_MS_CONFIG + " plus sync.interval.ms, check the group on "
+                    + "the destination and use 'sextant failover' (docs/failover.md)");
+        }
         long started = clock.millis();
         Map<String, CutoverReport.GroupResult> results = new TreeMap<>();
         CutoverLedger ledger = context.cutovers();

@@ -18,6 +18,9 @@
  * {@code CoordinatorRecordType} enums, so a Kafka upgrade that adds a value version is picked up without code
  * changes here, and a record newer than the jars is reported instead of being mis-read.
  *
+ * <p>{@link dev.sextant.decode.OffsetCommitBytes} writes an offset commit the way the coordinator does, for the
+ * commits {@code source.offsets.read=admin} reads through the Admin API: they are then decoded like the log's.
+ *
  * <p>Every decoder either returns a non-null record or throws {@link dev.sextant.decode.UndecodableRecordException};
  * no other exception escapes, whatever the bytes. All classes are stateless and thread-safe.
  */

@@ -26,12 +26,23 @@ public final class StreamsGroupRouter implements GroupRouter {
     private final Supplier<KafkaStreams> streams;
     private final HostAndPort self;
     private final HostInfo selfInfo;
+    /** The topic the tasks read commits from: {@code __consumer_offsets}, or Sextant's own in admin mode. */
+    private final String commitsTopic;
 
     /**
      * @param streams the Kafka Streams client, or null before it exists
      * @param self    this instance's advertised address, as given to Kafka Streams' {@code application.server}
      */
     public StreamsGroupRouter(Supplier<KafkaStreams> streams, HostAndPort self) {
+        this(streams, self, Topic.GROUP_METADATA_TOPIC_NAME);
+    }
+
+    /**
+     * @param commitsTopic the topic whose partitions the tasks are numbered by: {@code __consumer_offsets}, or with
+     *                     {@code source.offsets.read=admin} Sextant's own topic of the source's commits
+     */
+    public StreamsGroupRouter(Supplier<KafkaStreams> streams, HostAndPort self, String commitsTopic) {
+        this.commitsTopic = commitsTopic;
         this.streams = streams;
         this.self = self;
         this.selfInfo = new HostInfo(self.host(), self.port());
@@ -80,12 +91,10 @@ public final class StreamsGroupRouter implements GroupRouter {
         try {
             running.queryMetadataForKey(PositionStore.NAME, "", probe);
         } catch (RuntimeException e) {
-            throw QueryException.unavailable("the partitions of " + Topic.GROUP_METADATA_TOPIC_NAME
-                    + " are not known yet; retry", e);
+            throw QueryException.unavailable("the partitions of " + commitsTopic + " are not known yet; retry", e);
         }
         if (probe.numPartitions() <= 0) {
-            throw QueryException.unavailable("the partitions of " + Topic.GROUP_METADATA_TOPIC_NAME
-                    + " are not known yet; retry");
+            throw QueryException.unavailable("the partitions of " + commitsTopic + " are not known yet; retry");
         }
         return probe.numPartitions();
     }
@@ -114,10 +123,10 @@ public final class StreamsGroupRouter implements GroupRouter {
         return out;
     }
 
-    private static Set<Integer> offsetsPartitions(Set<TopicPartition> partitions) {
+    private Set<Integer> offsetsPartitions(Set<TopicPartition> partitions) {
         Set<Integer> out = new TreeSet<>();
         for (TopicPartition tp : partitions) {
-            if (tp.topic().equals(Topic.GROUP_METADATA_TOPIC_NAME)) {
+            if (tp.topic().equals(commitsTopic)) {
                 out.add(tp.partition());
             }
         }

@@ -3,11 +3,13 @@ package dev.sextant.sync;
 import dev.sextant.config.OwnTopicNames;
 import dev.sextant.config.RewindPolicy;
 import dev.sextant.config.SextantConfig;
+import dev.sextant.config.SourceOffsetsReading;
 import dev.sextant.config.TopicRoutes;
 import dev.sextant.config.Translation;
 import dev.sextant.config.UntranslatablePolicy;
 import java.time.Clock;
 import java.util.function.Predicate;
+import org.apache.kafka.common.internals.Topic;
 import org.apache.kafka.connect.mirror.ReplicationPolicy;
 
 /**
@@ -34,9 +36,19 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
      *                          topics (a two-way setup); null when not known
      * @param translateHome     true when those mirrors are translated back to their originals (failback,
      *                          {@code failback.history.topic}); false: they are not synced
+     * @param commitsFromAdmin  true with {@code source.offsets.read=admin}: the commits are read from Sextant's own
+     *                          topic, where the Admin API poll writes them ({@link #commitsTopic})
      */
     public record Topics(String applicationId, String sourceAlias, ReplicationPolicy replicationPolicy,
-                         String offsetSyncsTopic, String dlqTopic, String destinationAlias, boolean translateHome) {
+                         String offsetSyncsTopic, String dlqTopic, String destinationAlias, boolean translateHome,
+                         boolean commitsFromAdmin) {
+
+        /** The commits read from {@code __consumer_offsets}. */
+        public Topics(String applicationId, String sourceAlias, ReplicationPolicy replicationPolicy,
+                      String offsetSyncsTopic, String dlqTopic, String destinationAlias, boolean translateHome) {
+            this(applicationId, sourceAlias, replicationPolicy, offsetSyncsTopic, dlqTopic, destinationAlias,
+                    translateHome, false);
+        }
 
         /** One-way: no mirror of the destination's own topics is told apart. */
         public Topics(String applicationId, String sourceAlias, ReplicationPolicy replicationPolicy,
@@ -55,6 +67,16 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
         /** Sextant's own topic holding the full offset-sync history (compacted; read back into a global store). */
         public String historyTopic() {
             return new OwnTopicNames(applicationId).history();
+        }
+
+        /**
+         * Where the group sync reads the source's commits: {@code __consumer_offsets}, or with
+         * {@code source.offsets.read=admin} Sextant's own topic of the commits the Admin API answered, in the same
+         * record format and partitioned the same way.
+         */
+        public String commitsTopic() {
+            return commitsFromAdmin ? new OwnTopicNames(applicationId).sourceCommits()
+                    : Topic.GROUP_METADATA_TOPIC_NAME;
         }
 
         /** Sextant's own topic carrying share start offsets to the task that owns each share group. */
@@ -135,7 +157,8 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
         return new SyncSettings(
                 new Topics(config.applicationId(), config.sourceAlias(), config.replicationPolicy(),
                         config.offsetSyncsTopic(), config.dlqTopic(), config.destinationAlias(),
-                        config.failbackHistoryTopic().isPresent() && config.translation() != Translation.IDENTITY),
+                        config.failbackHistoryTopic().isPresent() && config.translation() != Translation.IDENTITY,
+                        !SourceOffsetsReading.of(config).fromLog()),
                 new Scope(config::includesGroup, config::includesTopic, config.syncConsumerGroups(),
                         config.syncShareGroups()),
                 new Timing(config.syncIntervalMs(), config.pendingTimeoutMs(), config.offsetSyncsPruneIntervalMs(),
@@ -177,6 +200,16 @@ public record SyncSettings(Topics topics, Scope scope, Timing timing, OffsetRule
     /** See {@link Topics#cutoversTopic}. */
     public String cutoversTopic() {
         return topics.cutoversTopic();
+    }
+
+    /** See {@link Topics#commitsFromAdmin}. */
+    public boolean commitsFromAdmin() {
+        return topics.commitsFromAdmin();
+    }
+
+    /** See {@link Topics#commitsTopic}. */
+    public String commitsTopic() {
+        return topics.commitsTopic();
     }
 
     /** See {@link Topics#sharePositionsTopic}. */

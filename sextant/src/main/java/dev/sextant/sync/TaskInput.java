@@ -4,10 +4,10 @@ import dev.sextant.state.CatchingUpPartitions;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.internals.Topic;
 
 /**
- * How far one task has read its partition of {@code __consumer_offsets}, for two decisions:
+ * How far one task has read its partition of the commits it reads ({@code __consumer_offsets}, or Sextant's own
+ * topic with {@code source.offsets.read=admin}), for two decisions:
  *
  * <ul>
  *   <li><em>caught up</em>: until the task has read its input up to where it stood when the task started here (the
@@ -79,7 +79,7 @@ final class TaskInput {
     void start() {
         runtime.catchingUp().started(partition);
         lastInputAt = settings.clock().millis();
-        TopicPartition input = new TopicPartition(Topic.GROUP_METADATA_TOPIC_NAME, partition);
+        TopicPartition input = new TopicPartition(settings.commitsTopic(), partition);
         inputEnd = runtime.source().stableEnds(Set.of(input))
                 .thenApply(ends -> ends.containsKey(input) ? ends.get(input).lastStable() : -1L);
         inputCommitted = runtime.source().committed(settings.applicationId(), Set.of(input))

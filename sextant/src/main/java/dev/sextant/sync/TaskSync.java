@@ -40,6 +40,8 @@ public final class TaskSync {
     private final CommitIntake intake;
     private final TaskInput input;
     private final int partition;
+    /** {@code source.offsets.read=admin}: the commits' places are not in {@code __consumer_offsets}. */
+    private final boolean commitsFromAdmin;
 
     /**
      * @param partition   the task's partition of {@code __consumer_offsets} (and of Sextant's share positions)
@@ -51,6 +53,7 @@ public final class TaskSync {
         this.runtime = runtime;
         this.metrics = runtime.metrics();
         this.partition = partition;
+        this.commitsFromAdmin = settings.commitsFromAdmin();
         this.groups = stores.groups();
         IncludedNames groupNames = new IncludedNames(settings.includeGroup());
         IncludedNames topicNames = new IncludedNames(settings.includeTopic());
@@ -93,7 +96,9 @@ public final class TaskSync {
     public void consumerOffsets(byte[] key, byte[] value, long logOffset, long timestamp)
             throws UndecodableRecordException {
         input.read(logOffset, timestamp);
-        intake.accept(ConsumerOffsetsDecoder.decode(key, value), logOffset);
+        // read through the Admin API, a commit's place in Sextant's own topic is no place in __consumer_offsets:
+        // such commits (and the marks written for them) are ordered by the time the poll saw them
+        intake.accept(ConsumerOffsetsDecoder.decode(key, value), commitsFromAdmin ? -1 : logOffset);
     }
 
     /**

@@ -41,7 +41,9 @@ import org.apache.kafka.streams.state.Stores;
  * </pre>
  *
  * With {@code translation=identity} the offset-sync branch and the global store are left out; with
- * {@code sync.share.groups=false} the share-state branch. The share positions topic has as many partitions as
+ * {@code sync.share.groups=false} the share-state branch. With {@code source.offsets.read=admin} the commits come
+ * from Sextant's own topic ({@link SyncSettings#commitsTopic}) instead of {@code __consumer_offsets}: the records are
+ * the same, and so is everything downstream. The share positions topic has as many partitions as
  * {@code __consumer_offsets} and is partitioned the same way ({@link CoordinatorPartitioner}), so partition
  * {@code i} of both reaches the same task: the one that owns the group.
  */
@@ -91,7 +93,7 @@ public final class SextantTopology {
 
         topology.addSource(AutoOffsetReset.earliest(), "consumer-offsets-source",
                 Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
-                Pattern.compile(Pattern.quote(Topic.GROUP_METADATA_TOPIC_NAME)));
+                Pattern.compile(Pattern.quote(settings.commitsTopic())));
         List<String> groupInputs = new ArrayList<>(List.of("consumer-offsets-source"));
         if (settings.syncShareGroups()) {
             topology.addSource(AutoOffsetReset.earliest(), "share-state-source",

@@ -138,4 +138,25 @@ class RequiredAclsTest {
     private static void assertRefused(Runnable construction) {
         assertThrows(IllegalArgumentException.class, construction::run);
     }
+
+    /**
+     * {@code source.offsets.read=admin} needs no ACL on {@code __consumer_offsets} (Describe on the groups reads their
+     * offsets); with the log, a refusal of that ACL names the key that runs without it.
+     */
+    @Test
+    void theAdminApiNeedsNothingOnConsumerOffsetsAndTheLogsRefusalNamesIt() {
+        List<RequiredAcl> admin = RequiredAcls.of(config("source.offsets.read", "admin"), MIRRORED, Cluster.SOURCE);
+        assertTrue(admin.stream().noneMatch(acl -> acl.name().equals("__consumer_offsets")), admin.toString());
+        assertTrue(admin.stream().noneMatch(acl -> acl.name().equals("__share_group_state")), admin.toString());
+        assertTrue(admin.stream().anyMatch(acl -> acl.resourceType() == ResourceType.GROUP && acl.name().equals("*")
+                && acl.operations().contains(DESCRIBE)), admin.toString());
+
+        List<RequiredAcl> log = RequiredAcls.of(config(), MIRRORED, Cluster.SOURCE);
+        RequiredAcl offsets = log.stream().filter(acl -> acl.name().equals("__consumer_offsets")).findFirst()
+                .orElseThrow();
+        String hint = SourceAccessCheck.alternative(List.of(offsets)).orElseThrow();
+        assertTrue(hint.contains("source.offsets.read=admin") && hint.contains("source.offsets.poll.interval.ms"),
+                hint);
+        assertTrue(SourceAccessCheck.alternative(log.stream().filter(acl -> acl != offsets).toList()).isEmpty());
+    }
 }

@@ -13,7 +13,7 @@ class ConfigDocsTest {
     @Test
     void everyKeyIsDocumented() {
         ConfigDef def = SextantConfig.configDef();
-        assertEquals(48, def.names().size());
+        assertEquals(50, def.names().size());
         for (ConfigDef.ConfigKey key : def.configKeys().values()) {
             assertFalse(key.documentation == null || key.documentation.isBlank(), key.name);
             assertTrue(key.importance != null, key.name);

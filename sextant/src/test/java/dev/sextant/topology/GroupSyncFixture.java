@@ -74,6 +74,8 @@ abstract class GroupSyncFixture {
     boolean untranslatableEarliest;
     /** True: the destination's alias is known ({@code destination}), as in a two-way setup. */
     boolean twoWay;
+    /** True: {@code source.offsets.read=admin}, the commits read from Sextant's own topic ({@link #commits}). */
+    boolean adminCommits;
     /** The source's topic ids by name, as the incarnation check sees them. */
     final Map<String, Uuid> sourceIdsByName = source.ids;
     @TempDir
@@ -93,6 +95,9 @@ abstract class GroupSyncFixture {
                 new Timing(INTERVAL, PENDING_TIMEOUT, PRUNE_INTERVAL, 30_000),
                 new OffsetRules(identity, followRewinds, untranslatableEarliest),
                 clock, twoWay ? "destination" : null);
+        if (adminCommits) {
+            settings = TestSettings.withAdminCommits(settings);
+        }
         view = new DestinationView(destination);
         view.refreshNow();
         ConsumerGroupApplier applier = new ConsumerGroupApplier(destination, new OffsetOwnership(APP),
@@ -105,7 +110,7 @@ abstract class GroupSyncFixture {
         SyncRuntime runtime = new SyncRuntime(view, applier, new ShareGroupApplier(destination), source,
                 source, metrics).withEvidence(evidence);
         driver = new TopologyTestDriver(SextantTopology.build(settings, runtime), props, clock.instant());
-        commits = driver.createInputTopic("__consumer_offsets", Serdes.ByteArray().serializer(),
+        commits = driver.createInputTopic(settings.commitsTopic(), Serdes.ByteArray().serializer(),
                 Serdes.ByteArray().serializer());
         if (!identity) {
             syncs = driver.createInputTopic(SYNCS, Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());

@@ -51,4 +51,12 @@ final class TestSettings {
                 "test:8080",
                 clock);
     }
+
+    /** {@code settings} with {@code source.offsets.read=admin}: the commits read from Sextant's own topic. */
+    static SyncSettings withAdminCommits(SyncSettings settings) {
+        Topics t = settings.topics();
+        return new SyncSettings(new Topics(t.applicationId(), t.sourceAlias(), t.replicationPolicy(),
+                t.offsetSyncsTopic(), t.dlqTopic(), t.destinationAlias(), t.translateHome(), true), settings.scope(),
+                settings.timing(), settings.offsets(), settings.instance(), settings.clock());
+    }
 }
