@@ -77,7 +77,9 @@ final class BenchOptions {
     Integer tailMax;
 
     @Option(names = "--systems", split = ",", paramLabel = "S[,S...]",
-            description = "Any of mm2-default, mm2-1s, sextant (default all; quick mm2-1s,sextant).")
+            description = "Any of mm2-default, mm2-1s, sextant, sextant-interpolation-off, sextant-admin-poll "
+                    + "(Sextant polling committed offsets through the Admin API; default all but sextant-admin-poll; "
+                    + "quick mm2-1s,sextant).")
     List<String> systems;
 
     @Option(names = "--no-sync", description = "Skip the sync scenario (e.g. to profile throughput alone).")
@@ -223,7 +225,7 @@ final class BenchOptions {
 
     private List<String> chosenSystems() {
         return chosen("--systems", systems != null ? systems
-                : ifQuick(List.of(BenchSettings.MM2_FAST, BenchSettings.SEXTANT), BenchSettings.ALL_SYSTEMS));
+                : ifQuick(List.of(BenchSettings.MM2_FAST, BenchSettings.SEXTANT), BenchSettings.DEFAULT_SYSTEMS));
     }
 
     /** {@code sys}, every one a known system. */

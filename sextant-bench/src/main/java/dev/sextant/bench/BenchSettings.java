@@ -90,9 +90,20 @@ record BenchSettings(
      * beside {@link #SEXTANT} the run shows what replay 0 costs (CPU, records read, latency).
      */
     static final String SEXTANT_INTERPOLATION_OFF = "sextant-interpolation-off";
-    static final List<String> ALL_SYSTEMS = List.of(MM2_DEFAULT, MM2_FAST, SEXTANT, SEXTANT_INTERPOLATION_OFF);
+    /**
+     * Sextant with {@code source.offsets.read=admin}: committed offsets polled through the Admin API (the fallback for
+     * sources that hide {@code __consumer_offsets}) instead of read from the log; beside {@link #SEXTANT} the run shows
+     * what the fallback costs. Only when {@code --systems} names it.
+     */
+    static final String SEXTANT_ADMIN_POLL = "sextant-admin-poll";
+    /** Every system, in the order tables and charts show them. */
+    static final List<String> ALL_SYSTEMS = List.of(MM2_DEFAULT, MM2_FAST, SEXTANT, SEXTANT_INTERPOLATION_OFF,
+            SEXTANT_ADMIN_POLL);
+    /** The systems a run measures unless {@code --systems} says otherwise. */
+    static final List<String> DEFAULT_SYSTEMS = List.of(MM2_DEFAULT, MM2_FAST, SEXTANT, SEXTANT_INTERPOLATION_OFF);
     /** The order in which the systems take their turn at each scale in sequential mode. */
-    static final List<String> SEQUENTIAL_ORDER = List.of(SEXTANT, SEXTANT_INTERPOLATION_OFF, MM2_FAST, MM2_DEFAULT);
+    static final List<String> SEQUENTIAL_ORDER = List.of(SEXTANT, SEXTANT_INTERPOLATION_OFF, SEXTANT_ADMIN_POLL,
+            MM2_FAST, MM2_DEFAULT);
 
     static final String SEQUENTIAL = "sequential";
     static final String SIDE_BY_SIDE = "side-by-side";
@@ -222,9 +233,10 @@ record BenchSettings(
         }
     }
 
-    /** Whether {@code system} is a Sextant (with interpolation or without). */
+    /** Whether {@code system} is a Sextant (with interpolation or without, reading the log or polling). */
     static boolean isSextant(String system) {
-        return SEXTANT.equals(system) || SEXTANT_INTERPOLATION_OFF.equals(system);
+        return SEXTANT.equals(system) || SEXTANT_INTERPOLATION_OFF.equals(system)
+                || SEXTANT_ADMIN_POLL.equals(system);
     }
 
     boolean runs(String system) {

@@ -27,9 +27,12 @@ final class Charts {
 
     private static final int W = 1500;
     private static final int H = 620;
-    /** By {@link BenchSettings#ALL_SYSTEMS}: MM2 default, MM2 1 s, Sextant, Sextant with interpolation off. */
+    /**
+     * By {@link BenchSettings#ALL_SYSTEMS}: MM2 default, MM2 1 s, Sextant, Sextant with interpolation off, Sextant
+     * polling through the Admin API.
+     */
     private static final Color[] SYSTEM_COLORS = {new Color(0xC0392B), new Color(0xE67E22), new Color(0x1E8449),
-        new Color(0x2471A3)};
+        new Color(0x2471A3), new Color(0x7D3C98)};
 
     /** One CDF: sorted latencies in ms; {@code failed}: the run failed (its unresolved commits at their age then). */
     record Cdf(String system, int groups, double[] sortedMillis, boolean failed) {

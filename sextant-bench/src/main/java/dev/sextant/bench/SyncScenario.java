@@ -174,6 +174,7 @@ final class SyncScenario {
         return switch (system) {
             case BenchSettings.SEXTANT -> "sx";
             case BenchSettings.SEXTANT_INTERPOLATION_OFF -> "sxo";
+            case BenchSettings.SEXTANT_ADMIN_POLL -> "sxa";
             case BenchSettings.MM2_FAST -> "mm2f";
             case BenchSettings.MM2_DEFAULT -> "mm2d";
             default -> throw new IllegalArgumentException(system);

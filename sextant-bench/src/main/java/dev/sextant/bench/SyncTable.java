@@ -55,10 +55,7 @@ final class SyncTable {
                 + "groups that are already there.\n\n");
         syncTable(md, def, fast, sx);
         md.append('\n');
-        Run off = find(runs, BenchSettings.SEXTANT_INTERPOLATION_OFF);
-        if (off != null) {
-            exactnessTable(md, sx, off);
-        }
+        variantTables(md, runs, sx);
         failureNotes(md, runs);
         if (sx != null) {
             sextantNotes(md, sx);
@@ -78,6 +75,18 @@ final class SyncTable {
                     + "as long as one interval covers every group.%n%n", groups, BenchSettings.LARGE_SCALE)
                     : "MM2 default was not run: with emit and sync every 60 s its latency is between ~0 and ~120 s "
                     + "(about 60 s on average), by construction.\n\n");
+        }
+    }
+
+    /** Sextant beside each of its variants the run measured: interpolation off, the Admin API poll. */
+    private static void variantTables(StringBuilder md, List<Run> runs, Run sx) {
+        Run off = find(runs, BenchSettings.SEXTANT_INTERPOLATION_OFF);
+        if (off != null) {
+            exactnessTable(md, sx, off);
+        }
+        Run admin = find(runs, BenchSettings.SEXTANT_ADMIN_POLL);
+        if (admin != null) {
+            adminPollTable(md, sx, admin);
         }
     }
 
@@ -233,6 +242,34 @@ final class SyncTable {
             md.append(" | ").append(initialLower(sx) ? "n/a" : (initialLower(mm2) ? "≥ " : "") + ratio(m, x));
         }
         md.append(" |\n");
+    }
+
+    /**
+     * The fallback for sources that hide {@code __consumer_offsets} beside the log: committed offsets polled through
+     * the Admin API every {@code source.offsets.poll.interval.ms}.
+     */
+    private static void adminPollTable(StringBuilder md, Run sx, Run admin) {
+        md.append("What the Admin API fallback costs: Sextant reading `__consumer_offsets` (`source.offsets.read=log`, "
+                + "the default) beside the same workload with `source.offsets.read=admin` (the groups' committed "
+                + "offsets polled every `source.offsets.poll.interval.ms`, as MirrorMaker 2 reads them; a commit "
+                + "replaced before the next poll is never seen).\n\n");
+        md.append("| figure | Sextant, log | Sextant, Admin API poll |\n|---|---:|---:|\n");
+        Run[] both = {sx, admin};
+        if (Stream.of(both).anyMatch(x -> x != null && x.failed() != null)) {
+            pair(md, "run", both, x -> x.failed() == null ? "completed" : "failed: " + x.failed());
+        }
+        pair(md, "initial sync: every group on the destination (s)", both, x -> (initialLower(x) ? "≥ " : "")
+                + cell(x.initialSyncS(), v -> String.format(Locale.ROOT, "%,.1f", v)));
+        pair(md, "sync latency p50", both, x -> x.syncLatencyMs() == null ? "n/a"
+                : (lower(x, "p50") ? "≥ " : "") + cell(x.syncLatencyMs().p50(), Report::duration));
+        pair(md, "sync latency p99", both, x -> x.syncLatencyMs() == null ? "n/a"
+                : (lower(x, "p99") ? "≥ " : "") + cell(x.syncLatencyMs().p99(), Report::duration));
+        pair(md, "replay, caught-up / lagging groups (max records)", both, x -> x.replayRecords() == null ? "n/a"
+                : count(x.replayRecords().caughtUpMax()) + " / " + count(x.replayRecords().laggingMax()));
+        pair(md, "CPU seconds", both, x -> cell(x.cpuS(), v -> String.format(Locale.ROOT, "%,.1f", v)));
+        pair(md, "Admin requests/s to the destination", both, x -> cell(x.adminRequestsPerSec(),
+                v -> String.format(Locale.ROOT, "%,.1f", v)));
+        md.append('\n');
     }
 
     private static boolean initialLower(Run run) {

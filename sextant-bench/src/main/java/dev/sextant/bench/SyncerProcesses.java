@@ -66,7 +66,8 @@ final class SyncerProcesses {
             Path sysDir = dir.resolve(system);
             String prefix = SyncScenario.prefix(system, n);
             futures.put(system, CompletableFuture.supplyAsync(() -> switch (system) {
-                case BenchSettings.SEXTANT, BenchSettings.SEXTANT_INTERPOLATION_OFF -> startSextant(system, sysDir);
+                case BenchSettings.SEXTANT, BenchSettings.SEXTANT_INTERPOLATION_OFF, BenchSettings.SEXTANT_ADMIN_POLL
+                        -> startSextant(system, sysDir);
                 case BenchSettings.MM2_FAST -> Mm2CheckpointProcess.start(system, prefix, 1, topics,
                         session.sourceBootstrap(), session.destinationBootstrap(), sysDir, cfg.childJvmOptions(),
                         timeout);
@@ -127,7 +128,10 @@ final class SyncerProcesses {
         Bench.log("%s: %s failed to start: %s (see %s)", label, system, so.failed, so.logFile);
     }
 
-    /** A Sextant of its own application id and groups; {@code sextant-interpolation-off} with MM2's rule only. */
+    /**
+     * A Sextant of its own application id and groups; {@code sextant-interpolation-off} with MM2's rule only,
+     * {@code sextant-admin-poll} polling committed offsets through the Admin API.
+     */
     private Syncer startSextant(String system, Path sysDir) {
         Map<String, String> config = new LinkedHashMap<>();
         config.put("source.bootstrap.servers", session.sourceBootstrap());
@@ -141,6 +145,9 @@ final class SyncerProcesses {
         config.putAll(cfg.sextantConfig());
         if (system.equals(BenchSettings.SEXTANT_INTERPOLATION_OFF)) {
             config.put("translation.interpolation", "off");
+        }
+        if (system.equals(BenchSettings.SEXTANT_ADMIN_POLL)) {
+            config.put("source.offsets.read", "admin");
         }
         List<String> jvm = new ArrayList<>(cfg.sextantJvmOptions(n));
         if (cfg.jfr()) {
