@@ -90,6 +90,17 @@ final class SyncTable {
         }
     }
 
+    /** The rows every Sextant-beside-a-variant table starts with: latency, replay, CPU. */
+    private static void latencyReplayAndCpu(StringBuilder md, Run[] both) {
+        pair(md, "sync latency p50", both, x -> x.syncLatencyMs() == null ? "n/a"
+                : (lower(x, "p50") ? "≥ " : "") + cell(x.syncLatencyMs().p50(), Report::duration));
+        pair(md, "sync latency p99", both, x -> x.syncLatencyMs() == null ? "n/a"
+                : (lower(x, "p99") ? "≥ " : "") + cell(x.syncLatencyMs().p99(), Report::duration));
+        pair(md, "replay, caught-up / lagging groups (max records)", both, x -> x.replayRecords() == null ? "n/a"
+                : count(x.replayRecords().caughtUpMax()) + " / " + count(x.replayRecords().laggingMax()));
+        pair(md, "CPU seconds", both, x -> cell(x.cpuS(), v -> String.format(Locale.ROOT, "%,.1f", v)));
+    }
+
     /** What stopped each failed run, and what its figures then are. */
     private static void failureNotes(StringBuilder md, List<Run> runs) {
         for (Run run : runs) {
@@ -157,13 +168,7 @@ final class SyncTable {
         if (Stream.of(both).anyMatch(x -> x != null && x.failed() != null)) {
             pair(md, "run", both, x -> x.failed() == null ? "completed" : "failed: " + x.failed());
         }
-        pair(md, "sync latency p50", both, x -> x.syncLatencyMs() == null ? "n/a"
-                : (lower(x, "p50") ? "≥ " : "") + cell(x.syncLatencyMs().p50(), Report::duration));
-        pair(md, "sync latency p99", both, x -> x.syncLatencyMs() == null ? "n/a"
-                : (lower(x, "p99") ? "≥ " : "") + cell(x.syncLatencyMs().p99(), Report::duration));
-        pair(md, "replay, caught-up / lagging groups (max records)", both, x -> x.replayRecords() == null ? "n/a"
-                : count(x.replayRecords().caughtUpMax()) + " / " + count(x.replayRecords().laggingMax()));
-        pair(md, "CPU seconds", both, x -> cell(x.cpuS(), v -> String.format(Locale.ROOT, "%,.1f", v)));
+        latencyReplayAndCpu(md, both);
         pair(md, "of which proving intervals (CPU s)", both, x -> cell(detail(x, "verification_cpu_s"),
                 v -> String.format(Locale.ROOT, "%,.2f", v)));
         pair(md, "records read to prove intervals (/s, both clusters)", both,
@@ -260,13 +265,7 @@ final class SyncTable {
         }
         pair(md, "initial sync: every group on the destination (s)", both, x -> (initialLower(x) ? "≥ " : "")
                 + cell(x.initialSyncS(), v -> String.format(Locale.ROOT, "%,.1f", v)));
-        pair(md, "sync latency p50", both, x -> x.syncLatencyMs() == null ? "n/a"
-                : (lower(x, "p50") ? "≥ " : "") + cell(x.syncLatencyMs().p50(), Report::duration));
-        pair(md, "sync latency p99", both, x -> x.syncLatencyMs() == null ? "n/a"
-                : (lower(x, "p99") ? "≥ " : "") + cell(x.syncLatencyMs().p99(), Report::duration));
-        pair(md, "replay, caught-up / lagging groups (max records)", both, x -> x.replayRecords() == null ? "n/a"
-                : count(x.replayRecords().caughtUpMax()) + " / " + count(x.replayRecords().laggingMax()));
-        pair(md, "CPU seconds", both, x -> cell(x.cpuS(), v -> String.format(Locale.ROOT, "%,.1f", v)));
+        latencyReplayAndCpu(md, both);
         pair(md, "Admin requests/s to the destination", both, x -> cell(x.adminRequestsPerSec(),
                 v -> String.format(Locale.ROOT, "%,.1f", v)));
         md.append('\n');
