@@ -19,7 +19,7 @@ class DemoIT {
         StringWriter text = new StringWriter();
         long started = System.nanoTime();
         List<FailoverDemo.Resumption> report = new FailoverDemo(new PrintWriter(text, true))
-                .run(Duration.ofSeconds(20), new CountDownLatch(1));
+                .run(Duration.ofSeconds(10), new CountDownLatch(1)); // a workload long enough for 3 groups to commit
         long seconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();
         System.out.println(text);
         System.out.println("demo took " + seconds + " s");
