@@ -1,6 +1,9 @@
 package dev.sextant.deploy;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -43,5 +46,15 @@ final class DeployTools {
             throw new AssertionError(String.join(" ", command) + " did not finish in 120 s");
         }
         return new Result(process.exitValue(), new String(out, StandardCharsets.UTF_8));
+    }
+
+    /** {@code kubectl kustomize} of a directory under deploy/kubernetes (relative to it), into a file in dir. */
+    static Path kustomize(String kustomization, Path dir) throws Exception {
+        requireTool("kubectl", "kubectl 1.27 or newer, whose kustomize is version 5");
+        Result rendered = run(DEPLOY.resolve("kubernetes"), "kubectl", "kustomize", kustomization);
+        assertEquals(0, rendered.exit(), rendered.output());
+        Path file = dir.resolve(kustomization.replace('/', '-').replace('.', '_') + ".yaml");
+        Files.writeString(file, rendered.output());
+        return file;
     }
 }

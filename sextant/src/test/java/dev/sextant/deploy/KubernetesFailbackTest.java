@@ -236,11 +236,6 @@ class KubernetesFailbackTest {
 
     /** {@code kubectl kustomize} of a directory under deploy/kubernetes, into a file. */
     private Path render(String kustomization) throws Exception {
-        DeployTools.requireTool("kubectl", "kubectl 1.27 or newer, whose kustomize is version 5");
-        Result rendered = DeployTools.run(KUBERNETES, "kubectl", "kustomize", kustomization);
-        assertEquals(0, rendered.exit(), rendered.output());
-        Path file = temp.resolve(kustomization.replace('/', '-').replace('.', '_') + ".yaml");
-        Files.writeString(file, rendered.output());
-        return file;
+        return DeployTools.kustomize(kustomization, temp);
     }
 }

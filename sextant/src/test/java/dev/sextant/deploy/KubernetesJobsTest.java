@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.sextant.deploy.DeployTools.Result;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -118,11 +117,6 @@ class KubernetesJobsTest {
 
     /** {@code kubectl kustomize} of a directory under deploy/kubernetes, into a file. */
     private Path render(String kustomization) throws Exception {
-        DeployTools.requireTool("kubectl", "kubectl 1.27 or newer, whose kustomize is version 5");
-        Result rendered = DeployTools.run(KUBERNETES, "kubectl", "kustomize", kustomization);
-        assertEquals(0, rendered.exit(), rendered.output());
-        Path file = temp.resolve(kustomization.replace('/', '-') + ".yaml");
-        Files.writeString(file, rendered.output());
-        return file;
+        return DeployTools.kustomize(kustomization, temp);
     }
 }
