@@ -50,6 +50,11 @@ final class IncarnationCheck {
         incarnations.stored(sync);
     }
 
+    /** A sync was skipped as copied again: maybe the first of a topic recreated and mirrored from its start. */
+    void skipped(OffsetSyncPoint sync) {
+        incarnations.skipped(sync);
+    }
+
     /** True when the incarnation the topic's history describes is recorded. */
     boolean knows(String topic) {
         return incarnations.knows(topic);

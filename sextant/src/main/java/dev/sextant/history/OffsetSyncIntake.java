@@ -148,7 +148,11 @@ public final class OffsetSyncIntake {
             case ALREADY_KNOWN, WAIT_FOR_LOG_ENDS -> {
                 // read again after a restart: already in the history (a waiting sync is never handed on)
             }
-            case REMIRRORED -> metrics.offsetSyncRemirrored();
+            case REMIRRORED -> {
+                metrics.offsetSyncRemirrored();
+                incarnations.skipped(new OffsetSyncPoint(sync.topic(), sync.partition(), sync.upstreamOffset(),
+                        sync.downstreamOffset()));
+            }
             case REWIND_AND_ACCEPT -> {
                 forgetContradicted(tp, sync, timestamp, result.reason());
                 store(tp, sync, timestamp);

@@ -84,6 +84,17 @@ public final class SourceIncarnations {
         }
     }
 
+    /**
+     * A sync skipped as one of records copied again (upstream behind the newest sync, downstream ahead). A topic
+     * recreated and mirrored again from its start by a MirrorMaker 2 task that noticed the deletion looks the same,
+     * so the sync counts as stored here: its topic's id is asked at the next check, and should the id be new the sync
+     * is kept as the new incarnation's (else its records' translations would be lost with the skip: MirrorMaker 2's
+     * topic keeps only the newest sync of a partition). When the id is confirmed, it is dropped, as it was.
+     */
+    public void skipped(OffsetSyncPoint sync) {
+        stored(sync);
+    }
+
     /** True when the id the topic's history belongs to is known (seen, answered, or recorded on the history). */
     public boolean knows(String topic) {
         return id(topic(topic), topic) != null;

@@ -114,6 +114,38 @@ class OffsetSyncHistoryTopologyTest extends GroupSyncFixture {
     }
 
     /**
+     * A source topic recreated and mirrored again from its start by a MirrorMaker 2 task that noticed the deletion:
+     * the new incarnation's first syncs go back upstream and on downstream, the shape of records copied again, so
+     * they are skipped; they ask for the topic's id at the next tick, and the new id keeps them as the new history.
+     * Before, they were lost with the skip (MirrorMaker 2's topic keeps only a partition's newest sync), the id was
+     * asked only at the 5 s check, and a commit on the new incarnation in between was written through the old syncs.
+     */
+    @Test
+    void aSourceTopicMirroredAgainFromItsStartKeepsTheNewIncarnationsSyncsThatLookedCopiedAgain() {
+        ordersWithSyncsUpTo300AndItsIdRecorded();
+        flush();
+
+        sourceIdsByName.put("orders", Uuid.randomUuid());
+        sourceEnds.put(new TopicPartition("orders", 0), 2_000L);
+        sync("orders", 0, 0, 301);
+        sync("orders", 0, 100, 401);
+        sync("orders", 0, 200, 501);
+        assertEquals(3.0, registry.get("sextant.offset.syncs.remirrored").counter().count(), "skipped as copied again");
+        tick(1_000);
+
+        KeyValueStore<Bytes, byte[]> store = driver.getKeyValueStore(OffsetSyncStore.NAME);
+        OffsetSyncStore history = OffsetSyncStore.reader(store);
+        assertEquals(1.0, registry.get("sextant.offset.sync.history.resets").counter().count(),
+                "the new id seen at the next tick");
+        assertEquals(301, history.oldest("orders", 0).orElseThrow().downstreamOffset(),
+                "the new incarnation's first sync kept");
+        assertEquals(200, history.newest("orders", 0).orElseThrow().upstreamOffset(), "the old incarnation's gone");
+        commit("new", "orders", 0, 150);
+        flush();
+        assertEquals(402L, destination.committed("new", "source.orders", 0), "among the new incarnation's records");
+    }
+
+    /**
      * A write translated through the old incarnation's syncs and still unanswered when the recreation is found: once
      * the destination answers, the position is planned again rather than settling as applied (seen in CI: a commit
      * on the new incarnation below the old syncs stayed {@code APPLIED}).
