@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.Node;
@@ -25,6 +26,9 @@ import org.apache.kafka.common.Node;
  * last; starting, restarting and stopping are for one thread at a time (the broker's synchronized methods).
  */
 final class BrokerProcess {
+
+    /** The lines of a broker's log that say why it stopped. */
+    static final Pattern PROBLEM = Pattern.compile(" (ERROR|FATAL) |Exception|Caused by|Address already in use");
 
     /** Small heap and C1 only: a test broker needs little memory, and C2 compilation costs seconds on 2 cores. */
     static final List<String> BROKER_JVM_OPTIONS = List.of(
@@ -205,7 +209,8 @@ final class BrokerProcess {
 
     private void checkAliveAndInTime(long deadlineNanos) {
         if (!jvm.isAlive()) {
-            throw new IllegalStateException(name + ": the broker process exited during startup");
+            throw new IllegalStateException(name + ": the broker process exited during startup (exit code "
+                    + jvm.awaitExit(Duration.ZERO) + ")");
         }
         if (System.nanoTime() > deadlineNanos) {
             throw new IllegalStateException(name + ": the broker did not become ready in time");

@@ -17,6 +17,8 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * File-system helpers of the launcher: owned temp directories, recursive deletion and log tails.
@@ -118,6 +120,16 @@ final class LocalFiles {
             return "(" + file + " does not exist)";
         } catch (IOException e) {
             return "(cannot read " + file + ": " + e + ")";
+        }
+    }
+
+    /** The first {@code maxLines} lines of {@code file} that {@code pattern} finds something in, "" when none. */
+    static String matching(Path file, Pattern pattern, int maxLines) {
+        try (Stream<String> lines = Files.lines(file, StandardCharsets.UTF_8)) {
+            return lines.filter(line -> pattern.matcher(line).find()).limit(maxLines)
+                    .collect(Collectors.joining("\n"));
+        } catch (IOException | UncheckedIOException e) {
+            return "";
         }
     }
 

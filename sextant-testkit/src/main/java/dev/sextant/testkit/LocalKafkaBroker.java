@@ -279,7 +279,9 @@ public final class LocalKafkaBroker implements AutoCloseable {
                 broker.awaitReady(result.clientProperties(), deadline);
             } catch (RuntimeException e) {
                 broker.stop(Duration.ofSeconds(5));
-                String output = LocalFiles.tail(logFile, 40) + "\n" + LocalFiles.tail(broker.outputFile(), 20);
+                // the errors first: a broker that dies early may end its log with the long config dump
+                String output = LocalFiles.matching(logFile, BrokerProcess.PROBLEM, 30) + "\n"
+                        + LocalFiles.tail(logFile, 40) + "\n" + LocalFiles.tail(broker.outputFile(), 40);
                 if (output.contains("Address already in use")) {
                     throw new PortTakenException(name + ": port " + port + " or " + controllerPort
                             + " was taken:\n" + output);

@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.StandardOpenOption;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -33,6 +36,25 @@ class FreePortsTest {
             for (int port : FreePorts.pick(2)) {
                 assertTrue(seen.add(port), "port " + port + " handed out twice");
             }
+        }
+    }
+
+    @Test
+    void portsLieBelowTheEphemeralRangeWhereNoClientTakesItsLocalPort() {
+        for (int port : FreePorts.pick(20)) {
+            assertTrue(port >= FreePorts.LOWEST && port < FreePorts.ephemeralRangeStart(),
+                    port + " outside [" + FreePorts.LOWEST + ", " + FreePorts.ephemeralRangeStart() + ")");
+        }
+    }
+
+    @Test
+    void aPortHandedOutStaysLockedForTheOtherTestJvms() throws IOException {
+        int port = FreePorts.pick(1).get(0);
+
+        try (FileChannel channel = FileChannel.open(FreePorts.LOCK_DIRECTORY.resolve(port + ".lock"),
+                StandardOpenOption.WRITE)) {
+            // this JVM holds it: another JVM's tryLock would return null; in this one the lock overlaps
+            assertThrows(OverlappingFileLockException.class, channel::tryLock);
         }
     }
 
