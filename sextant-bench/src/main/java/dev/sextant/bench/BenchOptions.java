@@ -142,6 +142,16 @@ final class BenchOptions {
     @Option(names = "--jfr", description = "Profile the throughput Sextant with JFR and summarise where its CPU went.")
     boolean jfr;
 
+    @Option(names = "--bare-writer", description = "After each scale's systems, measure the destination's ceiling on "
+            + "group writes: one alterConsumerGroupOffsets per group, nothing read, 4 to 64 in flight (the commit-rate "
+            + "sweep sets it).")
+    boolean bareWriter;
+
+    @Option(names = "--idle-commits", description = "After the tail, every caught-up group commits its last offsets "
+            + "again (an idle consumer's auto-commit); Sextant's destination writes for them are counted (the "
+            + "commit-rate sweep sets it).")
+    boolean idleCommits;
+
     @Option(names = "--results", paramLabel = "DIR", description = "Where results go (default bench/results).")
     Path results = Paths.get("bench", "results");
 
@@ -202,7 +212,9 @@ final class BenchOptions {
                 or(largeSextantHeap, "512m"),
                 chosen("--large-systems", or(largeSystems, List.of(BenchSettings.SEXTANT,
                         BenchSettings.SEXTANT_INTERPOLATION_OFF, BenchSettings.MM2_FAST))),
-                or(brokerHeap, "1g"));
+                or(brokerHeap, "1g"),
+                bareWriter,
+                idleCommits);
         boolean badLags = s.lagMin() < 1 || s.lagMax() < s.lagMin();
         boolean badShare = s.laggingShare() < 0 || s.laggingShare() > 1;
         boolean badRates = s.commitRate() < 1 || s.produceRate() < 1;

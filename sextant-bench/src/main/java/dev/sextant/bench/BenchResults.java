@@ -119,6 +119,7 @@ final class BenchResults {
         d.put("cpu_s_since_process_start", Report.round(so.cpuSecondsTotal, 1));
         d.put("measured_s", Report.round(o.measuredSeconds, 0));
         d.put("window_group_commits", o.windowCommits);
+        loadDetails(d, o);
         d.put("mode", o.mode);
         d.put("caught_up_topic", o.topic);
         d.put("load_average_1m_start", o.loadStart);
@@ -141,6 +142,7 @@ final class BenchResults {
             d.put("latency_of_commits_made_while_replans_drained_max_ms",
                     Report.round(so.replans.latencyInDrainMs(), 0));
             d.put("oldest_new_commit_age_max_s", Report.round(so.replans.oldestMaxSeconds(), 2));
+            writePathDetails(d, so);
         }
         systemDetails(d, o, so);
         Report.Latency steady = latencyMs(lat, poller.caughtUpCensored());
@@ -153,6 +155,41 @@ final class BenchResults {
                 replayRead ? new Report.Replay(so.caughtUpReplayMax < 0 ? null : so.caughtUpReplayMax,
                         so.laggingReplayMax < 0 ? null : so.laggingReplayMax) : null,
                 Report.round(so.cpuSeconds, 1), Report.round(so.peakRssMb, 0), d);
+    }
+
+    /** The window's commit rate and the source's own commit calls; with --bare-writer, the destination's ceiling. */
+    private static void loadDetails(Map<String, Object> d, SyncScenario.Outcome o) {
+        // the window's commits start 2 s after it opens (records first, so commits have offsets to move)
+        double commitSeconds = (o.windowEndMs - o.windowStartMs) / 1000.0 - 2;
+        d.put("window_group_commits_per_sec", commitSeconds > 0 ? Report.round(o.windowCommits / commitSeconds, 0)
+                : null);
+        if (o.commitCallMillis != null && o.commitCallMillis.size() > 0) {
+            d.put("source_commit_call_ms", Map.of("p50", Report.round(o.commitCallMillis.quantile(0.5), 0),
+                    "p99", Report.round(o.commitCallMillis.quantile(0.99), 0)));
+        }
+        if (o.bareWriter != null) {
+            Map<String, Object> bare = new LinkedHashMap<>();
+            bare.put("best_writes_per_sec", Report.round(o.bareWriter.bestWritesPerSec(), 0));
+            bare.put("best_in_flight", o.bareWriter.bestInFlight());
+            Map<String, Object> steps = new LinkedHashMap<>();
+            o.bareWriter.byInFlight().forEach((k, v) -> steps.put(Integer.toString(k), Report.round(v, 0)));
+            bare.put("by_in_flight", steps);
+            d.put("bare_writer", bare);
+        }
+    }
+
+    /** Sextant: what the window asked of its write path, whether it kept up, and what idle recommits cost. */
+    private static void writePathDetails(Map<String, Object> d, SyncScenario.SystemOutcome so) {
+        d.put("window_group_writes_per_sec", Report.round(so.window.writesPerSec(), 0));
+        d.put("window_wire_requests_per_write", Report.round(so.window.wireRequestsPerWrite(), 2));
+        d.put("window_write_limit_mean", Report.round(so.window.writeLimitMean(), 1));
+        d.put("window_pending_age_slope", Report.round(so.window.pendingAgeSlope(), 3));
+        d.put("window_pending_age_end_s", Report.round(so.window.pendingAgeEndSeconds(), 2));
+        d.put("window_pending_age_max_s", Report.round(so.window.pendingAgeMaxSeconds(), 2));
+        if (so.idleRecommits >= 0) {
+            d.put("idle_recommits", so.idleRecommits);
+            d.put("idle_recommit_destination_writes", Report.round(so.idleWrites, 0));
+        }
     }
 
     /** Replay at the end, when the final state was read (not for a system that stopped during the run). */

@@ -47,6 +47,10 @@ import java.util.regex.Pattern;
  * @param largeSystems    the systems that run above {@value #LARGE_SCALE} groups (those of {@code systems} that
  *                        are also here)
  * @param brokerHeap      -Xmx of each of the two brokers
+ * @param bareWriter      after each scale's systems, measure the destination's ceiling on group writes
+ *                        ({@link BareWriter})
+ * @param idleCommits     after the tail, the caught-up groups commit their last offsets again; Sextant's
+ *                        destination writes for them are counted
  */
 record BenchSettings(
         boolean quick,
@@ -80,7 +84,9 @@ record BenchSettings(
         Map<Integer, Integer> scalePartitions,
         String largeSextantHeap,
         List<String> largeSystems,
-        String brokerHeap) {
+        String brokerHeap,
+        boolean bareWriter,
+        boolean idleCommits) {
 
     static final String SEXTANT = "sextant";
     static final String MM2_FAST = "mm2-1s";

@@ -118,6 +118,22 @@ final class SextantChild implements Syncer {
                 toMs, made);
     }
 
+    /** What the window asked of the write path over {@code [fromMs, toMs]}, from the timeline. */
+    WindowLoad windowLoad(long fromMs, long toMs) {
+        return WindowLoad.read(metricsFile.resolveSibling(metricsFile.getFileName() + ".timeline.jsonl"), fromMs,
+                toMs);
+    }
+
+    /** Group writes sent so far (its own count of alter calls), from the latest snapshot; NaN before the first. */
+    double groupWrites() {
+        JsonNode m = metrics();
+        if (m == null) {
+            return Double.NaN;
+        }
+        JsonNode calls = m.path("adminRequests");
+        return calls.path("alterConsumerGroupOffsets").asDouble(0) + calls.path("alterShareGroupOffsets").asDouble(0);
+    }
+
     /** Heap figures of the latest snapshot (the last one before the JVM died, if it did). */
     Heap heap() {
         return Heap.of(metrics());

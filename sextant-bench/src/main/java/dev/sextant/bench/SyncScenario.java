@@ -62,6 +62,11 @@ final class SyncScenario {
         double verificationCpuSeconds = Double.NaN;
         /** Sextant: re-plans written from the lagging groups' commits to the end of the tail, and new commits' wait. */
         ReplanDrain replans = ReplanDrain.NONE;
+        /** Sextant: what the window asked of its write path, and whether it kept up. */
+        WindowLoad window = WindowLoad.NONE;
+        /** With --idle-commits: the same offsets committed again, and Sextant's destination writes for them. */
+        long idleRecommits = -1;
+        double idleWrites = Double.NaN;
         /** Seconds the destination offsets took to stop moving after the tail (upgrades to exact included). */
         double settleSeconds = Double.NaN;
         final List<long[]> replayPoints = new ArrayList<>(); // {lag, replay, ideal, lagging?1:0}
@@ -133,7 +138,11 @@ final class SyncScenario {
         long windowStartMs;
         long windowStartNanos;
         long windowCommits;
+        /** When the window's commits stopped, epoch ms. */
+        long windowEndMs;
         Samples commitCallMillis;
+        /** With --bare-writer: the destination's ceiling on group writes, measured after the systems stopped. */
+        BareWriter bareWriter;
         double measuredSeconds;
         final Map<String, SystemOutcome> systems = new LinkedHashMap<>();
         final Map<String, Object> checks = new LinkedHashMap<>();
@@ -232,6 +241,7 @@ final class SyncScenario {
         } finally {
             processes.closeAll(syncers);
         }
+        bareWriter(out, syncers.keySet(), lat, nCaught);
         try {
             out.checks.put(lat, MirrorCheck.of(session, lat, partitions));
             out.syncSpacing.put(lat, session.syncSpacing(lat, partitions));
@@ -250,6 +260,17 @@ final class SyncScenario {
                 out.systems.values().stream().filter(so -> so.failed != null)
                         .map(so -> "; " + so.system + " failed: " + so.failed).reduce("", String::concat));
         return out;
+    }
+
+    /** With --bare-writer, after a Sextant's run: the destination's ceiling on group writes, with no commit load. */
+    private void bareWriter(Outcome out, Collection<String> ran, String lat, int nCaught) {
+        if (cfg.bareWriter() && ran.stream().anyMatch(BenchSettings::isSextant)) {
+            try {
+                out.bareWriter = BareWriter.measure(session, n, "source." + lat, partitions, Math.max(1, nCaught));
+            } catch (RuntimeException e) {
+                Bench.log("%s: the bare writer failed: %s", label, FailureText.describe(e));
+            }
+        }
     }
 
     /** Records a harness failure for each of {@code which} that has no failure of its own yet; logs it once. */

@@ -79,8 +79,12 @@ final class SyncWorkload {
                                     x[1] / 1_000_000})
                             .toList();
                     so.replans = sextant.replanDrain(out.burstStartMs, out.endMs, made);
+                    so.window = sextant.windowLoad(out.windowStartMs, out.windowEndMs);
                 }
                 out.systems.put(s.system(), so);
+            }
+            if (cfg.idleCommits() && watch.anyLive()) {
+                idleCommits(out, groups, syncers, committer, nCaught, watch);
             }
             FinalState finalState = new FinalState(session, dir, label);
             for (Map.Entry<String, DestinationPoller> e : pollers.entrySet()) {
@@ -201,6 +205,7 @@ final class SyncWorkload {
                     lastLog = System.nanoTime();
                 }
             }
+            out.windowEndMs = System.currentTimeMillis();
             committer.drain();
             producer.stop();
         }
@@ -213,6 +218,49 @@ final class SyncWorkload {
                 committer.callMillis().quantile(0.5), committer.callMillis().quantile(0.99));
         out.phases.put("window_s", Bench.seconds(System.nanoTime() - tWindow));
         return tWindow;
+    }
+
+    /**
+     * 5. Idle auto-commits (--idle-commits): every caught-up group commits its last offsets again, as an idle
+     * consumer's auto-commit does every few seconds; counted: Sextant's destination writes from the first of them
+     * until it has read them all and flushed a few times more.
+     */
+    private void idleCommits(SyncScenario.Outcome out, Map<String, List<TrackedGroup>> groups,
+                             Map<String, Syncer> syncers, Committer committer, int nCaught, SyncerWatch watch) {
+        Map<String, double[]> before = new LinkedHashMap<>();
+        syncers.forEach((system, s) -> {
+            if (s instanceof SextantChild sextant && watch.live(system)) {
+                before.put(system, new double[] {sextant.groupWrites(), sextant.commitsRead()});
+            }
+        });
+        long recommits = 0;
+        for (Map.Entry<String, List<TrackedGroup>> e : groups.entrySet()) {
+            if (!before.containsKey(e.getKey())) {
+                continue;
+            }
+            for (TrackedGroup g : e.getValue().subList(0, nCaught)) {
+                long[] last = g.lastCommitted();
+                if (last != null) {
+                    committer.commit(g, last, false);
+                    recommits++;
+                }
+            }
+        }
+        committer.drain();
+        long perSystem = recommits / Math.max(1, before.size());
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (System.nanoTime() < deadline && before.entrySet().stream().anyMatch(e ->
+                ((SextantChild) syncers.get(e.getKey())).commitsRead() - e.getValue()[1] < perSystem * partitions)) {
+            Bench.sleep(200);
+        }
+        Bench.sleep(2_000); // the flushes after the last of them read: a write they caused would be sent by now
+        before.forEach((system, was) -> {
+            SyncScenario.SystemOutcome so = out.systems.get(system);
+            so.idleRecommits = perSystem;
+            so.idleWrites = ((SextantChild) syncers.get(system)).groupWrites() - was[0];
+            Bench.log("%s: %,d idle recommits of the same offsets: %s wrote %.0f group(s) on the destination",
+                    label, perSystem, system, so.idleWrites);
+        });
     }
 
     /** 3. The tail: waits until every commit is visible (or gives up and counts it as unresolved). */
