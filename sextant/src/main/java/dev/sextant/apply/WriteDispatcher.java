@@ -10,30 +10,40 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
  * Sends offset writes through idle writers (Admin clients) as far as a {@link WriteConcurrencyLimit} allows; the
- * rest wait in a FIFO queue and are sent as earlier writes complete.
+ * rest wait and are sent as earlier writes complete, in two lanes: writes of new source commits, and re-plans
+ * ({@link WriteLease#newCommit()} false: closer translations, exact rewrites, refreshes). A re-plan is sent only when
+ * no new commit's write waits, or once it has waited {@link #REPLAN_ESCAPE_NANOS}: a burst of re-plans (the lagging
+ * groups' exact rewrites) never sits ahead of a new commit for longer than that, and a stream of new commits cannot
+ * starve the refreshes that keep offsets from expiring.
  *
  * <p>Invariants: {@link #submit} never blocks (the stream thread calls it); a writer carries one write at a time, so
  * no write waits inside an Admin client behind another; at most {@code limit.max()} writers are ever created, the
  * first time one is needed; a write is sent only if its {@link WriteLease} is valid at that moment, otherwise its
  * future fails with {@link WriteLeaseExpiredException}; after {@link #close()} no write leaves the queue, and those
- * in it fail, so no caller waits forever. Writes are taken from the queue in order; that no two writes of one
- * group are in flight at once is the caller's to keep.
+ * in it fail, so no caller waits forever. Each lane is taken in order; that no two writes of one group are in
+ * flight at once (so the lanes never reorder a group's writes) is the caller's to keep.
  *
  * @param <W> a writer ({@code Admin}; anything in tests)
  */
 final class WriteDispatcher<W> {
 
+    /** A re-plan that waited this long goes before the writes of new commits. */
+    static final long REPLAN_ESCAPE_NANOS = 1_000_000_000L;
+
     private final WriteConcurrencyLimit limit;
     private final Supplier<W> newWriter;
     private final Function<Throwable, Outcome> outcomeOf;
+    private final LongSupplier nanoTime;
 
     // guarded by this
     private final Deque<W> idle = new ArrayDeque<>();
-    private final Deque<Write<W, ?>> queue = new ArrayDeque<>();
+    private final Deque<Write<W, ?>> commits = new ArrayDeque<>();
+    private final Deque<Write<W, ?>> replans = new ArrayDeque<>();
     private boolean closed;
 
     /** Non-zero while a thread sends from the queue; others only bump it, so sending never recurses. */
@@ -44,9 +54,16 @@ final class WriteDispatcher<W> {
      * @param outcomeOf what a write's failure says about the destination's load
      */
     WriteDispatcher(WriteConcurrencyLimit limit, Supplier<W> newWriter, Function<Throwable, Outcome> outcomeOf) {
+        this(limit, newWriter, outcomeOf, System::nanoTime);
+    }
+
+    /** @param nanoTime a monotonic clock in nanoseconds: how long a re-plan waited */
+    WriteDispatcher(WriteConcurrencyLimit limit, Supplier<W> newWriter, Function<Throwable, Outcome> outcomeOf,
+                    LongSupplier nanoTime) {
         this.limit = limit;
         this.newWriter = newWriter;
         this.outcomeOf = outcomeOf;
+        this.nanoTime = nanoTime;
     }
 
     /**
@@ -57,12 +74,12 @@ final class WriteDispatcher<W> {
      *         first
      */
     <T> CompletableFuture<T> submit(WriteLease lease, Function<W, CompletableFuture<T>> send) {
-        Write<W, T> write = new Write<>(lease, send);
+        Write<W, T> write = new Write<>(lease, send, nanoTime.getAsLong());
         boolean accepted;
         synchronized (this) {
             accepted = !closed;
             if (accepted) {
-                queue.addLast(write);
+                (lease.newCommit() ? commits : replans).addLast(write);
             }
         }
         if (!accepted) {
@@ -75,7 +92,7 @@ final class WriteDispatcher<W> {
 
     /** Writes waiting for the limit. */
     synchronized int queued() {
-        return queue.size();
+        return commits.size() + replans.size();
     }
 
     /** Refuses new writes and fails those still queued; writes in flight complete as their writers close. */
@@ -83,8 +100,10 @@ final class WriteDispatcher<W> {
         List<Write<W, ?>> unsent;
         synchronized (this) {
             closed = true;
-            unsent = new ArrayList<>(queue);
-            queue.clear();
+            unsent = new ArrayList<>(commits);
+            unsent.addAll(replans);
+            commits.clear();
+            replans.clear();
         }
         unsent.forEach(write -> write.result.completeExceptionally(closedException()));
     }
@@ -107,9 +126,9 @@ final class WriteDispatcher<W> {
         } while (missed != 0);
     }
 
-    /** The head of the queue with a permit and a writer, or null while the limit is reached or nothing waits. */
+    /** The next write with a permit and a writer, or null while the limit is reached or nothing waits. */
     private synchronized Dispatch<W, ?> next() {
-        if (closed || queue.isEmpty()) {
+        if (closed || (commits.isEmpty() && replans.isEmpty())) {
             return null;
         }
         Optional<Permit> permit = limit.tryAcquire();
@@ -118,7 +137,16 @@ final class WriteDispatcher<W> {
         }
         // busy writers = writes in flight < limit <= max: an idle writer exists, or fewer than max were made;
         // null: send() makes one, outside the lock (it starts a client: not while others wait for the lock)
-        return new Dispatch<>(queue.pollFirst(), idle.pollFirst(), permit.get());
+        return new Dispatch<>(nextWrite(), idle.pollFirst(), permit.get());
+    }
+
+    /** A new commit's write first, unless none waits or the oldest re-plan waited past its escape. */
+    private Write<W, ?> nextWrite() {
+        Write<W, ?> replan = replans.peekFirst();
+        if (commits.isEmpty() || (replan != null && nanoTime.getAsLong() - replan.queuedAt >= REPLAN_ESCAPE_NANOS)) {
+            return replans.pollFirst();
+        }
+        return commits.pollFirst();
     }
 
     /** Only ever on the draining thread, one dispatch at a time. */
@@ -170,10 +198,12 @@ final class WriteDispatcher<W> {
         final WriteLease lease;
         final Function<W, CompletableFuture<T>> send;
         final CompletableFuture<T> result = new CompletableFuture<>();
+        final long queuedAt;
 
-        Write(WriteLease lease, Function<W, CompletableFuture<T>> send) {
+        Write(WriteLease lease, Function<W, CompletableFuture<T>> send, long queuedAt) {
             this.lease = lease;
             this.send = send;
+            this.queuedAt = queuedAt;
         }
     }
 

@@ -18,4 +18,28 @@ public interface WriteLease {
     WriteLease ALWAYS = () -> true;
 
     boolean valid();
+
+    /**
+     * Whether the write carries a new source commit; false for a re-plan (a closer translation, an exact rewrite, a
+     * refresh before the offsets retention), which the destination's writers send after the writes of new commits
+     * waiting beside it, unless it waited too long ({@link WriteDispatcher}).
+     */
+    default boolean newCommit() {
+        return true;
+    }
+
+    /** This lease, for writes that are re-plans only. */
+    static WriteLease replan(WriteLease lease) {
+        return new WriteLease() {
+            @Override
+            public boolean valid() {
+                return lease.valid();
+            }
+
+            @Override
+            public boolean newCommit() {
+                return false;
+            }
+        };
+    }
 }

@@ -13,10 +13,12 @@ import dev.sextant.state.OffsetSyncStore;
 import dev.sextant.translate.OffsetTranslator;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -169,10 +171,11 @@ final class GroupSyncFlusher {
         }
         Map<String, List<PlannedPartition>> consumerPlans = new LinkedHashMap<>();
         Map<String, List<PlannedPartition>> sharePlans = new LinkedHashMap<>();
+        Set<String> replanned = new HashSet<>();
         try {
-            planDue(now, backlog, consumerPlans, sharePlans);
+            planDue(now, backlog, consumerPlans, sharePlans, replanned);
             planner.refreshLogStarts(now);
-            send(now, consumerPlans, sharePlans);
+            send(now, consumerPlans, sharePlans, replanned);
         } catch (RuntimeException e) {
             release(consumerPlans, sharePlans, e);
             throw e;
@@ -208,13 +211,13 @@ final class GroupSyncFlusher {
      * allows; each planned group is in flight until its outcome is settled.
      */
     private void planDue(long now, boolean backlog, Map<String, List<PlannedPartition>> consumerPlans,
-                         Map<String, List<PlannedPartition>> sharePlans) {
+                         Map<String, List<PlannedPartition>> sharePlans, Set<String> replanned) {
         long budgetEnd = System.nanoTime() + FLUSH_BUDGET_NANOS;
         for (String group : dueGroups(now, backlog)) {
             if (System.nanoTime() > budgetEnd) {
                 break; // the rest stays pending for the next flush: commits keep flowing meanwhile
             }
-            plan(group, now, backlog, consumerPlans, sharePlans);
+            plan(group, now, backlog, consumerPlans, sharePlans, replanned);
         }
     }
 
@@ -243,7 +246,7 @@ final class GroupSyncFlusher {
 
     /** Plans one due group; a planned group is in flight until its outcome is settled. */
     private void plan(String group, long now, boolean backlog, Map<String, List<PlannedPartition>> consumerPlans,
-                      Map<String, List<PlannedPartition>> sharePlans) {
+                      Map<String, List<PlannedPartition>> sharePlans, Set<String> replanned) {
         GroupKind kind = groups.kindOf(group);
         if (!synced(kind)) {
             pending.done(group);
@@ -256,6 +259,7 @@ final class GroupSyncFlusher {
         }
         if (replan) {
             metrics.replanned(kind);
+            replanned.add(group);
         }
         if (backlog) {
             plannedInBacklog.put(group, now);
@@ -268,19 +272,37 @@ final class GroupSyncFlusher {
         return kind == GroupKind.CONSUMER ? settings.syncConsumerGroups() : settings.syncShareGroups();
     }
 
-    /** One phase per group kind, each with its own Admin calls, under one lease from the moment they were planned. */
+    /**
+     * One phase per group kind, each with its own Admin calls, under one lease from the moment they were planned; in
+     * each, the groups with a new commit and the re-plans apart, so the destination's writers send the new commits
+     * first ({@link WriteLease#newCommit()}).
+     */
     private void send(long now, Map<String, List<PlannedPartition>> consumerPlans,
-                      Map<String, List<PlannedPartition>> sharePlans) {
+                      Map<String, List<PlannedPartition>> sharePlans, Set<String> replanned) {
         WriteLease lease = lease(now);
-        if (!consumerPlans.isEmpty()) {
-            metrics.adminRequest("listConsumerGroupOffsets");
-            metrics.adminRequest("alterConsumerGroupOffsets", consumerPlans.size());
-            runtime.consumerApplier().apply(consumerPlans, lease, outcomes::add);
+        List<Map<String, List<PlannedPartition>>> consumer = split(consumerPlans, replanned);
+        List<Map<String, List<PlannedPartition>>> share = split(sharePlans, replanned);
+        for (int i = 0; i < 2; i++) {
+            WriteLease laneLease = i == 0 ? lease : WriteLease.replan(lease);
+            if (!consumer.get(i).isEmpty()) {
+                metrics.adminRequest("listConsumerGroupOffsets");
+                metrics.adminRequest("alterConsumerGroupOffsets", consumer.get(i).size());
+                runtime.consumerApplier().apply(consumer.get(i), laneLease, outcomes::add);
+            }
+            if (!share.get(i).isEmpty()) {
+                metrics.adminRequest("alterShareGroupOffsets", share.get(i).size());
+                runtime.shareApplier().apply(share.get(i), laneLease, outcomes::add);
+            }
         }
-        if (!sharePlans.isEmpty()) {
-            metrics.adminRequest("alterShareGroupOffsets", sharePlans.size());
-            runtime.shareApplier().apply(sharePlans, lease, outcomes::add);
-        }
+    }
+
+    /** The plans of groups with a new commit, then the re-plans. */
+    private static List<Map<String, List<PlannedPartition>>> split(Map<String, List<PlannedPartition>> plans,
+                                                                   Set<String> replanned) {
+        Map<String, List<PlannedPartition>> commits = new LinkedHashMap<>();
+        Map<String, List<PlannedPartition>> replans = new LinkedHashMap<>();
+        plans.forEach((group, plan) -> (replanned.contains(group) ? replans : commits).put(group, plan));
+        return List.of(commits, replans);
     }
 
     /** Valid while this task is open and no longer than the write lease after {@code plannedAt}. */

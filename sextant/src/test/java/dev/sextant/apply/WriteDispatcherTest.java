@@ -31,7 +31,7 @@ class WriteDispatcherTest {
     private final List<Sent> sent = new ArrayList<>();
     private final WriteDispatcher<String> dispatcher = new WriteDispatcher<>(limit,
             () -> "writer-" + writersMade.getAndIncrement(),
-            err -> err instanceof TimeoutException ? Outcome.CONGESTED : Outcome.NEUTRAL);
+            err -> err instanceof TimeoutException ? Outcome.CONGESTED : Outcome.NEUTRAL, nanos::get);
 
     private CompletableFuture<String> submit(String write) {
         return submit(write, WriteLease.ALWAYS);
@@ -66,6 +66,30 @@ class WriteDispatcherTest {
         assertEquals(sent.get(2).writer(), sent.get(4).writer(), "through the writer that just became idle");
         assertEquals(4, writersMade.get(), "no writer made while one is idle");
         assertFalse(results.get(5).isDone() || results.get(6).isDone(), "still queued");
+    }
+
+    @Test
+    void aNewCommitsWriteGoesBeforeReplansQueuedEarlierUntilTheyWaitedPastTheirEscape() {
+        WriteLease replan = WriteLease.replan(WriteLease.ALWAYS);
+        for (int i = 0; i < 4; i++) {
+            submit("busy" + i);
+        }
+        submit("replan-a", replan);
+        submit("replan-b", replan);
+        submit("commit-c");
+        submit("commit-d");
+
+        sent.get(0).answer().complete("ok");
+        sent.get(1).answer().complete("ok");
+        assertEquals(List.of("commit-c", "commit-d"), sentWrites().subList(4, 6), "new commits first");
+        sent.get(2).answer().complete("ok");
+        assertEquals("replan-a", sentWrites().get(6), "re-plans once no new commit waits");
+
+        submit("replan-e", replan);
+        submit("commit-f");
+        nanos.addAndGet(WriteDispatcher.REPLAN_ESCAPE_NANOS);
+        sent.get(3).answer().complete("ok");
+        assertEquals("replan-b", sentWrites().get(7), "a re-plan that waited past its escape goes first");
     }
 
     @Test
