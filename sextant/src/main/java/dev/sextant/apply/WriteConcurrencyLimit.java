@@ -18,8 +18,9 @@ import java.util.function.LongSupplier;
  * </pre>
  * The estimate and the slack are what make it hold up on a busy machine: latency that grows while few writes are in
  * flight (CPU contention, a slow network) is not a queue Sextant can shorten, and with a small limit the estimate stays
- * small however slow the answers; tens of milliseconds more than the baseline are within the slack at any limit. A rule on latency alone (lower the limit whenever the recent latency passes a multiple of
- * the baseline) reads such slowness as load: it keeps the limit near 1, and the writes queue here instead.
+ * small however slow the answers; tens of milliseconds more than the baseline are within the slack at any limit. A
+ * rule on latency alone (lower the limit whenever the recent latency passes a multiple of the baseline) reads such
+ * slowness as load: it keeps the limit near 1, and the writes queue here instead.
  *
  * <p>Invariants: {@code 1 <= limit() <= max()}; {@link #tryAcquire()} gives a permit only while fewer than
  * {@code limit()} are held, so at most {@code limit()} writes are in flight, except right after a decrease, when the
