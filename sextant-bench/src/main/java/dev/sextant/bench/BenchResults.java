@@ -189,6 +189,7 @@ final class BenchResults {
         if (so.idleRecommits >= 0) {
             d.put("idle_recommits", so.idleRecommits);
             d.put("idle_recommit_destination_writes", Report.round(so.idleWrites, 0));
+            d.put("idle_recommits_after_quiet", so.idleAfterQuiet);
         }
     }
 

@@ -67,6 +67,8 @@ final class SyncScenario {
         /** With --idle-commits: the same offsets committed again, and Sextant's destination writes for them. */
         long idleRecommits = -1;
         double idleWrites = Double.NaN;
+        /** Whether Sextant had stopped writing before the idle recommits (else its writes count theirs too). */
+        boolean idleAfterQuiet;
         /** Seconds the destination offsets took to stop moving after the tail (upgrades to exact included). */
         double settleSeconds = Double.NaN;
         final List<long[]> replayPoints = new ArrayList<>(); // {lag, replay, ideal, lagging?1:0}

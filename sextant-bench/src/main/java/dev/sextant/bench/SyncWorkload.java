@@ -223,10 +223,16 @@ final class SyncWorkload {
     /**
      * 5. Idle auto-commits (--idle-commits): every caught-up group commits its last offsets again, as an idle
      * consumer's auto-commit does every few seconds; counted: Sextant's destination writes from the first of them
-     * until it has read them all and flushed a few times more.
+     * until it has read them all and flushed a few times more. First, until Sextant wrote nothing for
+     * {@link #QUIET_MS} (at most 60 s): the exact rewrites and refreshes that follow the window are not the
+     * recommits'.
      */
     private void idleCommits(SyncScenario.Outcome out, Map<String, List<TrackedGroup>> groups,
                              Map<String, Syncer> syncers, Committer committer, int nCaught, SyncerWatch watch) {
+        List<SextantChild> sextants = syncers.entrySet().stream().filter(e -> watch.live(e.getKey()))
+                .map(Map.Entry::getValue).filter(SextantChild.class::isInstance).map(SextantChild.class::cast)
+                .toList();
+        boolean quiet = awaitQuiet(sextants);
         Map<String, double[]> before = new LinkedHashMap<>();
         syncers.forEach((system, s) -> {
             if (s instanceof SextantChild sextant && watch.live(system)) {
@@ -258,9 +264,31 @@ final class SyncWorkload {
             SyncScenario.SystemOutcome so = out.systems.get(system);
             so.idleRecommits = perSystem;
             so.idleWrites = ((SextantChild) syncers.get(system)).groupWrites() - was[0];
-            Bench.log("%s: %,d idle recommits of the same offsets: %s wrote %.0f group(s) on the destination",
-                    label, perSystem, system, so.idleWrites);
+            so.idleAfterQuiet = quiet;
+            Bench.log("%s: %,d idle recommits of the same offsets: %s wrote %.0f group(s) on the destination%s",
+                    label, perSystem, system, so.idleWrites, quiet ? "" : " (it was still writing before them)");
         });
+    }
+
+    /** How long Sextant must write nothing before the idle recommits. */
+    private static final long QUIET_MS = 3_000;
+
+    /** Until none of {@code sextants} sent a group write for {@link #QUIET_MS}; false when 60 s pass first. */
+    private static boolean awaitQuiet(List<SextantChild> sextants) {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        double last = Double.NaN;
+        long since = System.nanoTime();
+        while (System.nanoTime() < deadline) {
+            double writes = sextants.stream().mapToDouble(SextantChild::groupWrites).sum();
+            if (writes != last) {
+                last = writes;
+                since = System.nanoTime();
+            } else if (System.nanoTime() - since >= QUIET_MS * 1_000_000L) {
+                return true;
+            }
+            Bench.sleep(200);
+        }
+        return false;
     }
 
     /** 3. The tail: waits until every commit is visible (or gives up and counts it as unresolved). */
