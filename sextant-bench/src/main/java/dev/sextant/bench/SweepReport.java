@@ -73,7 +73,8 @@ public final class SweepReport {
                 sys.set("p99_ms", run.path("steady_latency_ms").path("p99"));
                 for (String key : List.of("window_group_writes_per_sec", "window_wire_requests_per_write",
                         "window_write_limit_mean", "window_pending_age_slope", "window_pending_age_end_s",
-                        "window_pending_age_max_s", "idle_recommits", "idle_recommit_destination_writes", "idle_recommits_after_quiet",
+                        "window_pending_age_max_s", "idle_recommits", "idle_recommit_destination_writes",
+                        "idle_recommits_after_quiet",
                         "benchmark_cpu_busy_percent")) {
                     if (d.has(key)) {
                         sys.set(key, d.path(key));
