@@ -184,7 +184,7 @@ final class BenchOptions {
                 List.copyOf(scales.keySet()),
                 defaultPartitions,
                 or(lagPartitions, 1),
-                or(commitRate, 100),
+                or(commitRate, BenchSettings.STANDARD_COMMIT_RATE),
                 or(produceRate, 2_000),
                 or(laggingShare, 0.2),
                 or(lagMin, 1_000L),

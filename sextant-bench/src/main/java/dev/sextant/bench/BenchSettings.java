@@ -111,6 +111,9 @@ record BenchSettings(
     static final List<String> SEQUENTIAL_ORDER = List.of(SEXTANT, SEXTANT_INTERPOLATION_OFF, SEXTANT_ADMIN_POLL,
             MM2_FAST, MM2_DEFAULT);
 
+    /** Group commits per second per system in the window of the standard workload, the one the targets are set for. */
+    static final int STANDARD_COMMIT_RATE = 100;
+
     static final String SEQUENTIAL = "sequential";
     static final String SIDE_BY_SIDE = "side-by-side";
     static final List<String> MODES = List.of(SEQUENTIAL, SIDE_BY_SIDE);
