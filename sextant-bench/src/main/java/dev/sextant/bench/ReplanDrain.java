@@ -35,9 +35,11 @@ record ReplanDrain(double replannedWrites, int drainSeconds, double oldestMaxSec
      * @param made each commit of a caught-up group: {when it was made (epoch ms), its latency (ms)}
      */
     static ReplanDrain read(Path timeline, long fromMs, long toMs, List<long[]> made) {
-        if (!Files.exists(timeline)) {
-            return NONE;
-        }
+        return Files.exists(timeline) ? of(lines(timeline), fromMs, toMs, made) : NONE;
+    }
+
+    /** The timeline's lines (JSON, one a second), in order; blank lines left out. */
+    static List<JsonNode> lines(Path timeline) {
         ObjectMapper json = new ObjectMapper();
         List<JsonNode> lines = new ArrayList<>();
         try {
@@ -49,7 +51,7 @@ record ReplanDrain(double replannedWrites, int drainSeconds, double oldestMaxSec
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + timeline, e);
         }
-        return of(lines, fromMs, toMs, made);
+        return lines;
     }
 
     static ReplanDrain of(List<JsonNode> lines, long fromMs, long toMs, List<long[]> made) {

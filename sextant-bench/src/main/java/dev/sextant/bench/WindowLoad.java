@@ -1,12 +1,8 @@
 package dev.sextant.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -32,21 +28,7 @@ record WindowLoad(double writesPerSec, double wireRequestsPerWrite, double write
 
     /** Reads {@code timeline} (JSON lines) over {@code [fromMs, toMs]}; {@link #NONE} without one. */
     static WindowLoad read(Path timeline, long fromMs, long toMs) {
-        if (!Files.exists(timeline)) {
-            return NONE;
-        }
-        ObjectMapper json = new ObjectMapper();
-        List<JsonNode> lines = new ArrayList<>();
-        try {
-            for (String line : Files.readAllLines(timeline)) {
-                if (!line.isBlank()) {
-                    lines.add(json.readTree(line));
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + timeline, e);
-        }
-        return of(lines, fromMs, toMs);
+        return Files.exists(timeline) ? of(ReplanDrain.lines(timeline), fromMs, toMs) : NONE;
     }
 
     static WindowLoad of(List<JsonNode> lines, long fromMs, long toMs) {

@@ -64,10 +64,9 @@ final class WriteConcurrencyLimit {
     /**
      * Added to the baseline: answers slower than the baseline by less than this are not a queue at the destination
      * worth shortening. A local broker answers in a millisecond or two; on a busy machine (cores shared with the
-     * brokers and the source's load) the same answers take tens of milliseconds of scheduling delay, at any limit, and
-     * reading that as a queue held the limit at 6-8 while a backlog grew: 10,000 groups at 500 group commits/s got 271
-     * writes/s at a mean limit of 6.4 and fell behind by a second a second, where the limit at its 16 wrote 701/s and
-     * kept up (bench/results, issue 49). 50 ms above the baseline at 16 in flight still writes 300 groups a second.
+     * brokers and the source's load) the same answers take tens of milliseconds of scheduling delay at any limit, and
+     * reading that as a queue held the limit low while a backlog grew behind it (bench/README.md, issue 49's lab
+     * notes). Writes that wait longer than this at the destination still lower the limit.
      */
     static final long SLACK_NANOS = 50_000_000L;
     static final long BASELINE_WINDOW_SECONDS = 10;
