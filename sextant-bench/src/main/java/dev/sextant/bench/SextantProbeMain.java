@@ -135,6 +135,7 @@ public final class SextantProbeMain {
         List<Counter> adminRequests = List.of();
         List<Counter> intervalRecordsRead = List.of();
         List<Counter> intervalsProven = List.of();
+        List<Counter> intervalVerdicts = List.of();
         List<Counter> replanned = List.of();
         /** The oldest unwritten commit's age, highest of the snapshots since the last timeline line (s). */
         double oldestPeak;
@@ -159,6 +160,7 @@ public final class SextantProbeMain {
             intervalRecordsRead = List.copyOf(registry.find("sextant.offset.sync.interval.records.read").counters());
             intervalsProven = List.copyOf(registry.find("sextant.offset.sync.intervals").tag("verdict", "proven")
                     .counters());
+            intervalVerdicts = List.copyOf(registry.find("sextant.offset.sync.intervals").counters());
             replanned = List.copyOf(registry.find("sextant.writes.replanned").counters());
             List<Meter> thread = new ArrayList<>();
             registry.getMeters().forEach(meter -> {
@@ -203,6 +205,9 @@ public final class SextantProbeMain {
             node.put("intervalRecordsRead", sum(found.intervalRecordsRead));
             node.put("intervalsProven", sum(found.intervalsProven));
             node.put("intervalProofCpuSeconds", threadCpuSeconds(found.proofThread));
+            ObjectNode verdicts = node.putObject("intervalVerdicts");
+            found.intervalVerdicts.forEach(c -> verdicts.put(c.getId().getTag("verdict"),
+                    verdicts.path(c.getId().getTag("verdict")).asDouble() + c.count()));
             HEAP.sample();
             node.put("heapUsedBytes", HEAP.used());
             node.put("peakHeapUsedBytes", HEAP.peakUsed());

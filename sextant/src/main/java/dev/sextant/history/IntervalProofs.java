@@ -1,11 +1,12 @@
 package dev.sextant.history;
 
 import dev.sextant.metrics.SextantMetrics;
-import dev.sextant.source.RecordRange;
 import dev.sextant.source.RecordRanges;
 import dev.sextant.translate.IntervalEvidence;
 import dev.sextant.translate.OffsetSyncPoint;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,6 +20,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
@@ -33,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * inside them. One per instance, on its own thread: {@link #verdict} answers from what is known and, for an interval
  * not checked yet, queues one check and answers {@link Verdict#UNKNOWN}. A check reads the interval once on each
  * cluster, so its cost follows the syncs (one read per interval however many groups commit inside it), not the
- * groups or their commits; an interval longer than {@code maxRecords} is not read and keeps the bounded rule.
+ * groups or their commits; an interval longer than {@code maxRecords} is not read and keeps the bounded rule. The
+ * intervals queued meanwhile are read together ({@link IntervalBatch}: one stretch per partition, all partitions in one
+ * fetch), so the checks keep up when syncs arrive on many partitions at once.
  *
  * <p>Outcomes: proven and refuted intervals are kept (the newest {@link #KEPT_VERDICTS}); one that cannot be read
  * (its records deleted, the read denied) is kept as unknown; a read that failed or ran out of time is tried again
@@ -50,6 +54,8 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     /** Proofs a task that fell behind can still catch up on; one that fell further re-plans all its partitions. */
     static final int KEPT_PROOFS = 100_000;
     static final long RETRY_MS = 5_000;
+    /** Intervals one batch takes from the queue: read together, one stretch per partition on each cluster. */
+    static final int BATCH_INTERVALS = 1_024;
     /**
      * How long {@link #close} waits for the check thread to close the readers: a woken read ends at once, and each
      * reader's close is bounded (five seconds) even with its cluster gone.
@@ -57,33 +63,30 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     static final long CLOSE_WAIT_MS = 15_000;
     private static final Logger log = LoggerFactory.getLogger(IntervalProofs.class);
 
-    /** An interval: the two syncs that bound it. */
-    public record Interval(OffsetSyncPoint lower, OffsetSyncPoint upper) {
-
-        public TopicPartition partition() {
-            return new TopicPartition(lower.topic(), lower.partition());
-        }
-    }
-
     private final RecordRanges source;
     private final RecordRanges destination;
     private final UnaryOperator<String> mirrorTopic;
     private final int maxRecords;
     private final SextantMetrics metrics;
-    private final Map<Interval, Verdict> verdicts = new LinkedHashMap<>(1024, 0.75f, true) {
+    private final Map<SyncInterval, Verdict> verdicts = new LinkedHashMap<>(1024, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Interval, Verdict> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<SyncInterval, Verdict> eldest) {
             return size() > KEPT_VERDICTS;
         }
     };
-    private final Set<Interval> queued = ConcurrentHashMap.newKeySet();
+    /** Asked and not judged yet: waiting in {@code ready}, being read, or waiting to be tried again. */
+    private final Set<SyncInterval> queued = ConcurrentHashMap.newKeySet();
+    /** Intervals waiting for the check thread, oldest first; guarded by itself. */
+    private final ArrayDeque<SyncInterval> ready = new ArrayDeque<>();
+    /** A batch is being checked or its task is queued; guarded by {@code ready}. */
+    private boolean checking;
     /**
      * Topics whose read was denied and not allowed since: logged once each, counted by a gauge (the ACLs from
      * {@code config acls} grant Read on the topics mirrored when it ran, so a topic mirrored later lands here).
      */
     private final Set<String> denied = ConcurrentHashMap.newKeySet();
     /** Proven intervals in the order proven; {@code provenCount} counts every one ever, the list keeps the newest. */
-    private final List<Interval> proofs = new ArrayList<>();
+    private final List<SyncInterval> proofs = new ArrayList<>();
     private long provenCount;
     private final ScheduledThreadPoolExecutor thread;
     /** Set once by the first {@link #close}: no check reads any more. */
@@ -135,7 +138,7 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
 
     @Override
     public Verdict verdict(OffsetSyncPoint lower, OffsetSyncPoint upper) {
-        Interval interval = new Interval(lower, upper);
+        SyncInterval interval = new SyncInterval(lower, upper);
         Verdict known;
         boolean first = false;
         synchronized (verdicts) { // with record(): a verdict kept just now is seen here, never checked twice
@@ -148,25 +151,76 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
             return known;
         }
         if (thread == null) {
-            checkQuietly(interval);
+            checkQuietly(List.of(interval));
             synchronized (verdicts) {
                 return verdicts.getOrDefault(interval, Verdict.UNKNOWN);
             }
         }
         if (first) {
-            submit(interval, 0);
+            enqueue(List.of(interval));
         }
         return Verdict.UNKNOWN;
     }
 
-    private void submit(Interval interval, long delayMs) {
-        if (thread == null) {
+    /** Queues intervals for the check thread, which reads those queued together at once ({@link #checkNext}). */
+    private void enqueue(Collection<SyncInterval> intervals) {
+        boolean start;
+        synchronized (ready) {
+            ready.addAll(intervals);
+            start = !checking;
+            checking = true;
+        }
+        if (start) {
+            runOnCheckThread(this::checkNext);
+        }
+    }
+
+    private void retryLater(Collection<SyncInterval> intervals) {
+        if (thread == null || intervals.isEmpty()) {
             return; // on the caller's thread: no retry, the answer is unknown
         }
+        List<SyncInterval> later = List.copyOf(intervals);
         try {
-            thread.schedule(() -> checkQuietly(interval), delayMs, TimeUnit.MILLISECONDS);
+            thread.schedule(() -> enqueue(later), RETRY_MS, TimeUnit.MILLISECONDS);
         } catch (RuntimeException closed) {
-            queued.remove(interval);
+            queued.removeAll(later);
+        }
+    }
+
+    private void runOnCheckThread(Runnable task) {
+        try {
+            thread.execute(task);
+        } catch (RuntimeException closed) {
+            synchronized (ready) {
+                queued.removeAll(ready);
+                ready.clear();
+            }
+        }
+    }
+
+    /**
+     * One batch: up to {@link #BATCH_INTERVALS} queued intervals, those {@link IntervalBatch} reads together; the
+     * rest go back to the head of the queue. Then the next batch, as a task of its own, so retries due meanwhile
+     * are queued between batches.
+     */
+    private void checkNext() {
+        List<SyncInterval> batch = new ArrayList<>();
+        synchronized (ready) {
+            while (batch.size() < BATCH_INTERVALS && !ready.isEmpty()) {
+                batch.add(ready.pollFirst());
+            }
+        }
+        List<SyncInterval> left = checkQuietly(batch);
+        boolean more;
+        synchronized (ready) {
+            for (int i = left.size() - 1; i >= 0; i--) {
+                ready.addFirst(left.get(i));
+            }
+            more = !ready.isEmpty();
+            checking = more;
+        }
+        if (more) {
+            runOnCheckThread(this::checkNext);
         }
     }
 
@@ -174,7 +228,7 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
      * Intervals proven since the caller last saw {@code seen} proofs ({@link #proven()} then); empty when the caller
      * fell so far behind that the kept proofs no longer reach back: it should then re-plan every bounded position.
      */
-    public synchronized Optional<List<Interval>> provenSince(long seen) {
+    public synchronized Optional<List<SyncInterval>> provenSince(long seen) {
         long missed = provenCount - seen;
         if (missed > proofs.size()) {
             return Optional.empty();
@@ -187,17 +241,23 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
         return provenCount;
     }
 
-    private void checkQuietly(Interval interval) {
-        if (closing.get()) {
-            return; // queued before the stop: the readers close after it
+    /** Checks what of {@code asked} can be read together; returns the intervals left for a later batch. */
+    private List<SyncInterval> checkQuietly(List<SyncInterval> asked) {
+        if (closing.get() || asked.isEmpty()) {
+            return List.of(); // queued before the stop: the readers close after it
         }
-        try {
-            Verdict verdict = check(interval);
-            if (verdict == null) {
-                submit(interval, RETRY_MS);
-                return;
+        IntervalBatch batch = new IntervalBatch(maxRecords);
+        for (SyncInterval interval : asked) {
+            if (!batch.add(interval)) {
+                record(interval, Verdict.UNKNOWN); // longer than the longest read: keeps the bounded rule
             }
-            record(interval, verdict);
+        }
+        List<SyncInterval> reading = batch.taken();
+        try {
+            IntervalBatch.Outcome read = batch.read(source, destination, mirrorTopic, metrics);
+            read.judged().forEach(this::record);
+            read.topics().forEach(this::readable);
+            retryLater(read.late());
         } catch (TopicAuthorizationException refused) {
             if (denied.addAll(refused.unauthorizedTopics())) {
                 log.warn("Reading {} to prove intervals between offset syncs was denied: grant Read on them (on the "
@@ -206,41 +266,52 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
                         + "translation.interpolation=unverified or off. Until then commits between their syncs keep "
                         + "the bounded rule.", refused.unauthorizedTopics());
             }
-            record(interval, null);
-        } catch (OffsetOutOfRangeException | AuthorizationException gone) {
-            log.info("Offset syncs {} -> {}: the records cannot be read ({}); the interval keeps the bounded rule",
-                    interval.lower(), interval.upper(), gone.toString());
-            record(interval, null);
+            return unreadable(reading, batch.left(), interval -> {
+                String topic = interval.lower().topic();
+                return refused.unauthorizedTopics().contains(topic)
+                        || refused.unauthorizedTopics().contains(mirrorTopic.apply(topic));
+            }, null);
+        } catch (OffsetOutOfRangeException gone) {
+            return unreadable(reading, batch.left(), interval -> {
+                TopicPartition tp = interval.partition();
+                return gone.offsetOutOfRangePartitions().containsKey(tp) || gone.offsetOutOfRangePartitions()
+                        .containsKey(new TopicPartition(mirrorTopic.apply(tp.topic()), tp.partition()));
+            }, gone);
+        } catch (AuthorizationException gone) {
+            log.info("Offset syncs of {} intervals: the records cannot be read ({}); they keep the bounded rule",
+                    reading.size(), gone.toString());
+            reading.forEach(interval -> record(interval, null));
         } catch (KafkaException | IllegalStateException e) {
             if (closing.get()) {
-                return; // the read was woken up by the stop (WakeupException): nothing to try again
+                return List.of(); // the read was woken up by the stop (WakeupException): nothing to try again
             }
-            log.debug("Offset syncs {} -> {}: the records could not be read, trying again in {} ms",
-                    interval.lower(), interval.upper(), RETRY_MS, e);
-            submit(interval, RETRY_MS);
+            log.debug("Offset syncs of {} intervals: the records could not be read, trying again in {} ms",
+                    reading.size(), RETRY_MS, e);
+            retryLater(reading);
         }
+        return batch.left();
     }
 
-    /** The verdict, or null when a read ran out of time (tried again). */
-    private Verdict check(Interval interval) {
-        OffsetSyncPoint lower = interval.lower();
-        OffsetSyncPoint upper = interval.upper();
-        long length = upper.upstreamOffset() - lower.upstreamOffset() + 1;
-        if (length > maxRecords) {
-            return Verdict.UNKNOWN;
+    /**
+     * After a read failed for some of the batch's partitions: the intervals {@code hit} names keep the bounded rule;
+     * the others are read again at once, before the intervals left over. If the failure named none of them, they
+     * keep the bounded rule too, so a failure that names no partition cannot make the same batch read forever.
+     */
+    private List<SyncInterval> unreadable(List<SyncInterval> reading, List<SyncInterval> left,
+                                          Predicate<SyncInterval> hit, Exception gone) {
+        List<SyncInterval> others = reading.stream().filter(hit.negate()).toList();
+        List<SyncInterval> judged = others.size() == reading.size() ? reading
+                : reading.stream().filter(hit).toList();
+        for (SyncInterval interval : judged) {
+            if (gone != null) {
+                log.info("Offset syncs {} -> {}: the records cannot be read ({}); the interval keeps the bounded "
+                        + "rule", interval.lower(), interval.upper(), gone.toString());
+            }
+            record(interval, null);
         }
-        RecordRange up = source.read(interval.partition(), lower.upstreamOffset(), upper.upstreamOffset() + 1,
-                (int) length);
-        metrics.intervalRecordsRead("source", up.records().size());
-        if (!up.covers(upper.upstreamOffset() + 1)) {
-            return null;
-        }
-        RecordRange down = destination.read(new TopicPartition(mirrorTopic.apply(lower.topic()), lower.partition()),
-                lower.downstreamOffset(), upper.downstreamOffset() + 1, (int) length);
-        metrics.intervalRecordsRead("destination", down.records().size());
-        readable(lower.topic());
-        Verdict verdict = IntervalCheck.compare(lower, upper, up, down);
-        return verdict == Verdict.UNKNOWN ? null : verdict;
+        List<SyncInterval> again = new ArrayList<>(judged == reading ? List.of() : others);
+        again.addAll(left);
+        return again;
     }
 
     /** Both clusters let the topic's records be read: a denial logged before was granted since. */
@@ -256,7 +327,7 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     }
 
     /** Keeps the outcome ({@code null}: unreadable, kept as unknown) and counts it. */
-    private void record(Interval interval, Verdict verdict) {
+    private void record(SyncInterval interval, Verdict verdict) {
         Verdict kept = verdict == null ? Verdict.UNKNOWN : verdict;
         synchronized (verdicts) {
             verdicts.put(interval, kept);

@@ -1,5 +1,7 @@
 package dev.sextant.source;
 
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 
 /** Reads stretches of partitions of one cluster, in log order ({@link KafkaRecordRanges}, or a fake in tests). */
@@ -10,6 +12,21 @@ public interface RecordRanges extends AutoCloseable {
      * the read got. Blocks: call it off the stream threads.
      */
     RecordRange read(TopicPartition partition, long from, long to, int max);
+
+    /** Offsets {@code [from, to)} of a partition, at most {@code max} records of them. */
+    record Stretch(long from, long to, int max) {
+    }
+
+    /**
+     * A stretch of each partition, read together: as {@link #read} for each, but a reader may fetch them all at
+     * once (one request per broker for many partitions, where one read per stretch costs a round trip each).
+     * Answers a range for every partition asked.
+     */
+    default Map<TopicPartition, RecordRange> readAll(Map<TopicPartition, Stretch> stretches) {
+        Map<TopicPartition, RecordRange> out = new HashMap<>();
+        stretches.forEach((tp, s) -> out.put(tp, read(tp, s.from(), s.to(), s.max())));
+        return out;
+    }
 
     /**
      * Ends the read in progress, or the next one if none is: it throws

@@ -1,6 +1,7 @@
 package dev.sextant.sync;
 
 import dev.sextant.history.IntervalProofs;
+import dev.sextant.history.SyncInterval;
 import dev.sextant.translate.IntervalEvidence;
 import java.util.List;
 import java.util.Optional;
@@ -29,14 +30,14 @@ final class ProvenIntervals implements ReplanTrigger {
         if (proofs == null || proofs.proven() == seen) {
             return;
         }
-        Optional<List<IntervalProofs.Interval>> proven = proofs.provenSince(seen);
+        Optional<List<SyncInterval>> proven = proofs.provenSince(seen);
         if (proven.isEmpty()) { // fell behind the proofs kept: every bounded position is worth another look
             seen = proofs.proven();
             bounded.all().forEach(pending::mark);
             return;
         }
         seen += proven.get().size();
-        for (IntervalProofs.Interval interval : proven.get()) {
+        for (SyncInterval interval : proven.get()) {
             bounded.inside(interval.partition(), interval.lower().upstreamOffset(), interval.upper().upstreamOffset())
                     .forEach(pending::mark);
         }

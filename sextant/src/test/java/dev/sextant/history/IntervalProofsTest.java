@@ -16,10 +16,12 @@ import dev.sextant.translate.IntervalEvidence.Verdict;
 import dev.sextant.translate.OffsetSyncPoint;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -67,11 +69,66 @@ class IntervalProofsTest {
         assertEquals(1, source.reads.get());
         assertEquals(1, destination.reads.get());
         assertEquals(1, proofs.proven());
-        assertEquals(List.of(new IntervalProofs.Interval(LOWER, UPPER)), proofs.provenSince(0).orElseThrow());
+        assertEquals(List.of(new SyncInterval(LOWER, UPPER)), proofs.provenSince(0).orElseThrow());
         assertEquals(List.of(), proofs.provenSince(1).orElseThrow());
         assertEquals(1.0, counted("proven"));
         assertEquals(101.0, registry.counter("sextant.offset.sync.interval.records.read", "cluster", "source")
                 .count());
+    }
+
+    /**
+     * Syncs arriving on many partitions at once: the intervals queued while a read is in progress are read together,
+     * one stretch per partition on each cluster, not two reads each (at 64 partitions a read per interval fell
+     * behind the syncs, and the commits inside the intervals not proven yet kept the bounded rule).
+     */
+    @Test
+    void intervalsQueuedDuringAReadAreReadTogetherOneStretchPerPartition() {
+        for (int p = 0; p < 3; p++) {
+            destination.bases.put(new TopicPartition("src.orders", p), 900L);
+        }
+        source.hold = new CountDownLatch(1);
+        IntervalProofs proofs = proofs(10_000);
+        proofs.verdict(LOWER, UPPER); // its read waits for the hold
+        Await.until(WAIT, "the first read under way", () -> source.started.get() == 1);
+        List<OffsetSyncPoint[]> next = new ArrayList<>();
+        for (int p = 0; p < 3; p++) {
+            for (int k = 0; k < 4; k++) { // four consecutive intervals of partition p
+                next.add(new OffsetSyncPoint[] {new OffsetSyncPoint("orders", p, 200 + 50 * k, 1100 + 50 * k),
+                    new OffsetSyncPoint("orders", p, 250 + 50 * k, 1150 + 50 * k)});
+            }
+        }
+        next.forEach(pair -> assertEquals(Verdict.UNKNOWN, proofs.verdict(pair[0], pair[1])));
+        source.hold.countDown();
+
+        Await.until(WAIT, "every interval proven", () -> proofs.proven() == 13);
+        next.forEach(pair -> assertEquals(Verdict.PROVEN, proofs.verdict(pair[0], pair[1])));
+        assertEquals(1 + 3, source.reads.get(), "the first read, then one per partition");
+        assertEquals(1 + 3, destination.reads.get());
+        assertEquals(101.0 + 3 * 201, registry.counter("sextant.offset.sync.interval.records.read",
+                "cluster", "source").count(), "each partition's stretch read once, its shared syncs once");
+    }
+
+    /** A read denied on one topic of a batch judges that topic's intervals; the others are read again and proven. */
+    @Test
+    void aTopicDeniedInABatchKeepsTheOthersReadable() {
+        destination.bases.put(new TopicPartition("src.orders", 0), 900L);
+        destination.bases.put(new TopicPartition("src.payments", 0), 900L);
+        source.hold = new CountDownLatch(1);
+        IntervalProofs proofs = proofs(10_000);
+        proofs.verdict(LOWER, UPPER);
+        Await.until(WAIT, "the first read under way", () -> source.started.get() == 1);
+        OffsetSyncPoint ordersNext = new OffsetSyncPoint("orders", 0, 300, 1200);
+        OffsetSyncPoint paymentsLower = new OffsetSyncPoint("payments", 0, 100, 1000);
+        OffsetSyncPoint paymentsUpper = new OffsetSyncPoint("payments", 0, 200, 1100);
+        proofs.verdict(UPPER, ordersNext);
+        proofs.verdict(paymentsLower, paymentsUpper);
+        source.deniedTopics = Set.of("payments");
+        source.hold.countDown();
+
+        Await.until(WAIT, "every interval judged", () -> counted("proven") + counted("unverifiable") == 3.0);
+        assertEquals(Verdict.PROVEN, proofs.verdict(UPPER, ordersNext));
+        assertEquals(Verdict.UNKNOWN, proofs.verdict(paymentsLower, paymentsUpper));
+        assertEquals(1.0, counted("unverifiable"));
     }
 
     @Test

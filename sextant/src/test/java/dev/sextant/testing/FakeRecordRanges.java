@@ -6,11 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
 
 /**
  * A cluster whose partitions hold a record at every offset, valued {@code "v<offset - base>"} with a base per
@@ -24,9 +26,14 @@ public final class FakeRecordRanges implements RecordRanges {
     public volatile RuntimeException failure;
     /** Every read waits for it: a test holds reads back to see what happens before they end. */
     public volatile CountDownLatch hold = new CountDownLatch(0);
+    /** Reads begun, counted before they wait for {@link #hold}. */
+    public final AtomicInteger started = new AtomicInteger();
+    /** Topics whose reads are denied, as a broker without a Read ACL does. */
+    public volatile Set<String> deniedTopics = Set.of();
 
     @Override
     public RecordRange read(TopicPartition partition, long from, long to, int max) {
+        started.incrementAndGet();
         try {
             hold.await();
         } catch (InterruptedException e) {
@@ -37,6 +44,9 @@ public final class FakeRecordRanges implements RecordRanges {
         RuntimeException fail = failure;
         if (fail != null) {
             throw fail;
+        }
+        if (deniedTopics.contains(partition.topic())) {
+            throw new TopicAuthorizationException(Set.of(partition.topic()));
         }
         long base = bases.getOrDefault(partition, 0L);
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();

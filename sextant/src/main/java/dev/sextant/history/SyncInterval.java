@@ -1,0 +1,13 @@
+package dev.sextant.history;
+
+import dev.sextant.translate.OffsetSyncPoint;
+import org.apache.kafka.common.TopicPartition;
+
+/** An interval between two offset syncs of one source partition: the two syncs that bound it, lower first. */
+public record SyncInterval(OffsetSyncPoint lower, OffsetSyncPoint upper) {
+
+    /** The source partition both syncs belong to. */
+    public TopicPartition partition() {
+        return new TopicPartition(lower.topic(), lower.partition());
+    }
+}
