@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -22,7 +23,7 @@ import org.apache.kafka.common.TopicPartition;
  * Intervals that {@link IntervalProofs} reads together, and their read: one stretch per source partition and one per
  * its mirror partition, each covering the intervals taken for that partition and no longer than the longest read
  * allowed, so a batch of many intervals costs a few fetches rather than two reads each. An interval that would
- * stretch its partition's read past that length is left for a later batch.
+ * stretch its partition's read past that length, or across more records than its own, waits for a later batch.
  */
 final class IntervalBatch {
 
@@ -30,38 +31,55 @@ final class IntervalBatch {
     /** Per source partition: {@code [from, to)} upstream, then downstream, of the intervals taken. */
     private final Map<TopicPartition, long[]> spans = new HashMap<>();
     private final List<SyncInterval> taken = new ArrayList<>();
-    private final List<SyncInterval> left = new ArrayList<>();
 
     /** @param maxRecords the longest stretch one partition's read may cover, in offsets */
     IntervalBatch(int maxRecords) {
         this.maxRecords = maxRecords;
     }
 
+    /** What {@link #offer} did with an interval. */
+    enum Offer {
+        /** Read in this batch. */
+        TAKEN,
+        /** Longer than the longest read: never read, it keeps the bounded rule. */
+        TOO_LONG,
+        /** Its partition's read in this batch cannot reach it cheaply: for a later batch. */
+        LATER
+    }
+
     /**
-     * Takes the interval into this batch's reads, or leaves it for a later one; false when the interval alone is
-     * longer than the longest read (it is then neither taken nor left).
+     * Takes the interval into this batch's reads if its partition's stretch can cover it: the stretch stays within
+     * the longest read, and the records between the stretch and the interval are no more than the interval's own
+     * (so covering both costs at most twice what two reads would read, in one fetch).
      */
-    boolean add(SyncInterval interval) {
+    Offer offer(SyncInterval interval) {
         long[] own = {interval.lower().upstreamOffset(), interval.upper().upstreamOffset() + 1,
             interval.lower().downstreamOffset(), interval.upper().downstreamOffset() + 1};
-        if (own[1] - own[0] > maxRecords) {
-            return false;
+        long length = own[1] - own[0];
+        if (length > maxRecords) {
+            return Offer.TOO_LONG;
         }
         long[] span = spans.get(interval.partition());
         if (span == null) {
             spans.put(interval.partition(), own);
             taken.add(interval);
-            return true;
+            return Offer.TAKEN;
         }
         long[] merged = {Math.min(span[0], own[0]), Math.max(span[1], own[1]),
             Math.min(span[2], own[2]), Math.max(span[3], own[3])};
-        if (merged[1] - merged[0] <= maxRecords && merged[3] - merged[2] <= maxRecords) {
-            spans.put(interval.partition(), merged);
-            taken.add(interval);
-        } else {
-            left.add(interval);
+        long gap = Math.max(Math.max(own[0] - span[1], span[0] - own[1]),
+                Math.max(own[2] - span[3], span[2] - own[3]));
+        if (merged[1] - merged[0] > maxRecords || merged[3] - merged[2] > maxRecords || gap > length) {
+            return Offer.LATER;
         }
-        return true;
+        spans.put(interval.partition(), merged);
+        taken.add(interval);
+        return Offer.TAKEN;
+    }
+
+    /** How many intervals this batch reads. */
+    int size() {
+        return taken.size();
     }
 
     /**
@@ -113,6 +131,17 @@ final class IntervalBatch {
         return new Outcome(judged, late, topics);
     }
 
+    /** Intervals of the source topics named, or of their mirrors: those a read denied on them cannot prove. */
+    static Predicate<SyncInterval> onTopics(Set<String> topics, UnaryOperator<String> mirrorTopic) {
+        return i -> topics.contains(i.lower().topic()) || topics.contains(mirrorTopic.apply(i.lower().topic()));
+    }
+
+    /** Intervals of the partitions named, source or mirror: those whose records a read found gone. */
+    static Predicate<SyncInterval> onPartitions(Set<TopicPartition> partitions, UnaryOperator<String> mirrorTopic) {
+        return i -> partitions.contains(i.partition()) || partitions.contains(
+                new TopicPartition(mirrorTopic.apply(i.lower().topic()), i.lower().partition()));
+    }
+
     private static int recordsIn(Map<TopicPartition, RecordRange> ranges) {
         return ranges.values().stream().mapToInt(r -> r.records().size()).sum();
     }
@@ -120,11 +149,6 @@ final class IntervalBatch {
     /** The intervals read in this batch, in the order added. */
     List<SyncInterval> taken() {
         return Collections.unmodifiableList(taken);
-    }
-
-    /** The intervals left for a later batch, in the order added. */
-    List<SyncInterval> left() {
-        return Collections.unmodifiableList(left);
     }
 
     /** Each partition's source stretch that covers the intervals: from the lowest lower sync to the highest upper. */

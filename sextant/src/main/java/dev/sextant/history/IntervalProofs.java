@@ -7,6 +7,7 @@ import dev.sextant.translate.OffsetSyncPoint;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +25,6 @@ import java.util.function.Predicate;
 import java.util.function.UnaryOperator;
 import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.slf4j.Logger;
@@ -56,6 +56,8 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     static final long RETRY_MS = 5_000;
     /** Intervals one batch takes from the queue: read together, one stretch per partition on each cluster. */
     static final int BATCH_INTERVALS = 1_024;
+    /** How deep into the queue a batch looks for intervals it can read. */
+    static final int BATCH_SCAN = 16 * BATCH_INTERVALS;
     /**
      * How long {@link #close} waits for the check thread to close the readers: a woken read ends at once, and each
      * reader's close is bounded (five seconds) even with its cluster gone.
@@ -151,7 +153,9 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
             return known;
         }
         if (thread == null) {
-            checkQuietly(List.of(interval));
+            IntervalBatch alone = new IntervalBatch(maxRecords);
+            boolean read = alone.offer(interval) == IntervalBatch.Offer.TAKEN;
+            checkQuietly(read ? List.of() : List.of(interval), alone);
             synchronized (verdicts) {
                 return verdicts.getOrDefault(interval, Verdict.UNKNOWN);
             }
@@ -199,22 +203,32 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
     }
 
     /**
-     * One batch: up to {@link #BATCH_INTERVALS} queued intervals, those {@link IntervalBatch} reads together; the
-     * rest go back to the head of the queue. Then the next batch, as a task of its own, so retries due meanwhile
-     * are queued between batches.
+     * One batch: queued intervals, oldest first, that {@link IntervalBatch} reads together, up to
+     * {@link #BATCH_INTERVALS}, looking at most {@link #BATCH_SCAN} deep; those it cannot take keep their place, so
+     * a partition with a long backlog (a lagging consumer's intervals) does not hold back the others. Then the next
+     * batch, as a task of its own, so retries due meanwhile are queued between batches.
      */
     private void checkNext() {
-        List<SyncInterval> batch = new ArrayList<>();
+        IntervalBatch batch = new IntervalBatch(maxRecords);
+        List<SyncInterval> tooLong = new ArrayList<>();
         synchronized (ready) {
-            while (batch.size() < BATCH_INTERVALS && !ready.isEmpty()) {
-                batch.add(ready.pollFirst());
+            Iterator<SyncInterval> it = ready.iterator();
+            for (int seen = 0; it.hasNext() && seen < BATCH_SCAN && batch.size() < BATCH_INTERVALS; seen++) {
+                SyncInterval interval = it.next();
+                IntervalBatch.Offer offer = batch.offer(interval);
+                if (offer != IntervalBatch.Offer.LATER) {
+                    it.remove();
+                }
+                if (offer == IntervalBatch.Offer.TOO_LONG) {
+                    tooLong.add(interval);
+                }
             }
         }
-        List<SyncInterval> left = checkQuietly(batch);
+        List<SyncInterval> again = checkQuietly(tooLong, batch);
         boolean more;
         synchronized (ready) {
-            for (int i = left.size() - 1; i >= 0; i--) {
-                ready.addFirst(left.get(i));
+            for (int i = again.size() - 1; i >= 0; i--) {
+                ready.addFirst(again.get(i));
             }
             more = !ready.isEmpty();
             checking = more;
@@ -241,17 +255,15 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
         return provenCount;
     }
 
-    /** Checks what of {@code asked} can be read together; returns the intervals left for a later batch. */
-    private List<SyncInterval> checkQuietly(List<SyncInterval> asked) {
-        if (closing.get() || asked.isEmpty()) {
+    /**
+     * Judges the intervals too long to read and reads the batch; returns the intervals of the batch to read again at
+     * once (a failure named other partitions).
+     */
+    private List<SyncInterval> checkQuietly(List<SyncInterval> tooLong, IntervalBatch batch) {
+        if (closing.get()) {
             return List.of(); // queued before the stop: the readers close after it
         }
-        IntervalBatch batch = new IntervalBatch(maxRecords);
-        for (SyncInterval interval : asked) {
-            if (!batch.add(interval)) {
-                record(interval, Verdict.UNKNOWN); // longer than the longest read: keeps the bounded rule
-            }
-        }
+        tooLong.forEach(interval -> record(interval, Verdict.UNKNOWN)); // keeps the bounded rule
         List<SyncInterval> reading = batch.taken();
         try {
             IntervalBatch.Outcome read = batch.read(source, destination, mirrorTopic, metrics);
@@ -266,17 +278,10 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
                         + "translation.interpolation=unverified or off. Until then commits between their syncs keep "
                         + "the bounded rule.", refused.unauthorizedTopics());
             }
-            return unreadable(reading, batch.left(), interval -> {
-                String topic = interval.lower().topic();
-                return refused.unauthorizedTopics().contains(topic)
-                        || refused.unauthorizedTopics().contains(mirrorTopic.apply(topic));
-            }, null);
+            return unreadable(reading, IntervalBatch.onTopics(refused.unauthorizedTopics(), mirrorTopic), null);
         } catch (OffsetOutOfRangeException gone) {
-            return unreadable(reading, batch.left(), interval -> {
-                TopicPartition tp = interval.partition();
-                return gone.offsetOutOfRangePartitions().containsKey(tp) || gone.offsetOutOfRangePartitions()
-                        .containsKey(new TopicPartition(mirrorTopic.apply(tp.topic()), tp.partition()));
-            }, gone);
+            return unreadable(reading,
+                    IntervalBatch.onPartitions(gone.offsetOutOfRangePartitions().keySet(), mirrorTopic), gone);
         } catch (AuthorizationException gone) {
             log.info("Offset syncs of {} intervals: the records cannot be read ({}); they keep the bounded rule",
                     reading.size(), gone.toString());
@@ -289,16 +294,15 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
                     reading.size(), RETRY_MS, e);
             retryLater(reading);
         }
-        return batch.left();
+        return List.of();
     }
 
     /**
      * After a read failed for some of the batch's partitions: the intervals {@code hit} names keep the bounded rule;
-     * the others are read again at once, before the intervals left over. If the failure named none of them, they
-     * keep the bounded rule too, so a failure that names no partition cannot make the same batch read forever.
+     * the others are read again at once. If the failure named none of them, they keep the bounded rule too, so a
+     * failure that names no partition cannot make the same batch read forever.
      */
-    private List<SyncInterval> unreadable(List<SyncInterval> reading, List<SyncInterval> left,
-                                          Predicate<SyncInterval> hit, Exception gone) {
+    private List<SyncInterval> unreadable(List<SyncInterval> reading, Predicate<SyncInterval> hit, Exception gone) {
         List<SyncInterval> others = reading.stream().filter(hit.negate()).toList();
         List<SyncInterval> judged = others.size() == reading.size() ? reading
                 : reading.stream().filter(hit).toList();
@@ -309,9 +313,7 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
             }
             record(interval, null);
         }
-        List<SyncInterval> again = new ArrayList<>(judged == reading ? List.of() : others);
-        again.addAll(left);
-        return again;
+        return judged == reading ? List.of() : others;
     }
 
     /** Both clusters let the topic's records be read: a denial logged before was granted since. */

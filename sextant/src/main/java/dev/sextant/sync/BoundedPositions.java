@@ -3,11 +3,11 @@ package dev.sextant.sync;
 import dev.sextant.state.PartitionPosition;
 import dev.sextant.state.PositionKey;
 import dev.sextant.state.PositionStatus;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,9 +50,12 @@ final class BoundedPositions implements ReplanTrigger {
     private final Map<PositionKey, Long> trackedOffset = new HashMap<>();
     private final Map<TopicPartition, Partition> byPartition = new HashMap<>();
     private final Map<TopicPartition, Long> newestSeen = new HashMap<>();
-    /** The latest intervals proven per partition (upstream lower, upper), newest last, at most {@link #PROOFS_KEPT}. */
-    private final Map<TopicPartition, ArrayDeque<long[]>> proven = new HashMap<>();
-    private static final int PROOFS_KEPT = 16;
+    /**
+     * The latest intervals proven per partition: upstream lower to upper, at most {@link #PROOFS_KEPT} (the oldest
+     * go first). As many as a batch of proofs may bring for one partition while writes are in flight.
+     */
+    private final Map<TopicPartition, LinkedHashMap<Long, Long>> proven = new HashMap<>();
+    private static final int PROOFS_KEPT = 1_024;
     private final Function<TopicPartition, Long> newestUpstream;
 
     /** @param newestUpstream the newest sync's upstream offset of a partition, or null; null function: identity */
@@ -133,11 +136,12 @@ final class BoundedPositions implements ReplanTrigger {
      * offsets of two syncs): those an interval proven between them makes exact.
      */
     Set<PositionKey> inside(TopicPartition tp, long lower, long upper) {
-        ArrayDeque<long[]> kept = proven.computeIfAbsent(tp, p -> new ArrayDeque<>());
-        kept.addLast(new long[] {lower, upper});
-        if (kept.size() > PROOFS_KEPT) {
-            kept.removeFirst();
-        }
+        proven.computeIfAbsent(tp, p -> new LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+                return size() > PROOFS_KEPT;
+            }
+        }).put(lower, upper);
         Set<PositionKey> out = new HashSet<>();
         Partition partition = byPartition.get(tp);
         if (partition != null) {
@@ -152,15 +156,9 @@ final class BoundedPositions implements ReplanTrigger {
 
     /** True when an interval proven lately starts at the sync a position used and holds its offset. */
     private boolean insideProven(TopicPartition tp, long used, long committed) {
-        ArrayDeque<long[]> kept = proven.get(tp);
-        if (kept != null) {
-            for (long[] interval : kept) {
-                if (interval[0] == used && committed < interval[1]) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        Map<Long, Long> kept = proven.get(tp);
+        Long upper = kept == null ? null : kept.get(used);
+        return upper != null && committed < upper;
     }
 
     /** Every current position. */

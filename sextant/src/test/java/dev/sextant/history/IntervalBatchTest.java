@@ -1,7 +1,6 @@
 package dev.sextant.history;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.sextant.source.RecordRange;
@@ -27,12 +26,11 @@ class IntervalBatchTest {
         SyncInterval a = interval(0, 100, 150, 900);
         SyncInterval b = interval(0, 150, 220, 900);
         SyncInterval c = interval(1, 10, 40, 0);
-        assertTrue(plan.add(a));
-        assertTrue(plan.add(b));
-        assertTrue(plan.add(c));
+        assertEquals(IntervalBatch.Offer.TAKEN, plan.offer(a));
+        assertEquals(IntervalBatch.Offer.TAKEN, plan.offer(b));
+        assertEquals(IntervalBatch.Offer.TAKEN, plan.offer(c));
 
         assertEquals(List.of(a, b, c), plan.taken());
-        assertEquals(List.of(), plan.left());
         assertEquals(Map.of(new TopicPartition("orders", 0), new Stretch(100, 221, 121),
                 new TopicPartition("orders", 1), new Stretch(10, 41, 31)), IntervalBatch.upstream(plan.taken()));
         assertEquals(Map.of(new TopicPartition("src.orders", 0), new Stretch(1000, 1121, 121),
@@ -40,19 +38,25 @@ class IntervalBatchTest {
                 IntervalBatch.downstream(plan.taken(), topic -> "src." + topic));
     }
 
-    /** A partition's read never covers more than the longest read allowed: a far interval waits for the next batch. */
+    /**
+     * A partition's read never covers more than the longest read allowed, nor more records between its intervals
+     * than the interval it takes in: a far interval waits for a later batch.
+     */
     @Test
-    void anIntervalThatWouldStretchTheReadTooFarIsLeftForLater() {
+    void anIntervalThatWouldStretchTheReadTooFarWaitsForALaterBatch() {
         IntervalBatch plan = new IntervalBatch(1_000);
         SyncInterval near = interval(0, 100, 150, 0);
+        SyncInterval close = interval(0, 180, 230, 0); // 29 records between: fewer than its own 51
+        SyncInterval apart = interval(0, 400, 450, 0); // 169 between: more than its own
         SyncInterval far = interval(0, 5_000, 5_050, 0);
         SyncInterval tooLong = interval(0, 0, 2_000, 0);
-        assertTrue(plan.add(near));
-        assertTrue(plan.add(far));
-        assertFalse(plan.add(tooLong), "longer than any read: judged, neither taken nor left");
 
-        assertEquals(List.of(near), plan.taken());
-        assertEquals(List.of(far), plan.left());
+        assertEquals(IntervalBatch.Offer.TAKEN, plan.offer(near));
+        assertEquals(IntervalBatch.Offer.TAKEN, plan.offer(close));
+        assertEquals(IntervalBatch.Offer.LATER, plan.offer(apart));
+        assertEquals(IntervalBatch.Offer.LATER, plan.offer(far));
+        assertEquals(IntervalBatch.Offer.TOO_LONG, plan.offer(tooLong));
+        assertEquals(List.of(near, close), plan.taken());
     }
 
     @Test

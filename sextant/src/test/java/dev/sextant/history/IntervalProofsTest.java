@@ -108,6 +108,33 @@ class IntervalProofsTest {
                 "cluster", "source").count(), "each partition's stretch read once, its shared syncs once");
     }
 
+    /**
+     * A partition with a long backlog of intervals too far apart to read together (a lagging consumer's) does not
+     * hold back another partition's interval queued behind it: each batch looks past what it cannot take.
+     */
+    @Test
+    void aPartitionsBacklogDoesNotHoldBackAnotherPartition() {
+        TopicPartition other = new TopicPartition("orders", 1);
+        source.hold = new CountDownLatch(1);
+        IntervalProofs proofs = proofs(10_000);
+        proofs.verdict(LOWER, UPPER);
+        Await.until(WAIT, "the first read under way", () -> source.started.get() == 1);
+        int backlog = IntervalProofs.BATCH_INTERVALS + 100;
+        for (int k = 0; k < backlog; k++) { // far apart: one batch each
+            long lower = 10_000 + 1_000L * k;
+            proofs.verdict(new OffsetSyncPoint("orders", 0, lower, lower),
+                    new OffsetSyncPoint("orders", 0, lower + 50, lower + 50));
+        }
+        OffsetSyncPoint otherLower = new OffsetSyncPoint("orders", 1, 100, 100);
+        OffsetSyncPoint otherUpper = new OffsetSyncPoint("orders", 1, 150, 150);
+        proofs.verdict(otherLower, otherUpper);
+        source.hold.countDown();
+
+        Await.until(WAIT, "every interval judged", () -> counted("proven") + counted("refuted") == backlog + 2);
+        assertTrue(source.readLog.indexOf(other) <= 2, "read in the batch after the first, not after the backlog: "
+                + "read " + source.readLog.indexOf(other) + "th");
+    }
+
     /** A read denied on one topic of a batch judges that topic's intervals; the others are read again and proven. */
     @Test
     void aTopicDeniedInABatchKeepsTheOthersReadable() {

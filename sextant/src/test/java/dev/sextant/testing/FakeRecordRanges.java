@@ -4,6 +4,7 @@ import dev.sextant.source.RecordRange;
 import dev.sextant.source.RecordRanges;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +27,8 @@ public final class FakeRecordRanges implements RecordRanges {
     public volatile RuntimeException failure;
     /** Every read waits for it: a test holds reads back to see what happens before they end. */
     public volatile CountDownLatch hold = new CountDownLatch(0);
+    /** The partition of every read, in the order they began. */
+    public final List<TopicPartition> readLog = Collections.synchronizedList(new ArrayList<>());
     /** Reads begun, counted before they wait for {@link #hold}. */
     public final AtomicInteger started = new AtomicInteger();
     /** Topics whose reads are denied, as a broker without a Read ACL does. */
@@ -34,6 +37,7 @@ public final class FakeRecordRanges implements RecordRanges {
     @Override
     public RecordRange read(TopicPartition partition, long from, long to, int max) {
         started.incrementAndGet();
+        readLog.add(partition);
         try {
             hold.await();
         } catch (InterruptedException e) {
