@@ -4,6 +4,7 @@ import dev.sextant.apply.PlannedPartition;
 import dev.sextant.state.PositionKey;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -30,6 +31,8 @@ final class PendingGroups {
     private final Map<String, Set<PositionKey>> pending = new LinkedHashMap<>();
     private final Map<String, Long> notBefore = new HashMap<>();
     private final Map<String, List<PlannedPartition>> inFlight = new HashMap<>();
+    /** Per group in flight (or just answered), the partitions marked meanwhile: {@link #cleanAfterFlight}. */
+    private final Map<String, Set<PositionKey>> markedInFlight = new HashMap<>();
     /** Per partition pending for a new source commit, the time of the first commit since it was last settled. */
     private final Map<PositionKey, Long> since = new HashMap<>();
     /** Per group, how many of its partitions are in {@link #since}: a group with none is only re-planned. */
@@ -40,6 +43,25 @@ final class PendingGroups {
     /** The partition needs a look at the next flush of its group. */
     void mark(PositionKey key) {
         pending.computeIfAbsent(key.group(), g -> new LinkedHashSet<>()).add(key);
+        if (inFlight.containsKey(key.group())) {
+            markedInFlight.computeIfAbsent(key.group(), g -> new HashSet<>()).add(key);
+        }
+    }
+
+    /**
+     * The partition's write was answered and it needs nothing more for it: it stops being pending, unless something
+     * marked it while the write was in flight (a proof, the mirror's end moving past it), whose look is still due:
+     * the trigger that marked it does not mark it again.
+     */
+    void cleanAfterFlight(PositionKey key) {
+        Set<PositionKey> marked = markedInFlight.get(key.group());
+        if (marked != null && marked.remove(key)) {
+            if (marked.isEmpty()) {
+                markedInFlight.remove(key.group());
+            }
+            return;
+        }
+        clean(key);
     }
 
     /** The partition has a new source commit, made at {@code commitTimestamp}: it needs a look. */
@@ -80,6 +102,7 @@ final class PendingGroups {
 
     /** Forgets the group (deleted on the source, or its type is not synced). */
     void done(String group) {
+        markedInFlight.remove(group);
         Set<PositionKey> keys = pending.remove(group);
         if (keys != null) {
             keys.forEach(this::settledAll);
@@ -196,6 +219,7 @@ final class PendingGroups {
 
     void startFlight(String group, List<PlannedPartition> plan) {
         inFlight.put(group, plan);
+        markedInFlight.remove(group); // those of the last flight not settled by it stayed pending: planned now
     }
 
     List<PlannedPartition> endFlight(String group) {

@@ -143,7 +143,7 @@ final class WriteSettler {
             // write was in flight: look again now rather than at the partition's next sync
             pending.mark(planned.key());
         } else {
-            pending.clean(planned.key());
+            pending.cleanAfterFlight(planned.key());
         }
         return settles && result.written();
     }

@@ -106,6 +106,23 @@ class WriteSettlerTest {
         assertEquals(1, task.pending.unsettledPositions());
     }
 
+    /**
+     * A trigger that marks a partition while its write is in flight (its interval proven, the mirror's end moved
+     * past it) marks it once: the answer must not clean that mark, or the partition keeps the bounded translation it
+     * was written with (the proof's trigger and the clamped positions' hand a position over once).
+     */
+    @Test
+    void aMarkMadeWhileTheWriteWasInFlightOutlivesItsAnswer() {
+        inFlight(5, orders0, orders1);
+        task.pending.mark(orders0); // say, the interval around its commit was proven just now
+
+        settle(null, null, Map.of(orders0, new PartitionOutcome(PositionStatus.APPLIED, 190, true),
+                orders1, new PartitionOutcome(PositionStatus.APPLIED, 190, true)));
+
+        assertEquals(List.of(orders0), task.pending.keys(GROUP), "looked at again; orders1 was not marked");
+        assertTrue(dueAt(task.now()));
+    }
+
     @Test
     void aFailedWriteBacksTheGroupOffLongerAtEachFailureUntilOneSucceeds() {
         inFlight(0, orders0);
