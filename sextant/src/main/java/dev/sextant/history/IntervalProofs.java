@@ -267,8 +267,8 @@ public final class IntervalProofs implements IntervalEvidence, AutoCloseable {
         List<SyncInterval> reading = batch.taken();
         try {
             IntervalBatch.Outcome read = batch.read(source, destination, mirrorTopic, metrics);
+            read.topics().forEach(this::readable); // before the verdicts: whoever sees one sees the grant too
             read.judged().forEach(this::record);
-            read.topics().forEach(this::readable);
             retryLater(read.late());
         } catch (TopicAuthorizationException refused) {
             if (denied.addAll(refused.unauthorizedTopics())) {
