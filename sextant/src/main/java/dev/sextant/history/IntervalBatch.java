@@ -117,7 +117,7 @@ final class IntervalBatch {
         metrics.intervalRecordsRead("destination", recordsIn(down));
         for (SyncInterval interval : covered) {
             TopicPartition tp = interval.partition();
-            TopicPartition mirror = new TopicPartition(mirrorTopic.apply(tp.topic()), tp.partition());
+            TopicPartition mirror = interval.mirrorPartition(mirrorTopic);
             topics.add(tp.topic());
             Verdict verdict = IntervalCheck.compare(interval.lower(), interval.upper(),
                     slice(up.get(tp), interval.lower().upstreamOffset(), interval.upper().upstreamOffset()),
@@ -138,8 +138,7 @@ final class IntervalBatch {
 
     /** Intervals of the partitions named, source or mirror: those whose records a read found gone. */
     static Predicate<SyncInterval> onPartitions(Set<TopicPartition> partitions, UnaryOperator<String> mirrorTopic) {
-        return i -> partitions.contains(i.partition()) || partitions.contains(
-                new TopicPartition(mirrorTopic.apply(i.lower().topic()), i.lower().partition()));
+        return i -> partitions.contains(i.partition()) || partitions.contains(i.mirrorPartition(mirrorTopic));
     }
 
     private static int recordsIn(Map<TopicPartition, RecordRange> ranges) {
@@ -158,8 +157,7 @@ final class IntervalBatch {
 
     /** As {@link #upstream}, on the mirror partitions, by downstream offsets. */
     static Map<TopicPartition, Stretch> downstream(List<SyncInterval> intervals, UnaryOperator<String> mirrorTopic) {
-        return stretches(intervals,
-                i -> new TopicPartition(mirrorTopic.apply(i.lower().topic()), i.lower().partition()), false);
+        return stretches(intervals, i -> i.mirrorPartition(mirrorTopic), false);
     }
 
     private static Map<TopicPartition, Stretch> stretches(List<SyncInterval> intervals,
